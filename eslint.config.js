@@ -1,0 +1,107 @@
+// Type-aware lint with the project's import boundaries (docs/ARCHITECTURE.md).
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+const driverImports = ['pg', '@electric-sql/pglite', 'ioredis', 'socket.io', 'socket.io-client'];
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'dist', 'data', 'coverage', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.json', './client/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+  {
+    // Domain code and shared code depend on interfaces, never on drivers.
+    files: ['server/src/modules/**/*.ts', 'shared/src/**/*.ts', 'market-sim/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: driverImports.map((name) => ({
+            name,
+            message: 'Domain code talks to platform interfaces, not drivers.',
+          })),
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'jotai', message: 'Only client/src/state imports jotai.' },
+            { name: 'jotai/utils', message: 'Only client/src/state imports jotai.' },
+            {
+              name: 'socket.io-client',
+              message: 'Only client/src/streams imports socket.io-client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/src/state/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'socket.io-client',
+              message: 'Only client/src/streams imports socket.io-client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/src/streams/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'jotai', message: 'Only client/src/state imports jotai.' },
+            { name: 'jotai/utils', message: 'Only client/src/state imports jotai.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', 'tests/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);

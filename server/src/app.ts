@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import cors from 'cors';
+import type { Config } from './config';
+import type { Db } from './platform/db';
+import type { Bus } from './platform/bus';
+import type { Logger } from './platform/logger';
+import { errorHandler } from './platform/http/error-handler';
+import { notFound } from './platform/http/errors';
+import { healthRoutes } from './platform/http/health';
+
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  bus: Bus;
+  log: Logger;
+}
+
+/** The api process's Express app: health, the REST API under /api, and the built client. */
+export function createApiApp({ config, db, bus, log }: ApiDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // The client opens its websocket to the same origin; allow ws(s) for it.
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'img-src': ["'self'", 'data:', 'blob:'],
+        },
+      },
+    }),
+  );
+  app.use(healthRoutes({ database: () => db.ping(), bus: () => bus.ready() }));
+
+  const api = express.Router();
+  api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
+  api.use(express.json({ limit: '64kb' }));
+  api.use((_req, _res, next) => next(notFound('No such endpoint')));
+  app.use('/api', api);
+
+  serveClient(app, config.clientDir);
+  app.use(errorHandler(log));
+  return app;
+}
+
+function serveClient(app: Express, dir: string): void {
+  const index = path.join(dir, 'index.html');
+  app.use(express.static(dir, { index: false, maxAge: '1y', immutable: true }));
+  app.get('/', (_req, res) => {
+    if (!fs.existsSync(index)) {
+      res
+        .status(503)
+        .type('text')
+        .send('The client is not built yet: run `npm run build` (npm start does it for you).');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}

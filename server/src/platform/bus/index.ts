@@ -1,0 +1,14 @@
+import type { Logger } from '../logger';
+import type { Bus } from './bus';
+import { createMemoryBus, createMemoryHub } from './memory';
+import { createRedisBus } from './redis';
+
+export type { Bus, BusHandler } from './bus';
+
+/** The in-process hub: every bus opened in this process without Redis shares it. */
+const processHub = createMemoryHub();
+
+/** Redis when REDIS_URL is set, else in-process. */
+export function openBus(redisUrl: string | undefined, log?: Logger): Bus {
+  return redisUrl ? createRedisBus(redisUrl, { log }) : createMemoryBus(processHub);
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { migrate, readMigrations } from './migrate';
+import { getMeta, setMeta, setMetaIfAbsent } from '../meta.repo';
+
+describe.each(dbDrivers())('database layer on %s', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    await t.db.exec('CREATE TABLE probe (id int PRIMARY KEY, big bigint NOT NULL DEFAULT 0)');
+  });
+  afterAll(() => t.drop());
+
+  it('applies every migration once and records it', async () => {
+    const { rows } = await t.db.query<{ version: string }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
+    expect(rows.map((r) => r.version)).toEqual(readMigrations().map((m) => m.version));
+    expect(await migrate(t.db)).toEqual([]);
+  });
+
+  it('commits a transaction as a whole', async () => {
+    await t.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO probe (id) VALUES (1)');
+      await tx.query('INSERT INTO probe (id) VALUES (2)');
+    });
+    const { rows } = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM probe WHERE id IN (1, 2)',
+    );
+    expect(rows[0]!.n).toBe(2);
+  });
+
+  it('rolls a failed transaction back entirely', async () => {
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.query('INSERT INTO probe (id) VALUES (3)');
+        await tx.query('INSERT INTO probe (id) VALUES (3)'); // duplicate key
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    const { rowCount } = await t.db.query('SELECT 1 FROM probe WHERE id = 3');
+    expect(rowCount).toBe(0);
+  });
+
+  it('retries the whole function on a serialization failure, discarding the failed attempt', async () => {
+    let attempts = 0;
+    await t.db.transaction(async (tx) => {
+      attempts++;
+      await tx.query('INSERT INTO probe (id) VALUES (10)');
+      if (attempts === 1)
+        throw Object.assign(new Error('could not serialize access'), { code: '40001' });
+    });
+    expect(attempts).toBe(2);
+    const { rows } = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM probe WHERE id = 10',
+    );
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('gives up after the allowed attempts and does not retry other errors', async () => {
+    let attempts = 0;
+    await expect(
+      t.db.transaction(
+        () => {
+          attempts++;
+          return Promise.reject(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+        },
+        { attempts: 3 },
+      ),
+    ).rejects.toMatchObject({ code: '40P01' });
+    expect(attempts).toBe(3);
+    attempts = 0;
+    await expect(
+      t.db.transaction(() => {
+        attempts++;
+        return Promise.reject(new Error('plain'));
+      }),
+    ).rejects.toThrow('plain');
+    expect(attempts).toBe(1);
+  });
+
+  it('reads bigint columns as exact numbers', async () => {
+    await t.db.query('INSERT INTO probe (id, big) VALUES (20, $1)', [2 ** 53 - 1]);
+    const { rows } = await t.db.query<{ big: number }>('SELECT big FROM probe WHERE id = 20');
+    expect(rows[0]!.big).toBe(2 ** 53 - 1);
+    await t.db.query('INSERT INTO probe (id, big) VALUES (21, 9007199254740993)');
+    await expect(t.db.query('SELECT big FROM probe WHERE id = 21')).rejects.toThrow(RangeError);
+  });
+
+  it('keeps platform settings, first writer wins on setIfAbsent', async () => {
+    expect(await getMeta(t.db, 'k')).toBeNull();
+    expect(await setMetaIfAbsent(t.db, 'k', 'one')).toBe('one');
+    expect(await setMetaIfAbsent(t.db, 'k', 'two')).toBe('one');
+    await setMeta(t.db, 'k', 'three');
+    expect(await getMeta(t.db, 'k')).toBe('three');
+  });
+
+  it('answers ping', async () => {
+    expect(await t.db.ping()).toBe(true);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The database interface every repository uses. Two implementations: PGlite (embedded, the
+ * default) and PostgreSQL through `pg`. Domain code never imports either driver.
+ */
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query: <R = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+  ) => Promise<QueryResult<R>>;
+  /** Runs a multi-statement script (migrations). */
+  exec: (sql: string) => Promise<void>;
+}
+
+export interface TransactionOptions {
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
+  /** Attempts in all, counting the first; retried on serialization failure and deadlock. */
+  attempts?: number;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; retries the whole function on 40001 and 40P01. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** True when the database answers. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const retryableCodes = new Set(['40001', '40P01']);
+
+export function isRetryable(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    retryableCodes.has(String((err as { code?: unknown }).code))
+  );
+}
+
+/** Postgres error code of a driver error, if any (both drivers expose `code`). */
+export function pgErrorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err) return String(err.code);
+  return undefined;
+}
+
+/** Shared retry loop: jittered exponential backoff between attempts. */
+export async function withRetry<T>(attempts: number, run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isRetryable(err) || attempt >= attempts) throw err;
+      const delay = Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random());
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+export function beginStatement(options?: TransactionOptions): string {
+  return options?.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation.toUpperCase()}` : 'BEGIN';
+}
+
+/** int8 arrives as text; money fits in a double exactly only below 2^53, so check. */
+export function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n))
+    throw new RangeError(`int8 value ${value} is outside the safe integer range`);
+  return n;
+}

@@ -1,0 +1,37 @@
+/** Stable error codes of the public contract (API.md). The client maps each to a translated text. */
+export const errorCodes = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'ACCOUNT_TAKEN',
+  'INVITE_INVALID',
+  'BAD_CREDENTIALS',
+  'TOO_MANY_ATTEMPTS',
+  'PASSWORD_MISMATCH',
+  'TRADE_PASSWORD_MISMATCH',
+  'WRONG_PASSWORD',
+  'WRONG_TRADE_PASSWORD',
+  'INSUFFICIENT_BALANCE',
+  'AMOUNT_OUT_OF_RANGE',
+  'DURATION_INVALID',
+  'MARKET_CLOSED',
+  'PRODUCT_MAINTENANCE',
+  'QUOTE_STALE',
+  'RATE_CHANGED',
+  'IDEMPOTENCY_MISMATCH',
+  'ACCOUNT_ALREADY_BOUND',
+  'KYC_REQUIRED',
+  'DAILY_LIMIT_REACHED',
+  'UPLOAD_INVALID',
+  'UPLOAD_TOO_LARGE',
+  'INVALID_STATE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string };
+}

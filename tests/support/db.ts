@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '@server/platform/db';
+import { createPgliteDb } from '@server/platform/db/pglite';
+import { createPostgresDb } from '@server/platform/db/postgres';
+import { migrate } from '@server/platform/db/migrate';
+
+export type DriverKind = 'pglite' | 'postgres';
+
+/** The database drivers this run covers: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export function dbDrivers(): DriverKind[] {
+  return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestDb {
+  db: Db;
+  /** Connection settings another process can use to reach the same database (PostgreSQL only). */
+  url?: string;
+  schema?: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database of the given kind: PGlite in memory, or a new schema on PostgreSQL
+ * (each test file its own, dropped afterwards). Migrated unless `migrated` is false.
+ */
+export async function openTestDb(kind: DriverKind, { migrated = true } = {}): Promise<TestDb> {
+  if (kind === 'pglite') {
+    const db = await createPgliteDb();
+    if (migrated) await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const url = process.env.DATABASE_URL!;
+  const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const db = createPostgresDb({ url, schema, max: 12 });
+  if (migrated) await migrate(db);
+  return {
+    db,
+    url,
+    schema,
+    async drop() {
+      await db.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code (or the signal name). */
+  exited: Promise<number | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** Starts one of the entry points (`server/src/main/*.ts`) as a child process with extra env. */
+export function startEntry(entry: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(tsx, [path.join(repoRoot, entry)], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return {
+    child,
+    output: () => out,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls `url` until it answers `status`, or fails after `ms`. */
+export async function waitForHttp(url: string, status = 200, ms = 30_000): Promise<Response> {
+  const deadline = Date.now() + ms;
+  let last = '';
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.status === status) return res;
+      last = `status ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer ${status} in ${ms} ms (${last})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

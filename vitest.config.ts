@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+import { aliases } from './aliases';
+import { detectTiers } from './tests/support/tiers';
+
+// Tiers that are off leave their files out of the run; global-setup prints which and why, and
+// fails the run under REQUIRE_SERVICES=1 (CI), so nothing service-backed is silently skipped.
+const tiers = detectTiers();
+const exclude = ['**/node_modules/**', 'dist/**', 'data/**'];
+if (!tiers.postgres.on) exclude.push('**/*.postgres.test.ts');
+if (!tiers.redis.on) exclude.push('**/*.redis.test.ts');
+if (!tiers.redisServer.on) exclude.push('**/*.redis-server.test.ts');
+if (!tiers.browser.on) exclude.push('tests/e2e/**');
+if (!tiers.cluster.on) exclude.push('tests/cluster/**');
+
+export default defineConfig({
+  resolve: { alias: aliases },
+  test: {
+    include: ['{server,market-sim,shared,client}/src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+    exclude,
+    globalSetup: ['./tests/support/global-setup.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { LOG_LEVEL: 'silent' },
+  },
+});
