@@ -10,16 +10,19 @@ import type { Logger } from './platform/logger';
 import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
+import { marketRoutes } from './modules/market/market.routes';
+import type { MarketService } from './modules/market/market.service';
 
 export interface ApiDeps {
   config: Config;
   db: Db;
   bus: Bus;
   log: Logger;
+  market: MarketService;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */
-export function createApiApp({ config, db, bus, log }: ApiDeps): Express {
+export function createApiApp({ config, db, bus, log, market }: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -39,6 +42,7 @@ export function createApiApp({ config, db, bus, log }: ApiDeps): Express {
   const api = express.Router();
   api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
   api.use(express.json({ limit: '64kb' }));
+  api.use(marketRoutes(market));
   api.use((_req, _res, next) => next(notFound('No such endpoint')));
   app.use('/api', api);
 

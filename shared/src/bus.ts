@@ -1,4 +1,18 @@
-import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
+import type { ProductStatus, ProductStatusEvent, Stats24h, Tick } from './market';
+
+/** What the simulator knows of one product, published once per second. */
+export interface ProductState {
+  id: string;
+  status: ProductStatus;
+  opensAt?: number;
+  last: Tick | null;
+  stats: Stats24h;
+}
+
+export interface MarketState {
+  ts: number;
+  products: ProductState[];
+}
 
 /**
  * Every message that crosses the bus (Redis pub/sub or in-process), discriminated on `type`.
@@ -6,10 +20,9 @@ import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
  */
 export type BusMessage =
   | { type: 'tick'; tick: Tick }
-  | { type: 'market'; snapshot: MarketSnapshot }
-  | { type: 'product'; product: ProductStatusEvent };
+  | { type: 'market'; market: MarketState }
+  | { type: 'product'; product: ProductStatusEvent }
+  | { type: 'maintenance'; id: string; on: boolean; opensAt?: number };
 
 export type BusMessageType = BusMessage['type'];
 export type BusMessageOf<T extends BusMessageType> = Extract<BusMessage, { type: T }>;
-
-export const busMessageTypes: readonly BusMessageType[] = ['tick', 'market', 'product'];

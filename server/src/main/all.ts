@@ -1,10 +1,10 @@
 import http from 'node:http';
 import { loadConfigOrExit } from '@server/config';
-import { createApiApp } from '@server/app';
 import { openDatabase } from '@server/platform/db';
 import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
-import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
+import { installShutdown, listen } from '@server/platform/lifecycle';
+import { attachGateway, startApi, startSim } from './roles';
 
 /** Embedded mode: sim, api, gateway and worker in one process, on PGlite and the in-process bus by default. */
 const config = loadConfigOrExit();
@@ -12,13 +12,18 @@ const log = createLogger(config.LOG_LEVEL, 'all');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log);
 
-const app = createApiApp({ config, db, bus, log });
+const { app, market } = await startApi(config, db, bus, log);
 const server = http.createServer(app);
+const gateway = await attachGateway(server, bus, log);
+const feed = await startSim(config, db, bus, log);
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, database: db.kind, bus: bus.kind }, `app ready at http://localhost:${port}`);
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
-  { name: 'http', close: () => closeServer(server) },
+  // Closing the gateway closes the HTTP server it shares with the api.
+  { name: 'gateway', close: () => gateway.close() },
+  { name: 'sim', close: () => feed.stop() },
+  { name: 'market', close: () => market.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },
 ]);

@@ -1,0 +1,196 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BusMessage } from '@shared/bus';
+import type { Tick } from '@shared/market';
+import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
+import type { Bus } from '@server/platform/bus';
+import type { Db } from '@server/platform/db';
+import { eventually } from '@server/platform/bus/bus.contract';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
+import { defaultCatalogue } from './catalogue';
+import { startFeed, type FeedOptions } from './feed';
+import { pruneTicks } from './tape.repo';
+import { createMarketService } from '@server/modules/market/market.service';
+
+/** A clock that runs at real speed from `start`. */
+const clockFrom = (start: number) => {
+  const offset = Date.now() - start;
+  return () => Date.now() - offset;
+};
+
+describe.each(dbDrivers())('market simulator on %s', (kind) => {
+  let t: TestDb;
+  let bus: Bus;
+  let heard: BusMessage[];
+  beforeEach(async () => {
+    t = await openTestDb(kind);
+    bus = createMemoryBus(createMemoryHub());
+    heard = [];
+    for (const type of ['tick', 'market', 'product'] as const)
+      await bus.subscribe(type, (m) => heard.push(m));
+  });
+  afterEach(async () => {
+    await bus.close();
+    await t.drop();
+  });
+
+  const options = (o: Partial<FeedOptions>): FeedOptions => ({
+    db: t.db,
+    bus,
+    catalogue: defaultCatalogue,
+    seed: 11,
+    ticksPerSecond: 20,
+    backfillHours: 0,
+    retentionHours: 48,
+    ...o,
+  });
+  const ticksOf = (id: string) =>
+    heard.flatMap((m) => (m.type === 'tick' && m.tick.id === id ? [m.tick] : []));
+
+  it('publishes ticks of every open product, consecutive in seq, and records exactly those on the tape', async () => {
+    const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON) }));
+    await eventually(
+      () => defaultCatalogue.every((p) => ticksOf(p.id).length >= 5),
+      5000,
+      'ticks of all products',
+    );
+    await feed.stop();
+    for (const spec of defaultCatalogue) {
+      const ticks = ticksOf(spec.id);
+      expect(ticks.map((tk) => tk.seq)).toEqual(ticks.map((_, i) => i + 1));
+      for (const tk of ticks)
+        expect(tk.price).toMatch(new RegExp(`^\\d+\\.\\d{${spec.precision}}$`));
+      const { rows } = await t.db.query<{ seq: number; ts: number }>(
+        'SELECT seq, ts FROM ticks WHERE product_id = $1 ORDER BY seq',
+        [spec.id],
+      );
+      expect(rows).toEqual(ticks.map((tk) => ({ seq: tk.seq, ts: tk.ts })));
+    }
+    expect(heard.some((m) => m.type === 'market' && m.market.products.length === 12)).toBe(true);
+  });
+
+  it('keeps closed markets silent and says when they open', async () => {
+    const feed = await startFeed(options({ now: clockFrom(SATURDAY_NOON) }));
+    await eventually(() => ticksOf('BTCUSDT').length >= 5, 5000, 'crypto ticks');
+    const state = feed.state();
+    await feed.stop();
+    for (const id of ['EURUSD', 'XAUUSD', 'WTIUSD', 'US500']) expect(ticksOf(id)).toEqual([]);
+    const eur = state.products.find((p) => p.id === 'EURUSD')!;
+    expect(eur.status).toBe('closed');
+    expect(eur.opensAt).toBe(Date.UTC(2026, 10, 22, 22, 0, 0));
+    expect(state.products.find((p) => p.id === 'US500')!.opensAt).toBe(
+      Date.UTC(2026, 10, 23, 13, 30, 0),
+    );
+  });
+
+  it('backfills the configured history with full 24h stats, deterministically for a seed', async () => {
+    const state = await seedTape(t.db, { at: WEDNESDAY_AFTERNOON, hours: 1, seed: 5 });
+    const other = await openTestDb(kind);
+    try {
+      const again = await seedTape(other.db, { at: WEDNESDAY_AFTERNOON, hours: 1, seed: 5 });
+      expect(again).toEqual(state);
+      const dump = (db: Db) =>
+        db
+          .query('SELECT product_id, t, o, h, l, c, v, n FROM candles ORDER BY product_id, t')
+          .then((r) => r.rows);
+      expect(await dump(other.db)).toEqual(await dump(t.db));
+    } finally {
+      await other.drop();
+    }
+    const btc = state.products.find((p) => p.id === 'BTCUSDT')!;
+    const { rows } = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM candles WHERE product_id = 'BTCUSDT'",
+    );
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(59);
+    expect(Number(btc.stats.volume)).toBeGreaterThan(0);
+    expect(btc.last!.price).toBe(btc.stats.last);
+  });
+
+  it('resumes after a restart: stats rebuilt from the tape, seq and price continue', async () => {
+    const before = await seedTape(t.db, { at: WEDNESDAY_AFTERNOON, hours: 1 });
+    // Rebuilt from the tape alone (as the api does on start), the state equals the live one.
+    const market = await createMarketService({
+      db: t.db,
+      bus,
+      catalogue: defaultCatalogue,
+      now: () => WEDNESDAY_AFTERNOON,
+    });
+    expect(market.products().map((p) => [p.id, p.stats24h, p.last])).toEqual(
+      before.products.map((p) => [
+        p.id,
+        p.stats,
+        p.last && { seq: p.last.seq, ts: p.last.ts, price: p.last.price },
+      ]),
+    );
+    await market.close();
+    // Ten minutes later: the gap is backfilled, continuing the sequence.
+    const later = await seedTape(t.db, { at: WEDNESDAY_AFTERNOON + 600_000, hours: 1 });
+    for (const p of later.products) {
+      const prev = before.products.find((x) => x.id === p.id)!;
+      expect(p.last!.seq).toBeGreaterThan(prev.last!.seq);
+      const { rows } = await t.db.query<{ n: number; lo: number; hi: number }>(
+        'SELECT count(*)::int AS n, min(seq)::int AS lo, max(seq)::int AS hi FROM ticks WHERE product_id = $1 AND seq > $2',
+        [p.id, prev.last!.seq],
+      );
+      expect(rows[0]).toEqual({
+        n: p.last!.seq - prev.last!.seq,
+        lo: prev.last!.seq + 1,
+        hi: p.last!.seq,
+      });
+    }
+  });
+
+  it('stops a product under maintenance and announces it, then resumes', async () => {
+    const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON) }));
+    await eventually(() => ticksOf('ETHUSDT').length > 0, 5000, 'first ticks');
+    const opensAt = WEDNESDAY_AFTERNOON + 3_600_000;
+    await bus.publish({ type: 'maintenance', id: 'ETHUSDT', on: true, opensAt });
+    await eventually(
+      () => heard.some((m) => m.type === 'product' && m.product.id === 'ETHUSDT'),
+      3000,
+      'product event',
+    );
+    expect(heard.find((m) => m.type === 'product')).toEqual({
+      type: 'product',
+      product: { id: 'ETHUSDT', status: 'maintenance', opensAt },
+    });
+    const count = ticksOf('ETHUSDT').length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ticksOf('ETHUSDT').length).toBe(count);
+    await bus.publish({ type: 'maintenance', id: 'ETHUSDT', on: false });
+    await eventually(() => ticksOf('ETHUSDT').length > count, 3000, 'ticks again');
+    await feed.stop();
+  });
+
+  it('keeps publishing while the database refuses writes, and records everything once it is back', async () => {
+    let failing = true;
+    const flaky: Db = {
+      ...t.db,
+      transaction: (fn, o) =>
+        failing ? Promise.reject(new Error('db down')) : t.db.transaction(fn, o),
+    };
+    const feed = await startFeed(options({ db: flaky, now: clockFrom(WEDNESDAY_AFTERNOON) }));
+    await eventually(
+      () => ticksOf('BTCUSDT').length >= 10,
+      5000,
+      'ticks while the database is down',
+    );
+    failing = false;
+    await feed.stop();
+    const published: Tick[] = ticksOf('BTCUSDT');
+    const { rows } = await t.db.query<{ seq: number }>(
+      "SELECT seq FROM ticks WHERE product_id = 'BTCUSDT' ORDER BY seq",
+    );
+    expect(rows.map((r) => r.seq)).toEqual(published.map((tk) => tk.seq));
+  });
+
+  it('prunes raw ticks past the retention, keeping candles', async () => {
+    await seedTape(t.db, { at: WEDNESDAY_AFTERNOON, hours: 1 });
+    const candlesBefore = (await t.db.query('SELECT 1 FROM candles')).rowCount;
+    const gone = await pruneTicks(t.db, WEDNESDAY_AFTERNOON - 10 * 60_000);
+    expect(gone).toBeGreaterThan(0);
+    const { rows } = await t.db.query<{ oldest: number }>('SELECT min(ts) AS oldest FROM ticks');
+    expect(rows[0]!.oldest).toBeGreaterThanOrEqual(WEDNESDAY_AFTERNOON - 10 * 60_000);
+    expect((await t.db.query('SELECT 1 FROM candles')).rowCount).toBe(candlesBefore);
+  });
+});

@@ -1,0 +1,81 @@
+import type { Db } from '@server/platform/db';
+import type { Logger } from '@server/platform/logger';
+import { insertTicks, upsertCandles, type ProductCandle, type TapeRow } from './tape.repo';
+
+export interface TapeWriter {
+  addTick(row: TapeRow): void;
+  /** The latest state of a product's current 1-minute candle (replaces earlier states). */
+  setCandle(candle: ProductCandle): void;
+  /** Writes what is buffered in one transaction; concurrent calls share one flush. */
+  flush(): Promise<void>;
+  pending(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Buffers the tape and writes it every `flushMs` in one transaction, so publishing never waits
+ * on the database. When the database is away the buffer is kept (up to `maxBuffer` ticks, oldest
+ * dropped first, with a warning) and written when it is back.
+ */
+export function createTapeWriter(
+  db: Db,
+  {
+    flushMs = 250,
+    maxBuffer = 500_000,
+    log,
+  }: { flushMs?: number; maxBuffer?: number; log?: Logger } = {},
+): TapeWriter {
+  let ticks: TapeRow[] = [];
+  let candles = new Map<string, ProductCandle>();
+  let inFlight: Promise<void> | null = null;
+  let dropped = 0;
+
+  const writeOnce = async () => {
+    if (!ticks.length && !candles.size) return;
+    const batch = ticks;
+    const batchCandles = candles;
+    ticks = [];
+    candles = new Map();
+    try {
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < batch.length; i += 5000)
+          await insertTicks(tx, batch.slice(i, i + 5000));
+        await upsertCandles(tx, [...batchCandles.values()]);
+      });
+    } catch (err) {
+      // Put the batch back in front; newer candle states win over the failed ones.
+      ticks = batch.concat(ticks);
+      for (const [k, c] of batchCandles) if (!candles.has(k)) candles.set(k, c);
+      if (ticks.length > maxBuffer) {
+        dropped += ticks.length - maxBuffer;
+        ticks = ticks.slice(ticks.length - maxBuffer);
+      }
+      log?.warn(
+        { err: (err as Error).message, buffered: ticks.length, dropped },
+        'tape write failed; will retry',
+      );
+    }
+  };
+
+  const flush = (): Promise<void> => {
+    if (inFlight) return inFlight.then(() => (ticks.length || candles.size ? flush() : undefined));
+    inFlight = writeOnce().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+
+  const timer = setInterval(() => void flush(), flushMs);
+  timer.unref();
+
+  return {
+    addTick: (row) => void ticks.push(row),
+    setCandle: (c) => void candles.set(`${c.productId}:${c.t}`, c),
+    flush,
+    pending: () => ticks.length,
+    async stop() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}

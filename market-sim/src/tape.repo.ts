@@ -1,0 +1,122 @@
+import type { Queryable } from '@server/platform/db';
+import type { CandleUnits } from '@shared/aggregate';
+
+/** A tick as the tape stores it: price in units, qty in lots. */
+export interface TapeRow {
+  productId: string;
+  seq: number;
+  ts: number;
+  price: number;
+  qty: number;
+}
+
+export type ProductCandle = CandleUnits & { productId: string };
+
+/** Inserts ticks in one statement; a tick already on the tape (same product and seq) is kept. */
+export async function insertTicks(db: Queryable, rows: readonly TapeRow[]): Promise<void> {
+  if (!rows.length) return;
+  await db.query(
+    `INSERT INTO ticks (product_id, seq, ts, price, qty)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
+     ON CONFLICT DO NOTHING`,
+    [
+      rows.map((r) => r.productId),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.ts),
+      rows.map((r) => r.price),
+      rows.map((r) => r.qty),
+    ],
+  );
+}
+
+/** Writes 1-minute candles, replacing a stored candle of the same minute (the writer holds the whole minute). */
+export async function upsertCandles(
+  db: Queryable,
+  candles: readonly ProductCandle[],
+): Promise<void> {
+  if (!candles.length) return;
+  const col = <K extends keyof ProductCandle>(k: K) => candles.map((c) => c[k]);
+  await db.query(
+    `INSERT INTO candles (product_id, t, o, h, l, c, v, a, n)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
+                          $7::bigint[], $8::bigint[], $9::int[])
+     ON CONFLICT (product_id, t) DO UPDATE SET
+       o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v, a = EXCLUDED.a, n = EXCLUDED.n`,
+    [
+      col('productId'),
+      col('t'),
+      col('o'),
+      col('h'),
+      col('l'),
+      col('c'),
+      col('v'),
+      candles.map((c) => c.a.toString()),
+      col('n'),
+    ],
+  );
+}
+
+/** The last tick of every product on the tape. */
+export async function lastTicks(db: Queryable): Promise<Map<string, TapeRow>> {
+  const { rows } = await db.query<{
+    product_id: string;
+    seq: number;
+    ts: number;
+    price: number;
+    qty: number;
+  }>(
+    `SELECT DISTINCT ON (product_id) product_id, seq, ts, price, qty
+     FROM ticks ORDER BY product_id, seq DESC`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.product_id,
+      { productId: r.product_id, seq: r.seq, ts: r.ts, price: r.price, qty: r.qty },
+    ]),
+  );
+}
+
+/** 1-minute candles of one product with t ≥ since, oldest first. */
+export async function candlesSince(
+  db: Queryable,
+  productId: string,
+  since: number,
+): Promise<CandleUnits[]> {
+  const { rows } = await db.query<{
+    t: number;
+    o: number;
+    h: number;
+    l: number;
+    c: number;
+    v: number;
+    a: string;
+    n: number;
+  }>(
+    `SELECT t, o, h, l, c, v, a::text AS a, n FROM candles WHERE product_id = $1 AND t >= $2 ORDER BY t`,
+    [productId, since],
+  );
+  return rows.map((r) => ({
+    t: r.t,
+    o: r.o,
+    h: r.h,
+    l: r.l,
+    c: r.c,
+    v: r.v,
+    a: BigInt(r.a),
+    n: r.n,
+  }));
+}
+
+/** Deletes raw ticks older than `before` (candles stay). Returns how many went. */
+export async function pruneTicks(db: Queryable, before: number): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM ticks WHERE ts < $1', [before]);
+  return rowCount;
+}
+
+/** Products an operator has put under maintenance. */
+export async function maintenanceList(db: Queryable): Promise<Map<string, number | null>> {
+  const { rows } = await db.query<{ product_id: string; opens_at: number | null }>(
+    'SELECT product_id, opens_at FROM product_maintenance',
+  );
+  return new Map(rows.map((r) => [r.product_id, r.opens_at]));
+}

@@ -1,0 +1,22 @@
+import { loadConfigOrExit } from '@server/config';
+import { openBus } from '@server/platform/bus';
+import { createLogger } from '@server/platform/logger';
+import { installShutdown, listen } from '@server/platform/lifecycle';
+import { attachGateway, healthServer } from './roles';
+
+/** The gateway role: Socket.IO only, no database. Scale out freely behind a load balancer. */
+const config = loadConfigOrExit();
+const log = createLogger(config.LOG_LEVEL, 'gateway');
+if (!config.REDIS_URL)
+  log.warn('REDIS_URL is not set: this gateway hears no simulator in another process');
+const bus = openBus(config.REDIS_URL, log);
+
+const server = healthServer({ bus: () => bus.ready() });
+const gateway = await attachGateway(server, bus, log);
+const port = await listen(server, config.PORT, config.HOST);
+log.info({ port, bus: bus.kind }, 'gateway ready');
+
+installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
+  { name: 'gateway', close: () => gateway.close() },
+  { name: 'bus', close: () => bus.close() },
+]);

@@ -1,0 +1,136 @@
+import { bucketStart, presentCandle, presentStats, Rolling24h } from '@shared/aggregate';
+import type { ProductState } from '@shared/bus';
+import type { Tick } from '@shared/market';
+import type { CandlesQuery, TicksQuery } from '@shared/market.schemas';
+import { unitsToPrice } from '@shared/price';
+import { intervalMs, type Candle, type Interval, type Product } from '@shared/product';
+import type { ProductSpec } from '@sim/catalogue';
+import { productStatus } from '@sim/status';
+import { candlesSince, lastTicks, maintenanceList } from '@sim/tape.repo';
+import type { Bus } from '@server/platform/bus';
+import type { Db } from '@server/platform/db';
+import { notFound } from '@server/platform/http/errors';
+import { selectCandles, selectTicks } from './market.repo';
+
+export interface MarketService {
+  products(q?: string): Product[];
+  product(id: string): Product;
+  candles(q: CandlesQuery): Promise<Candle[]>;
+  ticks(q: TicksQuery): Promise<{ seq: number; ts: number; price: string }[]>;
+  /** The freshest tick this process has seen for a product (from the bus), or null. */
+  latestTick(id: string): Tick | null;
+  /** Returns the spec of a product or throws NOT_FOUND. */
+  spec(id: string): ProductSpec;
+  close(): Promise<void>;
+}
+
+/**
+ * Market data for the api role. Product figures come from the simulator's market state on the
+ * bus (once a second) and ticks (each one); before the first state arrives they are rebuilt from
+ * the tape, so a freshly started api answers at once.
+ */
+export async function createMarketService({
+  db,
+  bus,
+  catalogue,
+  now = Date.now,
+}: {
+  db: Db;
+  bus: Bus;
+  catalogue: readonly ProductSpec[];
+  now?: () => number;
+}): Promise<MarketService> {
+  const specs = new Map(catalogue.map((s) => [s.id, s]));
+  const latest = new Map<string, Tick>();
+  let state: Map<string, ProductState> = await stateFromTape(db, catalogue, now());
+
+  const offs = await Promise.all([
+    bus.subscribe('market', ({ market }) => {
+      state = new Map(market.products.map((p) => [p.id, p]));
+    }),
+    bus.subscribe('tick', ({ tick }) => {
+      const prev = latest.get(tick.id);
+      if (!prev || tick.seq > prev.seq) latest.set(tick.id, tick);
+    }),
+  ]);
+
+  const spec = (id: string) => {
+    const s = specs.get(id);
+    if (!s) throw notFound(`Unknown product ${id}`);
+    return s;
+  };
+
+  const present = (s: ProductSpec): Product => {
+    const st = state.get(s.id);
+    const tick = latest.get(s.id);
+    const last = tick && (!st?.last || tick.seq > st.last.seq) ? tick : (st?.last ?? null);
+    return {
+      id: s.id,
+      name: s.name,
+      category: s.category,
+      precision: s.precision,
+      status: st?.status ?? 'closed',
+      ...(st?.opensAt ? { opensAt: st.opensAt } : {}),
+      durations: s.durations,
+      minStake: s.minStake,
+      maxStake: s.maxStake,
+      last: last ? { seq: last.seq, ts: last.ts, price: last.price } : null,
+      stats24h: st?.stats ?? presentStats(null, s.precision, s.lotSize),
+    };
+  };
+
+  const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+  return {
+    products(q) {
+      const needle = q ? normalise(q) : '';
+      return catalogue
+        .filter((s) => !needle || normalise(`${s.name} ${s.id}`).includes(needle))
+        .map(present);
+    },
+    product: (id) => present(spec(id)),
+    async candles(q) {
+      const s = spec(q.product);
+      const ms = intervalMs[q.interval as Interval];
+      const before = q.before ?? now() + 1;
+      const rows = await selectCandles(db, s.id, ms, q.limit, bucketStart(before - 1, ms) + ms);
+      return rows.map((r) => presentCandle({ ...r, a: BigInt(r.a) }, s.precision, s.lotSize));
+    },
+    async ticks(q) {
+      const s = spec(q.product);
+      const to = q.to ?? now();
+      const from = q.from ?? to - 5 * 60_000;
+      const rows = await selectTicks(db, s.id, from, to, q.limit);
+      return rows.map((r) => ({ seq: r.seq, ts: r.ts, price: unitsToPrice(r.price, s.precision) }));
+    },
+    latestTick: (id) => latest.get(id) ?? state.get(id)?.last ?? null,
+    spec,
+    async close() {
+      await Promise.all(offs.map((off) => off()));
+    },
+  };
+}
+
+async function stateFromTape(
+  db: Db,
+  catalogue: readonly ProductSpec[],
+  ts: number,
+): Promise<Map<string, ProductState>> {
+  const last = await lastTicks(db);
+  const maintenance = await maintenanceList(db);
+  const out = new Map<string, ProductState>();
+  for (const s of catalogue) {
+    const rolling = new Rolling24h();
+    for (const c of await candlesSince(db, s.id, ts - 86_400_000)) rolling.pushCandle(c);
+    const l = last.get(s.id);
+    out.set(s.id, {
+      id: s.id,
+      ...productStatus(s, ts, maintenance),
+      last: l
+        ? { id: s.id, seq: l.seq, ts: l.ts, price: unitsToPrice(l.price, s.precision) }
+        : null,
+      stats: presentStats(rolling.stats(ts), s.precision, s.lotSize, l?.price),
+    });
+  }
+  return out;
+}

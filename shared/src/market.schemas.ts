@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { intervals } from './product';
+
+/** Query schemas of the market endpoints (API.md, Market). */
+const epochMs = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
+
+export const productsQuery = z.object({ q: z.string().trim().max(40).optional() });
+
+export const productIdParam = z.object({ id: z.string().min(1).max(32) });
+
+export const candlesQuery = z.object({
+  product: z.string().min(1).max(16),
+  interval: z.enum(intervals as [string, ...string[]]),
+  limit: z.coerce.number().int().min(1).max(1000).default(300),
+  before: epochMs.optional(),
+});
+
+export const ticksQuery = z
+  .object({
+    product: z.string().min(1).max(16),
+    from: epochMs.optional(),
+    to: epochMs.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(500),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+
+export type CandlesQuery = z.infer<typeof candlesQuery>;
+export type TicksQuery = z.infer<typeof ticksQuery>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
+
+/**
+ * The Socket.IO protocol, typed once and passed as generics to both `new Server<…>()` and
+ * `io<…>()`. Payload shapes are those of API.md.
+ */
+export type Channel = 'market' | `ticks:${string}`;
+
+export type AckError = { error: { code: SocketErrorCode; message?: string } };
+export type SubscribeAck = { ok: true } | AckError;
+
+export type SocketErrorCode =
+  'VALIDATION_FAILED' | 'NOT_FOUND' | 'RATE_LIMITED' | 'TOO_MANY_CHANNELS' | 'UNAUTHENTICATED';
+
+export interface Hello {
+  serverTime: number;
+  userId: string | null;
+}
+
+export interface ServerToClientEvents {
+  hello: (hello: Hello) => void;
+  market: (snapshot: MarketSnapshot) => void;
+  tick: (tick: Tick) => void;
+  product: (product: ProductStatusEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  subscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;
+  unsubscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;
+  time: (ack: (answer: { serverTime: number }) => void) => void;
+}
+
+/** Channel names, parsed: `market` or `ticks:<productId>`. */
+export function parseChannel(
+  raw: unknown,
+): { kind: 'market' } | { kind: 'ticks'; productId: string } | null {
+  if (raw === 'market') return { kind: 'market' };
+  if (typeof raw === 'string' && /^ticks:[A-Z0-9]{2,16}$/.test(raw))
+    return { kind: 'ticks', productId: raw.slice(6) };
+  return null;
+}
+
+/** Limits a socket lives by. */
+export const socketLimits = {
+  maxChannels: 20,
+  eventsPerSecond: 20,
+} as const;
+
+/** The payload of `subscribe` and `unsubscribe`. */
+export const channelsSchema = z.array(z.string().max(40)).min(1).max(socketLimits.maxChannels);
