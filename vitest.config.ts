@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { aliases } from './aliases';
-import { detectTiers } from './tests/support/tiers';
+import { aliases } from './aliases.ts';
+import { detectTiers } from './tests/support/tiers.ts';
 
 // Tiers that are off leave their files out of the run; global-setup prints which and why, and
 // fails the run under REQUIRE_SERVICES=1 (CI), so nothing service-backed is silently skipped.

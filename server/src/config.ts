@@ -38,6 +38,10 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/, 'must be 1-32 lowercase letters, digits, _ or -')
+    .default('trade'),
   CORS_ORIGINS: z
     .string()
     .default('')

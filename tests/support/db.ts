@@ -51,3 +51,10 @@ export async function openTestDb(kind: DriverKind, { migrated = true } = {}): Pr
     },
   };
 }
+
+/** DATABASE_URL pointing at one schema, for child processes (pg reads `options` from the URL). */
+export function urlWithSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}

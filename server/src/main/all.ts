@@ -10,7 +10,7 @@ import { attachGateway, startApi, startSim } from './roles';
 const config = loadConfigOrExit();
 const log = createLogger(config.LOG_LEVEL, 'all');
 const db = await openDatabase(config);
-const bus = openBus(config.REDIS_URL, log);
+const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const { app, market } = await startApi(config, db, bus, log);
 const server = http.createServer(app);

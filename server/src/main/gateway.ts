@@ -9,7 +9,7 @@ const config = loadConfigOrExit();
 const log = createLogger(config.LOG_LEVEL, 'gateway');
 if (!config.REDIS_URL)
   log.warn('REDIS_URL is not set: this gateway hears no simulator in another process');
-const bus = openBus(config.REDIS_URL, log);
+const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const server = healthServer({ bus: () => bus.ready() });
 const gateway = await attachGateway(server, bus, log);

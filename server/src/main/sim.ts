@@ -10,7 +10,7 @@ const config = loadConfigOrExit();
 const log = createLogger(config.LOG_LEVEL, 'sim');
 if (!config.REDIS_URL) log.warn('REDIS_URL is not set: ticks stay inside this process');
 const db = await openDatabase(config);
-const bus = openBus(config.REDIS_URL, log);
+const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const feed = await startSim(config, db, bus, log);
 const server = healthServer({ database: () => db.ping(), bus: () => bus.ready() });

@@ -9,6 +9,6 @@ export type { Bus, BusHandler } from './bus';
 const processHub = createMemoryHub();
 
 /** Redis when REDIS_URL is set, else in-process. */
-export function openBus(redisUrl: string | undefined, log?: Logger): Bus {
-  return redisUrl ? createRedisBus(redisUrl, { log }) : createMemoryBus(processHub);
+export function openBus(redisUrl: string | undefined, log?: Logger, namespace?: string): Bus {
+  return redisUrl ? createRedisBus(redisUrl, { log, namespace }) : createMemoryBus(processHub);
 }
