@@ -48,6 +48,21 @@ export default tseslint.config(
     },
   },
   {
+    // One config module per process: only server/src/config.ts reads the environment.
+    files: ['server/src/**/*.ts', 'market-sim/src/**/*.ts'],
+    ignores: ['server/src/config.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through server/src/config.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['client/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -102,6 +117,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      // supertest answers are untyped JSON; the assertions are the type check.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
 );

@@ -12,6 +12,10 @@ import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
+import { appInfoRoutes } from './modules/app/app.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import type { AuthService } from './modules/auth/auth.service';
+import { operatorRoutes } from './modules/operator/operator.routes';
 
 export interface ApiDeps {
   config: Config;
@@ -19,10 +23,21 @@ export interface ApiDeps {
   bus: Bus;
   log: Logger;
   market: MarketService;
+  auth: AuthService;
+  /** SHA-256 of the operator token; null keeps operator endpoints closed. */
+  operatorTokenHash: string | null;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */
-export function createApiApp({ config, db, bus, log, market }: ApiDeps): Express {
+export function createApiApp({
+  config,
+  db,
+  bus,
+  log,
+  market,
+  auth,
+  operatorTokenHash,
+}: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -42,7 +57,10 @@ export function createApiApp({ config, db, bus, log, market }: ApiDeps): Express
   const api = express.Router();
   api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
   api.use(express.json({ limit: '64kb' }));
+  api.use(appInfoRoutes(config));
   api.use(marketRoutes(market));
+  api.use(authRoutes(auth));
+  api.use(operatorRoutes({ db, auth, tokenHash: operatorTokenHash }));
   api.use((_req, _res, next) => next(notFound('No such endpoint')));
   app.use('/api', api);
 

@@ -38,6 +38,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
+  API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/, 'must be 1-32 lowercase letters, digits, _ or -')
@@ -52,6 +53,12 @@ const schema = z.object({
         .filter(Boolean),
     ),
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  APP_NAME: z.string().min(1).max(40).default('Trade'),
+  CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, 'must be 3-5 capital letters')
+    .default('USDT'),
+  SERVICE_URL: z.url('must be a URL').default('https://example.com/support'),
   SIM_SEED: intInRange(0, 2 ** 31 - 1).default(20260101),
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
   SIM_BACKFILL_HOURS: intInRange(0, 168).default(24),

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@tests/support/redis-server';
-import { startEntry, waitForHttp } from '@tests/support/processes';
+import { spawnSync } from 'node:child_process';
+import { repoRoot, startEntry, waitForHttp } from '@tests/support/processes';
 
 describe('the embedded entry point (npm start)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-embedded-'));
@@ -26,6 +27,38 @@ describe('the embedded entry point (npm start)', () => {
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
       expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true);
+
+      // A first start seeds WELCOME and an operator token the CLI finds in DATA_DIR.
+      expect(app.output()).toContain('WELCOME');
+      expect(fs.statSync(path.join(dataDir, 'operator-token')).mode & 0o777).toBe(0o600);
+      const cli = spawnSync(
+        path.join(repoRoot, 'node_modules/.bin/tsx'),
+        ['scripts/ops.ts', 'invites', 'create', '--code', 'CLI2026'],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), OPERATOR_TOKEN: '' },
+          encoding: 'utf8',
+        },
+      );
+      expect(cli.stderr).toBe('');
+      expect(cli.status).toBe(0);
+      expect(cli.stdout).toContain('CLI2026');
+      const register = (inviteCode: string, account: string) =>
+        fetch(`http://127.0.0.1:${port}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            account,
+            phone: '+15550100',
+            inviteCode,
+            password: 'pass word 1',
+            passwordConfirm: 'pass word 1',
+            tradePassword: '111111',
+            tradePasswordConfirm: '111111',
+          }),
+        });
+      expect((await register('CLI2026', 'cli_user')).status).toBe(201);
+      expect((await register('WELCOME', 'welcome_user')).status).toBe(201);
     } finally {
       expect(await app.stop('SIGTERM')).toBe(0);
     }

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { detectTiers, requireServices } from './tiers';
 
 /**
@@ -17,6 +19,14 @@ export default async function setup() {
       `REQUIRE_SERVICES=1 but these tiers are off: ${off.map((t) => `${t.name} (${t.why})`).join('; ')}`,
     );
   }
+  // Browser journeys and process tests serve the built client: build it when missing or stale.
+  const build = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, '../../scripts/build-if-stale.ts')],
+    { stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('building the client failed');
+
   const { DATABASE_URL, REDIS_URL } = process.env;
   if (DATABASE_URL) {
     const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });

@@ -12,9 +12,12 @@ const log = createLogger(config.LOG_LEVEL, 'all');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-const { app, market } = await startApi(config, db, bus, log);
-const server = http.createServer(app);
-const gateway = await attachGateway(server, bus, log);
+const api = await startApi(config, db, bus, log, { embedded: true });
+const server = http.createServer(api.app);
+const gateway = await attachGateway(server, bus, log, async (token) => {
+  const session = await api.auth.authenticate(token);
+  return session ? String(session.userId) : null;
+});
 const feed = await startSim(config, db, bus, log);
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, database: db.kind, bus: bus.kind }, `app ready at http://localhost:${port}`);
@@ -23,7 +26,7 @@ installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   // Closing the gateway closes the HTTP server it shares with the api.
   { name: 'gateway', close: () => gateway.close() },
   { name: 'sim', close: () => feed.stop() },
-  { name: 'market', close: () => market.close() },
+  { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },
 ]);

@@ -12,14 +12,14 @@ const log = createLogger(config.LOG_LEVEL, 'api');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-const { app, market } = await startApi(config, db, bus, log);
-const server = http.createServer(app);
+const api = await startApi(config, db, bus, log);
+const server = http.createServer(api.app);
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, database: db.kind, bus: bus.kind }, 'api ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   { name: 'http', close: () => closeServer(server) },
-  { name: 'market', close: () => market.close() },
+  { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },
 ]);

@@ -2,7 +2,7 @@ import { loadConfigOrExit } from '@server/config';
 import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { installShutdown, listen } from '@server/platform/lifecycle';
-import { attachGateway, healthServer } from './roles';
+import { attachGateway, authenticateViaApi, healthServer } from './roles';
 
 /** The gateway role: Socket.IO only, no database. Scale out freely behind a load balancer. */
 const config = loadConfigOrExit();
@@ -12,7 +12,14 @@ if (!config.REDIS_URL)
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const server = healthServer({ bus: () => bus.ready() });
-const gateway = await attachGateway(server, bus, log);
+const gateway = await attachGateway(
+  server,
+  bus,
+  log,
+  config.API_URL ? authenticateViaApi(config.API_URL) : undefined,
+);
+if (!config.API_URL)
+  log.warn('API_URL is not set: sockets with a token are refused (anonymous market data only)');
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, bus: bus.kind }, 'gateway ready');
 

@@ -3,7 +3,13 @@ import express from 'express';
 import type { Config } from '@server/config';
 import { createApiApp } from '@server/app';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
+import { Redis } from 'ioredis';
 import { createMarketService } from '@server/modules/market/market.service';
+import { insertInviteCode } from '@server/modules/auth/auth.repo';
+import { createAuthService } from '@server/modules/auth/auth.service';
+import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
+import { setMetaIfAbsent } from '@server/platform/meta.repo';
+import { createLimiter } from '@server/platform/rate-limit';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
 import { healthRoutes } from '@server/platform/http/health';
@@ -26,18 +32,92 @@ export function startSim(config: Config, db: Db, bus: Bus, log: Logger): Promise
   });
 }
 
-export async function startApi(config: Config, db: Db, bus: Bus, log: Logger) {
+export async function startApi(
+  config: Config,
+  db: Db,
+  bus: Bus,
+  log: Logger,
+  { embedded = false } = {},
+) {
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
-  const app = createApiApp({ config, db, bus, log, market });
-  return { app, market };
+  // Login throttling is shared through Redis when several api processes run.
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
+    : undefined;
+  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (limiter) error'));
+  const limiter = (name: string, points: number) =>
+    createLimiter({
+      keyPrefix: `${config.REDIS_NAMESPACE}:login:${name}`,
+      points,
+      durationSec: 15 * 60,
+      redis,
+    });
+  const auth = createAuthService(db, { account: limiter('account', 10), ip: limiter('ip', 100) });
+
+  const operator = await resolveOperatorToken(db, {
+    configured: config.OPERATOR_TOKEN,
+    dataDir: config.DATA_DIR,
+    embedded,
+  });
+  if (operator.created)
+    log.info(
+      `operator token (saved in ${operatorTokenFile(config.DATA_DIR)}): ${operator.created}`,
+    );
+  if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
+  if (
+    embedded &&
+    (await setMetaIfAbsent(db, 'seeded_welcome_invite', 'yes')) === 'yes' &&
+    (await insertInviteCode(db, 'WELCOME', null))
+  )
+    log.info('invitation code for the first accounts: WELCOME');
+
+  const app = createApiApp({
+    config,
+    db,
+    bus,
+    log,
+    market,
+    auth,
+    operatorTokenHash: operator.hash,
+  });
+  return {
+    app,
+    market,
+    auth,
+    close: async () => {
+      await market.close();
+      redis?.disconnect();
+    },
+  };
 }
 
-export function attachGateway(server: http.Server, bus: Bus, log: Logger): Promise<Gateway> {
+export function attachGateway(
+  server: http.Server,
+  bus: Bus,
+  log: Logger,
+  authenticate?: (token: string) => Promise<string | null>,
+): Promise<Gateway> {
   return createGateway(server, {
     bus,
     log: log.child({ part: 'gateway' }),
     productIds: new Set(defaultCatalogue.map((p) => p.id)),
+    authenticate,
   });
+}
+
+/**
+ * Token checks for a gateway without a database: ask the api (`GET /api/me`), which answers 200
+ * for a live session. A failure to reach the api refuses the token; the client goes on anonymously.
+ */
+export function authenticateViaApi(apiUrl: string): (token: string) => Promise<string | null> {
+  return async (token) => {
+    const res = await fetch(new URL('/api/me', apiUrl), {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5000),
+    });
+    if (res.status !== 200) return null;
+    return ((await res.json()) as { id: string }).id;
+  };
 }
 
 /** A bare HTTP server with only /healthz and /readyz, for the gateway and sim roles. */

@@ -1,42 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import request from 'supertest';
-import pino from 'pino';
+import type request from 'supertest';
 import { aggregateTicks, mergeCandles, type CandleUnits } from '@shared/aggregate';
 import { priceToUnits } from '@shared/price';
 import { intervalMs, intervals, type Candle, type Product } from '@shared/product';
 import { defaultCatalogue } from '@sim/catalogue';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
-import { createApiApp } from '@server/app';
-import { loadConfig } from '@server/config';
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
-import { createMarketService, type MarketService } from './market.service';
+import { buildTestApi } from '@tests/support/api';
+import type { MarketService } from './market.service';
 
 const NOW = WEDNESDAY_AFTERNOON;
 
 describe.each(dbDrivers())('market REST on %s', (kind) => {
   let t: TestDb;
   let market: MarketService;
-  let api: ReturnType<typeof request>;
+  let api: request.Agent | ReturnType<typeof request>;
 
   beforeAll(async () => {
     t = await openTestDb(kind);
     await seedTape(t.db, { at: NOW, hours: 3 });
-    const bus = createMemoryBus(createMemoryHub());
-    market = await createMarketService({
-      db: t.db,
-      bus,
-      catalogue: defaultCatalogue,
-      now: () => NOW,
-    });
-    const app = createApiApp({
-      config: loadConfig({}),
-      db: t.db,
-      bus,
-      log: pino({ level: 'silent' }),
-      market,
-    });
-    api = request(app);
+    const built = await buildTestApi(t.db, { now: () => NOW });
+    market = built.market;
+    api = built.http;
   });
   afterAll(async () => {
     await market.close();

@@ -1,0 +1,135 @@
+/**
+ * The operator CLI: `npm run ops -- <group> <action> [args] [--flags]`. A thin client of the
+ * /api/ops endpoints. The server comes from --url, OPS_URL or http://localhost:$PORT (3000); the
+ * token from --token, OPERATOR_TOKEN or the file an embedded start wrote (DATA_DIR/operator-token).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+type Call = { method: 'GET' | 'POST'; path: string; body?: unknown };
+type Command = {
+  usage: string;
+  build: (args: string[], flags: Record<string, string | undefined>) => Call;
+};
+
+const need = (value: string | undefined, what: string): string => {
+  if (!value) throw new Error(`missing ${what}`);
+  return value;
+};
+
+const review = (kind: string): Record<string, Command> => ({
+  list: {
+    usage: `${kind} list [--status pending]`,
+    build: (_a, f) => ({ method: 'GET', path: `/api/ops/${kind}?status=${f.status ?? 'pending'}` }),
+  },
+  approve: {
+    usage: `${kind} approve <id>`,
+    build: (a) => ({
+      method: 'POST',
+      path: `/api/ops/${kind}/${need(a[0], 'id')}/approve`,
+      body: {},
+    }),
+  },
+  reject: {
+    usage: `${kind} reject <id> --reason "…"`,
+    build: (a, f) => ({
+      method: 'POST',
+      path: `/api/ops/${kind}/${need(a[0], 'id')}/reject`,
+      body: { reason: need(f.reason, '--reason') },
+    }),
+  },
+});
+
+export const commands: Record<string, Record<string, Command>> = {
+  invites: {
+    create: {
+      usage: 'invites create [--code CODE]',
+      build: (_a, f) => ({
+        method: 'POST',
+        path: '/api/ops/invites',
+        body: f.code ? { code: f.code } : {},
+      }),
+    },
+  },
+  users: {
+    'credit-score': {
+      usage: 'users credit-score <userId> <score>',
+      build: (a) => ({
+        method: 'POST',
+        path: `/api/ops/users/${need(a[0], 'userId')}/credit-score`,
+        body: { score: Number(need(a[1], 'score')) },
+      }),
+    },
+  },
+  deposits: review('deposits'),
+  withdrawals: review('withdrawals'),
+  kyc: review('kyc'),
+  ledger: {
+    check: {
+      usage: 'ledger check',
+      build: () => ({ method: 'GET', path: '/api/ops/ledger/check' }),
+    },
+  },
+};
+
+function usage(): string {
+  return [
+    'usage: npm run ops -- <command> [--url URL] [--token TOKEN]',
+    ...Object.values(commands).flatMap((g) => Object.values(g).map((c) => `  ${c.usage}`)),
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      code: { type: 'string' },
+      reason: { type: 'string' },
+      status: { type: 'string' },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  const command = group && action ? commands[group]?.[action] : undefined;
+  if (!command) {
+    console.error(usage());
+    return 2;
+  }
+  const url = values.url || process.env.OPS_URL || `http://localhost:${process.env.PORT ?? 3000}`;
+  const tokenFile = path.join(process.env.DATA_DIR ?? './data', 'operator-token');
+  const token =
+    values.token ||
+    process.env.OPERATOR_TOKEN ||
+    (fs.existsSync(tokenFile) ? fs.readFileSync(tokenFile, 'utf8').trim() : undefined);
+  if (!token) {
+    console.error(
+      `no operator token: pass --token, set OPERATOR_TOKEN, or run where ${tokenFile} exists`,
+    );
+    return 2;
+  }
+  const call = command.build(rest, values);
+  const res = await fetch(new URL(call.path, url), {
+    method: call.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(call.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: call.body ? JSON.stringify(call.body) : undefined,
+  });
+  const text = await res.text();
+  const out = text ? JSON.stringify(JSON.parse(text), null, 2) : `${res.status} ${res.statusText}`;
+  (res.ok ? console.log : console.error)(out);
+  return res.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error((err as Error).message);
+    console.error(usage());
+    process.exit(2);
+  },
+);

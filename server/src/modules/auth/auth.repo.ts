@@ -1,0 +1,150 @@
+import type { Queryable } from '@server/platform/db';
+
+export interface UserRow {
+  id: number;
+  account: string;
+  phone: string;
+  nickname: string;
+  password_hash: string;
+  trade_password_hash: string;
+  invite_code: string;
+  credit_score: number;
+  created_at: Date;
+}
+
+const userColumns =
+  'id, account, phone, nickname, password_hash, trade_password_hash, invite_code, credit_score, created_at';
+
+export async function accountExists(db: Queryable, account: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM users WHERE lower(account) = lower($1)', [
+    account,
+  ]);
+  return rowCount > 0;
+}
+
+export async function inviteCodeExists(db: Queryable, code: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM invite_codes WHERE code = $1', [code]);
+  return rowCount > 0;
+}
+
+/** Inserts a code; false when it exists already. */
+export async function insertInviteCode(
+  db: Queryable,
+  code: string,
+  ownerId: number | null,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'INSERT INTO invite_codes (code, owner_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [code, ownerId],
+  );
+  return rowCount > 0;
+}
+
+export async function insertUser(
+  db: Queryable,
+  u: {
+    account: string;
+    phone: string;
+    passwordHash: string;
+    tradePasswordHash: string;
+    inviteCode: string;
+    invitedWith: string;
+  },
+): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `INSERT INTO users (account, phone, nickname, password_hash, trade_password_hash, invite_code, invited_with)
+     VALUES ($1, $2, $1, $3, $4, $5, $6) RETURNING ${userColumns}`,
+    [u.account, u.phone, u.passwordHash, u.tradePasswordHash, u.inviteCode, u.invitedWith],
+  );
+  return rows[0]!;
+}
+
+export async function userByAccount(db: Queryable, account: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT ${userColumns} FROM users WHERE lower(account) = lower($1)`,
+    [account],
+  );
+  return rows[0] ?? null;
+}
+
+export async function userById(db: Queryable, id: number): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(`SELECT ${userColumns} FROM users WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function updatePasswordHash(
+  db: Queryable,
+  id: number,
+  column: 'password_hash' | 'trade_password_hash',
+  hash: string,
+): Promise<void> {
+  await db.query(`UPDATE users SET ${column} = $2 WHERE id = $1`, [id, hash]);
+}
+
+export async function updateCreditScore(
+  db: Queryable,
+  id: number,
+  score: number,
+): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE users SET credit_score = $2 WHERE id = $1', [
+    id,
+    score,
+  ]);
+  return rowCount > 0;
+}
+
+// Sessions
+
+export async function insertSession(
+  db: Queryable,
+  tokenHash: string,
+  userId: number,
+  ttlMs: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000))`,
+    [tokenHash, userId, ttlMs],
+  );
+}
+
+export interface SessionRow {
+  user_id: number;
+  last_seen_at: Date;
+}
+
+/** A live session: not revoked, not expired (by the database clock). */
+export async function liveSession(db: Queryable, tokenHash: string): Promise<SessionRow | null> {
+  const { rows } = await db.query<SessionRow>(
+    'SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
+    [tokenHash],
+  );
+  return rows[0] ?? null;
+}
+
+/** Sliding expiry: a session in use lives another `ttlMs`. */
+export async function touchSession(db: Queryable, tokenHash: string, ttlMs: number): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET last_seen_at = now(), expires_at = now() + make_interval(secs => $2::double precision / 1000)
+     WHERE token_hash = $1 AND revoked_at IS NULL`,
+    [tokenHash, ttlMs],
+  );
+}
+
+export async function revokeSession(db: Queryable, tokenHash: string): Promise<void> {
+  await db.query(
+    'UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL',
+    [tokenHash],
+  );
+}
+
+/** Revokes every session of a user except `keepHash`. */
+export async function revokeOtherSessions(
+  db: Queryable,
+  userId: number,
+  keepHash: string,
+): Promise<void> {
+  await db.query(
+    'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND token_hash <> $2 AND revoked_at IS NULL',
+    [userId, keepHash],
+  );
+}

@@ -1,0 +1,52 @@
+import { Router } from 'express';
+import {
+  changePasswordBody,
+  changeTradePasswordBody,
+  loginBody,
+  registerBody,
+  registerCheckBody,
+} from '@shared/accounts';
+import { parseOrThrow } from '@server/platform/http/validate';
+import { requireUser, sessionOf } from './auth.middleware';
+import type { AuthService } from './auth.service';
+
+/** /api/auth/* and /api/me*: thin: validate → service → present. */
+export function authRoutes(auth: AuthService): Router {
+  const r = Router();
+  const user = requireUser(auth);
+
+  r.post('/auth/register/check', async (req, res) => {
+    await auth.checkRegistration(parseOrThrow(registerCheckBody, req.body));
+    res.json({ ok: true });
+  });
+  r.post('/auth/register', async (req, res) => {
+    res.status(201).json({ user: await auth.register(parseOrThrow(registerBody, req.body)) });
+  });
+  r.post('/auth/login', async (req, res) => {
+    res.json(await auth.login(parseOrThrow(loginBody, req.body), req.ip ?? 'unknown'));
+  });
+  r.post('/auth/logout', user, async (_req, res) => {
+    await auth.logout(sessionOf(res.locals));
+    res.status(204).end();
+  });
+  r.get('/me', user, async (_req, res) => {
+    res.json(await auth.me(sessionOf(res.locals).userId));
+  });
+  r.post('/me/password', user, async (req, res) => {
+    await auth.changePassword(
+      sessionOf(res.locals),
+      'login',
+      parseOrThrow(changePasswordBody, req.body),
+    );
+    res.status(204).end();
+  });
+  r.post('/me/trade-password', user, async (req, res) => {
+    await auth.changePassword(
+      sessionOf(res.locals),
+      'trade',
+      parseOrThrow(changeTradePasswordBody, req.body),
+    );
+    res.status(204).end();
+  });
+  return r;
+}

@@ -1,0 +1,195 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type {
+  ChangePasswordBody,
+  LoginAnswer,
+  LoginBody,
+  RegisterBody,
+  RegisterCheckBody,
+  User,
+} from '@shared/accounts';
+import type { Db } from '@server/platform/db';
+import { pgErrorCode } from '@server/platform/db/db';
+import { AppError, badRequest, conflict, unauthenticated } from '@server/platform/http/errors';
+import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
+import type { Limiter } from '@server/platform/rate-limit';
+import * as repo from './auth.repo';
+
+export const SESSION_TTL_MS = 30 * 86_400_000;
+/** Sliding expiry is written at most this often per session, not on every request. */
+const TOUCH_EVERY_MS = 3_600_000;
+
+export interface SessionInfo {
+  userId: number;
+  tokenHash: string;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Codes people read aloud and type on phones: no 0/O or 1/I. */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const newInviteCode = (length = 8) =>
+  Array.from({ length }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+export function presentUser(u: repo.UserRow): User {
+  return {
+    id: String(u.id),
+    account: u.account,
+    phone: u.phone,
+    nickname: u.nickname,
+    inviteCode: u.invite_code,
+    creditScore: u.credit_score,
+    // Identity checks arrive with their own module; until then nobody has submitted one.
+    kyc: { status: 'none' },
+    createdAt: u.created_at.getTime(),
+  };
+}
+
+export interface AuthLimiters {
+  /** Failed logins per account. */
+  account: Limiter;
+  /** Failed logins per client address. */
+  ip: Limiter;
+}
+
+/** Registration, login, sessions and passwords. */
+export function createAuthService(db: Db, limiters: AuthLimiters) {
+  const assertInvite = async (code: string) => {
+    if (!(await repo.inviteCodeExists(db, code)))
+      throw badRequest('INVITE_INVALID', 'The account-opening code is not valid', 'inviteCode');
+  };
+
+  return {
+    async checkRegistration(input: RegisterCheckBody): Promise<void> {
+      if (await repo.accountExists(db, input.account))
+        throw conflict('ACCOUNT_TAKEN', 'This account is taken', 'account');
+      await assertInvite(input.inviteCode);
+    },
+
+    async register(input: RegisterBody): Promise<User> {
+      if (input.password !== input.passwordConfirm)
+        throw badRequest('PASSWORD_MISMATCH', 'Passwords do not match', 'passwordConfirm');
+      if (input.tradePassword !== input.tradePasswordConfirm)
+        throw badRequest(
+          'TRADE_PASSWORD_MISMATCH',
+          'Transaction passwords do not match',
+          'tradePasswordConfirm',
+        );
+      await assertInvite(input.inviteCode);
+      const [passwordHash, tradePasswordHash] = await Promise.all([
+        hashPassword(input.password),
+        hashPassword(input.tradePassword),
+      ]);
+      try {
+        return await db.transaction(async (tx) => {
+          let code = newInviteCode();
+          while (!(await repo.insertInviteCode(tx, code, null))) code = newInviteCode();
+          const user = await repo.insertUser(tx, {
+            ...input,
+            passwordHash,
+            tradePasswordHash,
+            inviteCode: code,
+            invitedWith: input.inviteCode,
+          });
+          await tx.query('UPDATE invite_codes SET owner_id = $1 WHERE code = $2', [user.id, code]);
+          return presentUser(user);
+        });
+      } catch (err) {
+        // Two registrations of one account at once: the unique index lets exactly one through.
+        if (pgErrorCode(err) === '23505')
+          throw conflict('ACCOUNT_TAKEN', 'This account is taken', 'account');
+        throw err;
+      }
+    },
+
+    /** The same answer, after the same work, for an unknown account and a wrong password. */
+    async login(input: LoginBody, ip: string): Promise<LoginAnswer> {
+      const accountKey = input.account.toLowerCase();
+      const [byAccount, byIp] = await Promise.all([
+        limiters.account.used(accountKey),
+        limiters.ip.used(ip),
+      ]);
+      if (byAccount >= limiters.account.points || byIp >= limiters.ip.points)
+        throw new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts; try again later');
+      const user = await repo.userByAccount(db, input.account);
+      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
+      if (!user || !ok) {
+        await Promise.all([limiters.account.hit(accountKey), limiters.ip.hit(ip)]);
+        throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong account or password');
+      }
+      await limiters.account.reset(accountKey);
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertSession(db, hashToken(token), user.id, SESSION_TTL_MS);
+      return { token, user: presentUser(user) };
+    },
+
+    async logout(session: SessionInfo): Promise<void> {
+      await repo.revokeSession(db, session.tokenHash);
+    },
+
+    /** The session of a bearer token, or null; extends a session in use (sliding expiry). */
+    async authenticate(token: string): Promise<SessionInfo | null> {
+      if (!token || token.length > 100) return null;
+      const tokenHash = hashToken(token);
+      const s = await repo.liveSession(db, tokenHash);
+      if (!s) return null;
+      if (Date.now() - s.last_seen_at.getTime() > TOUCH_EVERY_MS)
+        await repo.touchSession(db, tokenHash, SESSION_TTL_MS);
+      return { userId: s.user_id, tokenHash };
+    },
+
+    async me(userId: number): Promise<User> {
+      const u = await repo.userById(db, userId);
+      if (!u) throw unauthenticated();
+      return presentUser(u);
+    },
+
+    /** Changes the login or transaction password and ends the user's other sessions. */
+    async changePassword(
+      session: SessionInfo,
+      kind: 'login' | 'trade',
+      input: ChangePasswordBody,
+    ): Promise<void> {
+      if (input.newPassword !== input.confirmPassword)
+        throw badRequest(
+          kind === 'login' ? 'PASSWORD_MISMATCH' : 'TRADE_PASSWORD_MISMATCH',
+          'Passwords do not match',
+          'confirmPassword',
+        );
+      const u = await repo.userById(db, session.userId);
+      if (!u) throw unauthenticated();
+      const current = kind === 'login' ? u.password_hash : u.trade_password_hash;
+      if (!(await verifyPassword(current, input.oldPassword)))
+        throw new AppError(
+          403,
+          kind === 'login' ? 'WRONG_PASSWORD' : 'WRONG_TRADE_PASSWORD',
+          'The old password is wrong',
+          'oldPassword',
+        );
+      const hash = await hashPassword(input.newPassword);
+      await db.transaction(async (tx) => {
+        await repo.updatePasswordHash(
+          tx,
+          u.id,
+          kind === 'login' ? 'password_hash' : 'trade_password_hash',
+          hash,
+        );
+        await repo.revokeOtherSessions(tx, u.id, session.tokenHash);
+      });
+    },
+
+    /** For money movements that need the transaction password. */
+    async verifyTradePassword(userId: number, plain: string): Promise<boolean> {
+      const u = await repo.userById(db, userId);
+      return !!u && (await verifyPassword(u.trade_password_hash, plain));
+    },
+
+    async createInvite(code?: string): Promise<string> {
+      const wanted = code?.toUpperCase() ?? newInviteCode();
+      if (!(await repo.insertInviteCode(db, wanted, null)))
+        throw conflict('INVALID_STATE', 'This code exists already', 'code');
+      return wanted;
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

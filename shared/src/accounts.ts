@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Account rules of DECISIONS.md (Accounts), shared by the server's validation and the client's forms. */
+export const accountSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_]{4,20}$/, 'account must be 4-20 letters, digits or underscores');
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?\d{6,15}$/, 'phone must be 6-15 digits, optionally starting with +');
+export const inviteCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'invite code is required')
+  .max(32)
+  .transform((s) => s.toUpperCase());
+export const passwordSchema = z
+  .string()
+  .min(8, 'password must be at least 8 characters')
+  .max(64, 'password must be at most 64 characters');
+export const tradePasswordSchema = z
+  .string()
+  .regex(/^\d{6}$/, 'transaction password must be 6 digits');
+
+export const registerCheckBody = z.object({
+  account: accountSchema,
+  phone: phoneSchema,
+  inviteCode: inviteCodeSchema,
+});
+export const registerBody = registerCheckBody.extend({
+  password: passwordSchema,
+  passwordConfirm: z.string().max(64),
+  tradePassword: tradePasswordSchema,
+  tradePasswordConfirm: z.string().max(6),
+});
+export const loginBody = z.object({
+  account: z.string().trim().min(1, 'account is required').max(20),
+  password: z.string().min(1, 'password is required').max(64),
+});
+export const changePasswordBody = z.object({
+  oldPassword: z.string().min(1, 'old password is required').max(64),
+  newPassword: passwordSchema,
+  confirmPassword: z.string().max(64),
+});
+export const changeTradePasswordBody = z.object({
+  oldPassword: z.string().min(1, 'old password is required').max(6),
+  newPassword: tradePasswordSchema,
+  confirmPassword: z.string().max(6),
+});
+
+export type RegisterCheckBody = z.infer<typeof registerCheckBody>;
+export type RegisterBody = z.infer<typeof registerBody>;
+export type LoginBody = z.infer<typeof loginBody>;
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+export type KycStatus = 'none' | 'pending' | 'verified' | 'rejected';
+
+/** GET /api/me */
+export interface User {
+  id: string;
+  account: string;
+  phone: string;
+  nickname: string;
+  inviteCode: string;
+  creditScore: number;
+  kyc: { status: KycStatus; reason?: string };
+  createdAt: number;
+}
+
+export interface LoginAnswer {
+  token: string;
+  user: User;
+}
+
+export interface AppInfo {
+  name: string;
+  currency: string;
+  serviceUrl: string;
+  depositChannels: string[];
+  languages: string[];
+}

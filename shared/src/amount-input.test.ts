@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  AMOUNT_MAX,
+  amountToMinor,
+  minorToDecimal,
+  sanitizeAmountInput,
+  validators,
+} from './amount-input';
+
+describe('amount input rule (spec §5)', () => {
+  it.each([
+    ['12.345', '12.34'],
+    ['1a2b.5c', '12.5'],
+    ['1.2.3', '1.23'],
+    ['0', '1'],
+    ['0.00', '1'],
+    ['-5', '5'],
+    ['', ''],
+    ['12.', '12.'],
+    ['.5', '0.5'],
+    ['0.0', '0.0'],
+    ['0.05', '0.05'],
+    ['007', '7'],
+    ['1000000', String(AMOUNT_MAX)],
+    ['999999.99', String(AMOUNT_MAX)],
+    ['999999', '999999'],
+  ])('%s becomes %s', (raw, out) => {
+    expect(sanitizeAmountInput(raw)).toBe(out);
+  });
+
+  it('honours another maximum', () => {
+    expect(sanitizeAmountInput('600', 500)).toBe('500');
+  });
+
+  it('always yields digits with one dot and at most two decimals, never above the maximum', () => {
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const s = sanitizeAmountInput(raw);
+        expect(s).toMatch(/^\d*(\.\d{0,2})?$/);
+        if (amountToMinor(s) !== null) expect(Number(s)).toBeLessThanOrEqual(AMOUNT_MAX);
+        // Applying the rule twice changes nothing.
+        expect(sanitizeAmountInput(s)).toBe(s);
+      }),
+    );
+  });
+
+  it('converts to and from minor units exactly', () => {
+    expect(amountToMinor('10.5')).toBe(1050);
+    expect(amountToMinor('0.07')).toBe(7);
+    expect(amountToMinor('12.')).toBeNull();
+    expect(amountToMinor('')).toBeNull();
+    expect(minorToDecimal(1050)).toBe('10.50');
+    expect(minorToDecimal(-7)).toBe('-0.07');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999 }), (n) => {
+        expect(amountToMinor(minorToDecimal(n))).toBe(n);
+      }),
+    );
+  });
+
+  it('keeps the spec helpers', () => {
+    expect(validators.userId('abc_123')).toBe(true);
+    expect(validators.userId('abc')).toBe(false);
+    expect(validators.chineseIdCard('11010519491231002X')).toBe(true);
+    expect(validators.chineseIdCard('1234')).toBe(false);
+    expect(validators.mainlandPhone('13800138000')).toBe(true);
+    expect(validators.mainlandPhone('23800138000')).toBe(false);
+    expect(validators.checkCode('1234')).toBe(true);
+    expect(validators.email('a@b.co')).toBe(true);
+    expect(validators.chineseName('张三')).toBe(true);
+  });
+});

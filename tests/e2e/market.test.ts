@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { defaultCatalogue } from '@sim/catalogue';
+
+/** Issue 3 journeys: live prices on Home, search, the detail chart, and the offline banner. */
+describe('market journeys (Chromium, embedded app)', () => {
+  let app: AppUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '24' }), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.dispose();
+  });
+
+  const open = async (route: string): Promise<{ page: Page; errors: string[] }> => {
+    const { page, errors } = await phonePage(browser);
+    await page.goto(`${app.url}/#${route}`);
+    return { page, errors };
+  };
+  const priceOf = (page: Page, id: string) => page.getByTestId(`product-row-${id}`).getByTestId('price').innerText();
+
+  it('Home lists all 12 products with a live price and 24h figures, and a price changes', async () => {
+    const started = Date.now();
+    const { page, errors } = await open('/pages/index/index');
+    for (const p of defaultCatalogue) {
+      await page.getByTestId(`product-row-${p.id}`).getByTestId('price').filter({ hasText: /\d/ }).waitFor({ timeout: 10_000 });
+    }
+    console.log(`Home: 12 live prices on screen after ${Date.now() - started} ms`);
+    const row = await page.getByTestId('product-row-BTCUSDT').innerText();
+    expect(row).toMatch(/BTC\/USDT/);
+    expect(row).toMatch(/%/);
+    const first = await priceOf(page, 'BTCUSDT');
+    await expect.poll(() => priceOf(page, 'BTCUSDT'), { timeout: 15_000 }).not.toBe(first);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('searches the Product list by name', async () => {
+    const { page } = await open('/pages/product/product');
+    await page.getByTestId('product-row-EURUSD').waitFor();
+    await page.getByTestId('search').fill('eth');
+    await expect.poll(() => page.locator('[data-testid^="product-row-"]').count()).toBe(1);
+    await page.getByTestId('product-row-ETHUSDT').waitFor();
+    await page.getByTestId('search').fill('zzz');
+    await expect.poll(() => page.locator('[data-testid^="product-row-"]').count()).toBe(0);
+    await page.getByTestId('search').fill('');
+    await expect.poll(() => page.locator('[data-testid^="product-row-"]').count()).toBe(12);
+    await page.close();
+  });
+
+  it('opens a detail page with 24 hours of 1-minute candles, switches intervals, and the chart keeps updating', async () => {
+    const { page, errors } = await open('/pages/index/index');
+    await page.getByTestId('product-row-BTCUSDT').click();
+    await page.waitForURL(/Detail\/Detail\?id=BTCUSDT/);
+    const chart = page.getByTestId('chart');
+    await expect.poll(() => chart.getAttribute('data-bars').then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1440);
+    const lastBefore = await chart.getAttribute('data-updated');
+    await expect.poll(() => chart.getAttribute('data-updated'), { timeout: 10_000 }).not.toBe(lastBefore);
+    for (const interval of ['5m', '1h', 'line', '1m'] as const) {
+      await page.getByTestId(`interval-${interval}`).click();
+      await expect.poll(() => chart.getAttribute('data-interval')).toBe(interval);
+      await expect.poll(() => chart.getAttribute('data-bars').then(Number)).toBeGreaterThan(interval === '1h' ? 20 : 50);
+    }
+    const price = page.getByTestId('price');
+    const p1 = await price.innerText();
+    await expect.poll(() => price.innerText(), { timeout: 15_000 }).not.toBe(p1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows "network signal lost" when the server stops and resumes prices when it returns', async () => {
+    const { page } = await open('/pages/index/index');
+    await page.getByTestId('product-row-BTCUSDT').getByTestId('price').filter({ hasText: /\d/ }).waitFor();
+    await app.stop();
+    await page.getByTestId('network-lost').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('network-lost').innerText()).toContain('网络信号丢失');
+    const frozen = await priceOf(page, 'BTCUSDT');
+    await app.start();
+    await page.getByTestId('network-lost').waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(() => priceOf(page, 'BTCUSDT'), { timeout: 15_000 }).not.toBe(frozen);
+    await page.close();
+  });
+});

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath } from './tiers';
+import { freePort } from './redis-server';
+import { startEntry, waitForHttp, type RunningProcess } from './processes';
+
+/** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A phone-sized page (390×844) in the given language, collecting console errors. */
+export async function phonePage(
+  browser: Browser,
+  { locale = 'zh-CN' } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale,
+    deviceScaleFactor: 1,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/**
+ * The embedded app (`server/src/main/all.ts`) as a child process on a free port with its own data
+ * directory; `restart()` stops it and starts it again on the same port and data (a server outage).
+ */
+export interface AppUnderTest {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: RunningProcess;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startApp(env: Record<string, string> = {}): Promise<AppUnderTest> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-e2e-'));
+  const url = `http://127.0.0.1:${port}`;
+  const app: AppUnderTest = {
+    url,
+    port,
+    dataDir,
+    proc: null as unknown as RunningProcess,
+    async start() {
+      app.proc = startEntry('server/src/main/all.ts', {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        LOG_LEVEL: 'warn',
+        ...env,
+      });
+      await waitForHttp(`${url}/readyz`, 200, 120_000);
+    },
+    async stop() {
+      await app.proc.stop('SIGTERM');
+    },
+    async dispose() {
+      await app.proc.stop('SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  await app.start();
+  return app;
+}
