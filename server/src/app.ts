@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Db } from './platform/db';
 import type { Bus } from './platform/bus';
 import type { Logger } from './platform/logger';
+import type { UserEvents } from './platform/user-events';
 import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
@@ -24,6 +25,7 @@ export interface ApiDeps {
   log: Logger;
   market: MarketService;
   auth: AuthService;
+  userEvents: UserEvents;
   /** SHA-256 of the operator token; null keeps operator endpoints closed. */
   operatorTokenHash: string | null;
 }

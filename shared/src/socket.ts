@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
+import type { AccountSummary } from './wallet';
 
 /**
  * The Socket.IO protocol, typed once and passed as generics to both `new Server<…>()` and
@@ -23,7 +24,14 @@ export interface ServerToClientEvents {
   market: (snapshot: MarketSnapshot) => void;
   tick: (tick: Tick) => void;
   product: (product: ProductStatusEvent) => void;
+  /** To the user's room when their balances change. */
+  balance: (summary: AccountSummary) => void;
+  /** To the user's room when a system message arrives. */
+  message: (message: { id: string; title: string }) => void;
 }
+
+/** The events the api sends to one user's sockets (through whichever gateway holds them). */
+export type UserEventName = 'balance' | 'message';
 
 export interface ClientToServerEvents {
   subscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;

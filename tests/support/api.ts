@@ -10,6 +10,7 @@ import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
 import { createLimiter } from '@server/platform/rate-limit';
+import { recordingUserEvents } from '@server/platform/user-events';
 import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -23,6 +24,7 @@ export async function buildTestApi(
   const limiter = (name: string, points: number) =>
     createLimiter({ keyPrefix: name, points, durationSec: 900 });
   const auth = createAuthService(db, { account: limiter('account', 10), ip: limiter('ip', 100) });
+  const userEvents = recordingUserEvents();
   await insertInviteCode(db, 'WELCOME', null);
   const app = createApiApp({
     config: loadConfig({}),
@@ -31,9 +33,10 @@ export async function buildTestApi(
     log: pino({ level: 'silent' }),
     market,
     auth,
+    userEvents,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
   });
-  return { app, http: request(app), market, auth, bus, close: () => market.close() };
+  return { app, http: request(app), market, auth, bus, userEvents, close: () => market.close() };
 }
 
 export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;

@@ -14,10 +14,15 @@ const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const api = await startApi(config, db, bus, log, { embedded: true });
 const server = http.createServer(api.app);
-const gateway = await attachGateway(server, bus, log, async (token) => {
-  const session = await api.auth.authenticate(token);
-  return session ? String(session.userId) : null;
+const gateway = await attachGateway(server, bus, log, {
+  authenticate: async (token) => {
+    const session = await api.auth.authenticate(token);
+    return session ? String(session.userId) : null;
+  },
+  redisUrl: config.REDIS_URL,
+  namespace: config.REDIS_NAMESPACE,
 });
+api.userEvents.bind?.(gateway.io);
 const feed = await startSim(config, db, bus, log);
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, database: db.kind, bus: bus.kind }, `app ready at http://localhost:${port}`);

@@ -12,12 +12,11 @@ if (!config.REDIS_URL)
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const server = healthServer({ bus: () => bus.ready() });
-const gateway = await attachGateway(
-  server,
-  bus,
-  log,
-  config.API_URL ? authenticateViaApi(config.API_URL) : undefined,
-);
+const gateway = await attachGateway(server, bus, log, {
+  authenticate: config.API_URL ? authenticateViaApi(config.API_URL) : undefined,
+  redisUrl: config.REDIS_URL,
+  namespace: config.REDIS_NAMESPACE,
+});
 if (!config.API_URL)
   log.warn('API_URL is not set: sockets with a token are refused (anonymous market data only)');
 const port = await listen(server, config.PORT, config.HOST);

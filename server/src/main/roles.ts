@@ -4,6 +4,10 @@ import type { Config } from '@server/config';
 import { createApiApp } from '@server/app';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
 import { Redis } from 'ioredis';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Emitter } from '@socket.io/redis-emitter';
+import type { ServerToClientEvents } from '@shared/socket';
+import type { UserEvents } from '@server/platform/user-events';
 import { createMarketService } from '@server/modules/market/market.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
@@ -71,6 +75,11 @@ export async function startApi(
   )
     log.info('invitation code for the first accounts: WELCOME');
 
+  // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
+  // points these events at its own Socket.IO server once it exists.
+  const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
+    ? redisUserEvents(redis, config.REDIS_NAMESPACE)
+    : lateUserEvents();
   const app = createApiApp({
     config,
     db,
@@ -78,12 +87,14 @@ export async function startApi(
     log,
     market,
     auth,
+    userEvents,
     operatorTokenHash: operator.hash,
   });
   return {
     app,
     market,
     auth,
+    userEvents,
     close: async () => {
       await market.close();
       redis?.disconnect();
@@ -91,18 +102,55 @@ export async function startApi(
   };
 }
 
-export function attachGateway(
+export async function attachGateway(
   server: http.Server,
   bus: Bus,
   log: Logger,
-  authenticate?: (token: string) => Promise<string | null>,
+  opts: {
+    authenticate?: (token: string) => Promise<string | null>;
+    redisUrl?: string;
+    namespace?: string;
+  } = {},
 ): Promise<Gateway> {
-  return createGateway(server, {
+  const gateway = await createGateway(server, {
     bus,
     log: log.child({ part: 'gateway' }),
     productIds: new Set(defaultCatalogue.map((p) => p.id)),
-    authenticate,
+    authenticate: opts.authenticate,
   });
+  if (opts.redisUrl) {
+    // The adapter carries only user events (from the api's emitter); ticks never go through it.
+    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    const sub = pub.duplicate();
+    for (const c of [pub, sub])
+      c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (adapter) error'));
+    gateway.io.adapter(createAdapter(pub, sub, { key: socketIoKey(opts.namespace ?? 'trade') }));
+  }
+  return gateway;
+}
+
+const socketIoKey = (namespace: string) => `${namespace}:socket.io`;
+
+function redisUserEvents(redis: Redis, namespace: string): UserEvents {
+  const emitter = new Emitter<ServerToClientEvents>(redis, { key: socketIoKey(namespace) });
+  return {
+    emit(userId, event, ...args) {
+      emitter.to(`user:${userId}`).emit(event, ...args);
+    },
+  };
+}
+
+/** User events for the embedded process, bound to the gateway after it is created. */
+export function lateUserEvents(): UserEvents & { bind(io: Gateway['io']): void } {
+  let io: Gateway['io'] | null = null;
+  return {
+    bind(target) {
+      io = target;
+    },
+    emit(userId, event, ...args) {
+      io?.to(`user:${userId}`).emit(event, ...args);
+    },
+  };
 }
 
 /**
