@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+
+/** The options of a load run, and the CLI flags that set them. */
+
+export interface LoadOptions {
+  /** Base URL of the gateway, e.g. http://127.0.0.1:3000. The only host this run talks to. */
+  url: string;
+  clients: number;
+  channels: string[];
+  /** Whole run, ramp included, in seconds: the run is bounded by it. */
+  durationSec: number;
+  /** New light clients per second. */
+  rampPerSec: number;
+  /** socket.io-client sockets that check tick order. */
+  sample: number;
+  /** Prometheus endpoint of the server under load, read at start and end. */
+  metricsUrl?: string;
+  connectTimeoutMs?: number;
+  /** Allow a non-loopback target (off by default: this tool is for a machine's own server). */
+  allowRemote?: boolean;
+  /** Progress lines (once a second); default stdout, pass () => {} to silence. */
+  progress?: (line: string) => void;
+  /** Ends the run early (Ctrl-C), still producing a report. */
+  signal?: AbortSignal;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+export function assertTarget(url: string, allowRemote = false): void {
+  const u = new URL(url);
+  if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol))
+    throw new Error(`unsupported URL ${url}`);
+  if (!allowRemote && !LOOPBACK.test(u.hostname))
+    throw new Error(
+      `${u.hostname} is not a loopback address; pass --allow-remote to load it anyway`,
+    );
+}
+
+export const usage = `usage: npm run load -- [--url http://127.0.0.1:3000] [--clients 100]
+  [--channels market,ticks:BTCUSDT] [--duration 30] [--ramp 500/s] [--sample 5]
+  [--metrics http://127.0.0.1:3000/metrics] [--connect-timeout 10] [--allow-remote]`;
+
+/** Parses the CLI flags (shared with tick-latency.ts); throws with the usage text on bad input. */
+export function parseLoadArgs(argv: string[], defaults: Partial<LoadOptions> = {}): LoadOptions {
+  const { values: v } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      url: { type: 'string' },
+      clients: { type: 'string' },
+      channels: { type: 'string' },
+      duration: { type: 'string' },
+      ramp: { type: 'string' },
+      sample: { type: 'string' },
+      metrics: { type: 'string' },
+      'connect-timeout': { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+    },
+  });
+  const int = (name: string, raw: string | undefined, fallback: number, min: number) => {
+    if (raw === undefined) return fallback;
+    const m = (name === 'ramp' ? /^(\d+)(\/s)?$/ : /^(\d+)()$/).exec(raw);
+    const value = m ? Number(m[1]) : NaN;
+    if (!(value >= min)) throw new Error(`--${name} must be a whole number ≥ ${min}\n${usage}`);
+    return value;
+  };
+  const metricsUrl = v.metrics ?? defaults.metricsUrl;
+  return {
+    url: v.url ?? defaults.url ?? 'http://127.0.0.1:3000',
+    clients: int('clients', v.clients, defaults.clients ?? 100, 1),
+    channels: (v.channels?.split(',') ?? defaults.channels ?? ['market', 'ticks:BTCUSDT'])
+      .map((c) => c.trim())
+      .filter(Boolean),
+    durationSec: int('duration', v.duration, defaults.durationSec ?? 30, 1),
+    rampPerSec: int('ramp', v.ramp, defaults.rampPerSec ?? 500, 1),
+    sample: int('sample', v.sample, defaults.sample ?? 5, 0),
+    connectTimeoutMs: int('connect-timeout', v['connect-timeout'], 10, 1) * 1000,
+    allowRemote: v['allow-remote'] ?? false,
+    ...(metricsUrl ? { metricsUrl } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { formatReport } from './report';
+import { parseLoadArgs } from './args';
+import { runLoad } from './load';
+
+/**
+ * End-to-end tick latency on one machine: starts the embedded app (sim → in-process bus →
+ * gateway) as a child process, loads it with light clients, and reports sim publish → client
+ * receipt. Both sides read the same clock, so the figure needs no clock sync.
+ *
+ * `npm run bench:latency -- [--clients 500] [--duration 20] [--channels …] [--ramp …] [--sample …]`
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, exited: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error('the app exited before it was ready');
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+      last = `status ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready in ${ms} ms (${last})`);
+}
+
+async function main(): Promise<number> {
+  const options = parseLoadArgs(process.argv.slice(2), { clients: 500, durationSec: 20 });
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tick-latency-'));
+  const base = `http://127.0.0.1:${port}`;
+
+  const app = spawn(tsx, [path.join(repoRoot, 'server/src/main/all.ts')], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SIM_BACKFILL_HOURS: '1', // a short history: the app is up in seconds
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let appOutput = '';
+  const keep = (b: Buffer) => (appOutput = (appOutput + b.toString()).slice(-8000));
+  app.stdout.on('data', keep);
+  app.stderr.on('data', keep);
+  const appState: { exit: number | string | null } = { exit: null };
+  const exited = new Promise<void>((resolve) =>
+    app.once('exit', (code, signal) => {
+      appState.exit = code ?? signal ?? -1;
+      resolve();
+    }),
+  );
+
+  const stopApp = async () => {
+    if (appState.exit === null) app.kill('SIGTERM');
+    const killTimer = setTimeout(() => app.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killTimer);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void stopApp().then(() => process.exit(130)));
+
+  try {
+    const t = Date.now();
+    await waitReady(`${base}/readyz`, () => appState.exit !== null, 90_000);
+    console.log(
+      `app ready on ${base} in ${((Date.now() - t) / 1000).toFixed(1)} s (pid ${app.pid})`,
+    );
+    const loadBefore = os.loadavg()[0]!;
+    const report = await runLoad({ ...options, url: base, metricsUrl: `${base}/metrics` });
+    const loadAfter = os.loadavg()[0]!;
+    console.log(formatReport(report));
+    const cores = os.availableParallelism();
+    const l = report.tickLatency;
+    const first = report.firstReceiptLatency;
+    console.log(
+      [
+        ``,
+        `tick latency, sim publish → client receipt, ${report.connect.connected} clients: ` +
+          `p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms ` +
+          `(first receipt of each tick: p50 ${first.p50.toFixed(2)} ms, p99 ${first.p99.toFixed(2)} ms)`,
+        `caveat: the app and this load generator share ${cores} CPU cores. The generator used ` +
+          `${report.loadProcess.cpuSec.toFixed(2)} CPU s (${report.loadProcess.cpuPctOfOneCore.toFixed(0)}% of one core) ` +
+          `and its own event-loop delay (p99 ${report.loadProcess.eventLoopP99Ms.toFixed(2)} ms) is inside every ` +
+          `latency figure. tick.ts is whole milliseconds, so figures carry up to +1 ms of rounding.`,
+        `machine load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after: ` +
+          `well above ${cores} means other work shared the cores and the figures are pessimistic.`,
+      ].join('\n'),
+    );
+    return report.connect.connected > 0 ? 0 : 1;
+  } catch (err) {
+    console.error(`bench failed: ${(err as Error).message}`);
+    if (appState.exit !== null)
+      console.error(`app exited with ${appState.exit}; its last output:\n${appOutput}`);
+    return 1;
+  } finally {
+    await stopApp();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
