@@ -1,12 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from '@client/app/App';
+import { initI18n } from '@client/i18n';
 
-function Starting() {
-  return <p role="status">The app is starting…</p>;
-}
+const root = createRoot(document.getElementById('root')!);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Starting />
-  </StrictMode>,
-);
+// The language file is fetched before the first render so no untranslated key ever flashes.
+initI18n()
+  .catch((err: unknown) => console.error('i18n failed to start', err))
+  .finally(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
+  );

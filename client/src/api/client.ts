@@ -1,0 +1,122 @@
+/** Base path of the REST API (same origin; seed spec §7). */
+export const API_BASE = '/api';
+/** Request timeout (seed spec §7 and §9). */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * A failed request. `code` is the server's stable error code (shared/src/errors.ts), or one of
+ * the client's own: NETWORK (no answer), TIMEOUT (no answer in time), BAD_RESPONSE (an answer
+ * that is not the JSON the contract promises). The UI translates `code`, never `message`.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number = 0,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Cancels the request (a page that went away); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** `/api/market/candles` + `{ product: 'BTCUSDT', before: undefined }` → `…?product=BTCUSDT`. */
+export function buildUrl(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function errorFromBody(status: number, body: unknown): ApiError {
+  const error = (body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | null)
+    ?.error;
+  if (error && typeof error.code === 'string') {
+    return new ApiError(
+      error.code,
+      typeof error.message === 'string' ? error.message : error.code,
+      status,
+      typeof error.field === 'string' ? error.field : undefined,
+    );
+  }
+  return new ApiError(status >= 500 ? 'INTERNAL' : 'BAD_RESPONSE', `HTTP ${status}`, status);
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return Symbol.for('invalid-json');
+  }
+}
+
+/**
+ * One JSON request. Only 2xx answers succeed; anything else rejects with an ApiError carrying
+ * the server's code, message and field. Gives up after `timeoutMs` (60 s by default).
+ */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', query, body, headers = {}, signal, timeoutMs } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort);
+
+  try {
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(path, query), {
+        method,
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+      });
+    } catch (err) {
+      if (timedOut) throw new ApiError('TIMEOUT', 'request timed out');
+      if (signal?.aborted) throw signal.reason;
+      throw new ApiError('NETWORK', err instanceof Error ? err.message : 'network error');
+    }
+    const parsed = parseJson(await response.text());
+    if (response.status < 200 || response.status > 299)
+      throw errorFromBody(response.status, parsed);
+    if (parsed === Symbol.for('invalid-json')) {
+      throw new ApiError('BAD_RESPONSE', 'answer is not JSON', response.status);
+    }
+    return parsed as T;
+  } catch (err) {
+    // The body may still be streaming when the timer fires.
+    if (timedOut && !(err instanceof ApiError)) throw new ApiError('TIMEOUT', 'request timed out');
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** True when `err` is the cancellation of a request the caller no longer wants. */
+export function isAbort(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}

@@ -1,0 +1,46 @@
+import type { Candle, Interval, Product } from '@shared/product';
+import { request } from './client';
+
+/** One recorded tick of the public tape. */
+export interface TapeTick {
+  seq: number;
+  ts: number;
+  price: string;
+}
+
+/** All products, or those whose name matches `q`. */
+export function getProducts(q?: string, signal?: AbortSignal): Promise<Product[]> {
+  return request<Product[]>('/market/products', { query: { q }, signal });
+}
+
+/** One product; rejects with ApiError code NOT_FOUND for an unknown id. */
+export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
+  return request<Product>(`/market/products/${encodeURIComponent(id)}`, { signal });
+}
+
+export interface CandleQuery {
+  product: string;
+  interval: Interval;
+  /** At most 1000. */
+  limit: number;
+  /** Only candles that start before this time (epoch ms), for paging back. */
+  before?: number;
+}
+
+/** Candles, oldest first. */
+export function getCandles(query: CandleQuery, signal?: AbortSignal): Promise<Candle[]> {
+  return request<Candle[]>('/market/candles', { query: { ...query }, signal });
+}
+
+export interface TickQuery {
+  product: string;
+  from: number;
+  to: number;
+  /** At most 1000. */
+  limit: number;
+}
+
+/** The recorded tape between two times. */
+export function getTicks(query: TickQuery, signal?: AbortSignal): Promise<TapeTick[]> {
+  return request<TapeTick[]>('/market/ticks', { query: { ...query }, signal });
+}

@@ -1,0 +1,34 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { ErrorBoundary } from '@client/components/ErrorBoundary';
+import { OfflineBanner } from '@client/components/OfflineBanner';
+import { LoadingState } from '@client/components/StateViews';
+import { isTabPath } from './route-table';
+import { TabBar } from './TabBar';
+
+/** The phone-width frame: offline banner on top, the page, and the tab bar on tab pages. */
+export function Layout() {
+  const { pathname } = useLocation();
+  const withTabs = isTabPath(pathname);
+
+  // A new page starts at its top, as it would in a native app. Braces matter: newer browsers
+  // return a promise from scrollTo, and React would take it for a cleanup function.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+
+  return (
+    <div className={`app${withTabs ? ' app--tabs' : ''}`}>
+      <OfflineBanner />
+      <main className="app__main">
+        {/* Keyed by path: a page that failed to load does not take the next one down with it. */}
+        <ErrorBoundary key={pathname}>
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      {withTabs && <TabBar />}
+    </div>
+  );
+}

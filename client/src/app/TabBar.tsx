@@ -1,0 +1,28 @@
+import type { ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink } from 'react-router-dom';
+import { ChartIcon, HomeIcon, SavingsIcon, UserIcon } from '@client/components/icons';
+
+type TabLabel = 'tabs.home' | 'tabs.product' | 'tabs.money' | 'tabs.user';
+
+const tabs: { path: string; label: TabLabel; Icon: ComponentType<{ className?: string }> }[] = [
+  { path: '/pages/index/index', label: 'tabs.home', Icon: HomeIcon },
+  { path: '/pages/product/product', label: 'tabs.product', Icon: ChartIcon },
+  { path: '/pages/money/money', label: 'tabs.money', Icon: SavingsIcon },
+  { path: '/pages/user/user', label: 'tabs.user', Icon: UserIcon },
+];
+
+/** The app's own bottom tab bar; NavLink marks the active tab with aria-current="page". */
+export function TabBar() {
+  const { t } = useTranslation();
+  return (
+    <nav className="tab-bar" aria-label={t('tabs.navLabel')}>
+      {tabs.map(({ path, label, Icon }) => (
+        <NavLink key={path} to={path} className="tab-bar__tab">
+          <Icon className="tab-bar__icon" />
+          <span>{t(label)}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,58 @@
+import type { PageTitleKey } from '@client/i18n/keys';
+
+/** Pages that are built; every other route shows the shared "not available yet" page. */
+export type BuiltPage = 'home' | 'product' | 'detail';
+
+export interface AppRoute {
+  path: string;
+  title: PageTitleKey;
+  page: BuiltPage | null;
+  /** Set on the four routes of the bottom tab bar. */
+  tab?: boolean;
+}
+
+export const HOME = '/pages/index/index';
+
+/** Entry aliases that lead to the home page (seed spec §2: "/ (alias /pages/welcome/welcome)"). */
+export const homeAliases = ['/', '/pages/welcome/welcome'];
+
+/** Every route of seed spec §2, in its order. */
+export const appRoutes: AppRoute[] = [
+  { path: HOME, title: 'pages.home', page: 'home', tab: true },
+  { path: '/pages/product/product', title: 'pages.product', page: 'product', tab: true },
+  { path: '/pages/money/money', title: 'pages.money', page: null, tab: true },
+  { path: '/pages/user/user', title: 'pages.user', page: null, tab: true },
+  { path: '/pages/login/login', title: 'pages.login', page: null },
+  { path: '/pages/login/registerCheck', title: 'pages.registerCheck', page: null },
+  { path: '/pages/login/register', title: 'pages.register', page: null },
+  { path: '/pages/set/set', title: 'pages.settings', page: null },
+  { path: '/pages/account/account', title: 'pages.account', page: null },
+  { path: '/pages/account/account-detail', title: 'pages.accountDetail', page: null },
+  { path: '/pages/money-record/money-record', title: 'pages.moneyRecord', page: null },
+  { path: '/pages/order/order', title: 'pages.orders', page: null },
+  { path: '/pages/withdraw-list/withdraw-list', title: 'pages.withdrawList', page: null },
+  { path: '/pages/withdraw-list/withdraw-open', title: 'pages.depositList', page: null },
+  { path: '/pages/verify/verify', title: 'pages.verify', page: null },
+  { path: '/pages/withdraw-money/withdraw-money', title: 'pages.withdraw', page: null },
+  { path: '/pages/message/message', title: 'pages.messages', page: null },
+  { path: '/pages/aboutUs/aboutUs', title: 'pages.aboutUs', page: null },
+  { path: '/pages/transfer/transfer', title: 'pages.transfer', page: null },
+  { path: '/pages/Particulars/Particulars', title: 'pages.particulars', page: null },
+  { path: '/pages/money/detail', title: 'pages.savingsRules', page: null },
+  { path: '/pages/Detail/Detail', title: 'pages.detail', page: 'detail' },
+  { path: '/pages/yinsi/yinsi', title: 'pages.privacy', page: null },
+  { path: '/pages/yinsi/gy', title: 'pages.privacy2', page: null },
+  { path: '/pages/password/password', title: 'pages.password', page: null },
+  { path: '/pages/index/detail', title: 'pages.news', page: null },
+  { path: '/pages/recharge/recharge', title: 'pages.recharge', page: null },
+  { path: '/pages/recharge/recharge-bank-card', title: 'pages.rechargeBank', page: null },
+  { path: '/pages/recharge/recharge-usdt-trc20', title: 'pages.rechargeTrc20', page: null },
+  { path: '/pages/recharge/recharge-usdt-erc20', title: 'pages.rechargeErc20', page: null },
+];
+
+/** The tab routes, in tab bar order. */
+export const tabRoutes = appRoutes.filter((r) => r.tab);
+
+export function isTabPath(pathname: string): boolean {
+  return tabRoutes.some((r) => r.path.toLowerCase() === pathname.toLowerCase());
+}

@@ -1,0 +1,79 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { LiveProduct, LiveRequest } from '@client/state';
+import { useFormat } from '@client/i18n/useFormat';
+import { ChangeBadge } from './ChangeBadge';
+import { EmptyState, ErrorState, LoadingState } from './StateViews';
+import './market.css';
+
+export function detailPath(id: string): string {
+  return `/pages/Detail/Detail?id=${encodeURIComponent(id)}`;
+}
+
+function ProductRow({ product }: { product: LiveProduct }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <li>
+      <Link
+        to={detailPath(product.id)}
+        className="product-row"
+        data-testid={`product-row-${product.id}`}
+      >
+        <span className="product-row__name">
+          <strong>{product.name}</strong>
+          <small>{t('market.volumeShort', { value: format.compact(product.volume) })}</small>
+        </span>
+        <span className="product-row__price num" data-testid="price">
+          {format.price(product.price, product.precision)}
+        </span>
+        <span className="product-row__change">
+          {product.status === 'open' ? (
+            <ChangeBadge pct={product.changePct} solid />
+          ) : (
+            <span className="status-tag">{t(`market.status.${product.status}`)}</span>
+          )}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+/** Name, latest price, 24h change and 24h volume per product; each row opens the detail. */
+export function ProductList({ products }: { products: LiveProduct[] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="product-list">
+      <div className="product-list__head" aria-hidden="true">
+        <span>{t('market.name')}</span>
+        <span>{t('market.latestPrice')}</span>
+        <span>{t('market.change24h')}</span>
+      </div>
+      <ul>
+        {products.map((product) => (
+          <ProductRow key={product.id} product={product} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A product request in its three states, the list filtered by `filter` once loaded. */
+export function ProductsView({
+  request,
+  filter = () => true,
+}: {
+  request: LiveRequest<LiveProduct[]>;
+  filter?: (product: LiveProduct) => boolean;
+}) {
+  switch (request.status) {
+    case 'loading':
+      return <LoadingState />;
+    case 'error':
+      return <ErrorState error={request.error} onRetry={request.retry} />;
+    case 'ready': {
+      const shown = request.data.filter(filter);
+      return shown.length === 0 ? <EmptyState /> : <ProductList products={shown} />;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { errorText } from './error-text';
+
+export function LoadingState() {
+  const { t } = useTranslation();
+  return (
+    <p className="state" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {t('common.loading')}
+    </p>
+  );
+}
+
+export function EmptyState({ text }: { text?: string }) {
+  const { t } = useTranslation();
+  return <p className="state">{text ?? t('common.noData')}</p>;
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="state state--error" role="alert">
+      <p>{errorText(t, error)}</p>
+      {onRetry && (
+        <button type="button" className="button" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      )}
+    </div>
+  );
+}

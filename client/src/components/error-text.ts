@@ -1,0 +1,14 @@
+import type { TFunction } from 'i18next';
+import { ApiError } from '@client/api/client';
+
+/**
+ * The translated text for a failure: the server's stable code when there is one, else a
+ * generic text. The server's English `message` is never shown to the user.
+ */
+export function errorText(t: TFunction, error: unknown): string {
+  const code = error instanceof ApiError ? error.code : 'UNKNOWN';
+  // Codes arrive at run time, so the key cannot be checked at compile time; the locales test
+  // checks that every code of the contract has a text, and unknown codes fall back.
+  const key = `errors.${code}` as 'errors.UNKNOWN';
+  return t(key, { defaultValue: t('errors.UNKNOWN') });
+}

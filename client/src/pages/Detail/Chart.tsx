@@ -1,0 +1,261 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  LineSeries,
+  TickMarkType,
+  type IChartApi,
+  type ISeriesApi,
+  type SeriesType,
+  type Time,
+} from 'lightweight-charts';
+import { merge, Subject } from 'rxjs';
+import { intervalMs, type Interval } from '@shared/product';
+import { getCandles, getTicks } from '@client/api/market';
+import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
+import { formatClock, formatDateTime, formatDay } from '@client/i18n/format';
+import { useFormat } from '@client/i18n/useFormat';
+import { reconnected$, serverNow, ticks$ } from '@client/streams';
+import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
+import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
+
+export type ChartView = Interval | 'line';
+
+/** Candles in view at first, readable on a phone; older ones are a swipe away. */
+const VISIBLE_CANDLES = 60;
+type Status =
+  { kind: 'loading' } | { kind: 'ready' } | { kind: 'empty' } | { kind: 'error'; error: unknown };
+
+/** Chart colours come from the CSS custom properties, so a theme change reaches the canvas. */
+function palette(el: HTMLElement) {
+  const css = getComputedStyle(el);
+  const get = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    background: get('--surface', '#ffffff'),
+    text: get('--text-muted', '#5b6472'),
+    grid: get('--border-subtle', '#eef0f3'),
+    up: get('--up', '#0a8a52'),
+    down: get('--down', '#d4283b'),
+    accent: get('--accent', '#2563eb'),
+  };
+}
+
+const timeMs = (time: Time) => (typeof time === 'number' ? time * 1000 : 0);
+
+function localization(lang: string) {
+  return {
+    localization: {
+      locale: lang,
+      timeFormatter: (time: Time) => formatDateTime(timeMs(time), lang),
+    },
+    timeScale: {
+      // The library labels in UTC by default; users read their own clock, in their language.
+      tickMarkFormatter: (time: Time, type: TickMarkType) => {
+        const ms = timeMs(time);
+        switch (type) {
+          case TickMarkType.Year:
+          case TickMarkType.Month:
+          case TickMarkType.DayOfMonth:
+            return formatDay(ms, lang);
+          case TickMarkType.Time:
+            return formatClock(ms, lang);
+          case TickMarkType.TimeWithSeconds:
+            return formatClock(ms, lang, true);
+        }
+      },
+    },
+  };
+}
+
+/**
+ * The price chart. Bars go from the feed straight into the series (setData / update); React
+ * state changes only for loading, empty and error, never per tick.
+ */
+export function Chart({
+  productId,
+  precision,
+  view,
+}: {
+  productId: string;
+  precision: number;
+  view: ChartView;
+}) {
+  const { t } = useTranslation();
+  const { lang } = useFormat();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<IChartApi | null>(null);
+  const [status, setStatus] = useState<Status>({ kind: 'loading' });
+  const retry$ = useMemo(() => new Subject<void>(), []);
+
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    const colors = palette(el);
+    const chart = createChart(el, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: colors.background },
+        textColor: colors.text,
+        fontFamily: getComputedStyle(el).fontFamily,
+      },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+      rightPriceScale: { borderColor: colors.grid },
+      timeScale: { borderColor: colors.grid, timeVisible: true, secondsVisible: false },
+    });
+    chartRef.current = chart;
+    return () => {
+      chartRef.current = null;
+      chart.remove();
+    };
+  }, []);
+
+  useEffect(() => {
+    chartRef.current?.applyOptions(localization(lang));
+  }, [lang]);
+
+  useEffect(() => {
+    const chart = chartRef.current;
+    const el = containerRef.current;
+    if (!chart || !el) return;
+    const colors = palette(el);
+    const priceFormat = { type: 'price' as const, precision, minMove: 10 ** -precision };
+    const reload$ = merge(reconnected$, retry$);
+    const live$ = ticks$(productId);
+    // On unmount the chart effect's cleanup runs first and takes its series with it.
+    const dropSeries = (series: ISeriesApi<SeriesType>) => {
+      if (chartRef.current === chart) chart.removeSeries(series);
+    };
+
+    let hasBars = false;
+    // What the chart shows, as attributes for tests and tools; written per tick, no React render.
+    let barCount = 0;
+    let lastTime: unknown = null;
+    const mark = (updated: boolean) => {
+      el.dataset.interval = view;
+      el.dataset.bars = String(barCount);
+      if (updated) el.dataset.updated = String(Date.now());
+    };
+    function handle<B extends { time: unknown }>(
+      event: FeedEvent<B>,
+      draw: { set(bars: B[]): void; update(bar: B): void },
+    ) {
+      switch (event.kind) {
+        case 'loading':
+          setStatus({ kind: 'loading' });
+          break;
+        case 'error':
+          setStatus({ kind: 'error', error: event.error });
+          break;
+        case 'reset':
+          draw.set(event.bars);
+          barCount = event.bars.length;
+          lastTime = event.bars.at(-1)?.time ?? null;
+          mark(false);
+          hasBars = event.bars.length > 0;
+          setStatus({ kind: hasBars ? 'ready' : 'empty' });
+          break;
+        case 'update':
+          draw.update(event.bar);
+          if (event.bar.time !== lastTime) barCount++;
+          lastTime = event.bar.time;
+          mark(true);
+          if (!hasBars) {
+            hasBars = true;
+            setStatus({ kind: 'ready' });
+          }
+          break;
+      }
+    }
+
+    if (view === 'line') {
+      const series = chart.addSeries(LineSeries, {
+        color: colors.accent,
+        lineWidth: 2,
+        priceFormat,
+      });
+      const sub = lineFeed({
+        ticks$: live$,
+        reload$,
+        loadTicks: (signal) => {
+          const now = serverNow();
+          return getTicks(
+            { product: productId, from: now - LINE_WINDOW_MS, to: now, limit: 1000 },
+            signal,
+          );
+        },
+      }).subscribe((event) =>
+        handle(event, {
+          set: (bars) => {
+            series.setData(bars);
+            chart.timeScale().fitContent();
+          },
+          update: (bar) => series.update(bar),
+        }),
+      );
+      return () => {
+        sub.unsubscribe();
+        dropSeries(series);
+      };
+    }
+
+    const interval = view;
+    const series = chart.addSeries(CandlestickSeries, {
+      upColor: colors.up,
+      downColor: colors.down,
+      wickUpColor: colors.up,
+      wickDownColor: colors.down,
+      borderVisible: false,
+      priceFormat,
+    });
+    const sub = candleFeed({
+      precision,
+      intervalMs: intervalMs[interval],
+      ticks$: live$,
+      reload$,
+      loadCandles: (signal) =>
+        loadCandleHistory(
+          (page) => getCandles({ product: productId, interval, ...page }, signal),
+          candlesWanted(interval),
+        ),
+    }).subscribe((event) =>
+      handle(event, {
+        set: (bars) => {
+          series.setData(bars);
+          // A new series inherits the previous view's range; start at the newest candles.
+          const shown = Math.min(bars.length, VISIBLE_CANDLES);
+          chart
+            .timeScale()
+            .setVisibleLogicalRange({ from: bars.length - shown, to: bars.length + 2 });
+        },
+        update: (bar) => series.update(bar),
+      }),
+    );
+    return () => {
+      sub.unsubscribe();
+      dropSeries(series);
+    };
+  }, [productId, precision, view, retry$]);
+
+  return (
+    <div className="chart-box">
+      <div
+        ref={containerRef}
+        className="chart"
+        data-testid="chart"
+        role="img"
+        aria-label={t('market.chartLabel')}
+      />
+      {status.kind !== 'ready' && (
+        <div className="chart-box__overlay">
+          {status.kind === 'loading' && <LoadingState />}
+          {status.kind === 'empty' && <EmptyState />}
+          {status.kind === 'error' && (
+            <ErrorState error={status.error} onRetry={() => retry$.next()} />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { intervals } from '@shared/product';
+import { ApiError } from '@client/api/client';
+import { ChangeBadge } from '@client/components/ChangeBadge';
+import { PageHeader } from '@client/components/PageHeader';
+import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
+import { useFormat } from '@client/i18n/useFormat';
+import { useProduct, type LiveProduct } from '@client/state';
+import { Chart, type ChartView } from './Chart';
+import { LivePrice } from './LivePrice';
+import { MarketNotice } from './MarketNotice';
+import './detail.css';
+
+const views: ChartView[] = ['line', ...intervals];
+
+function Stats({ product }: { product: LiveProduct }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const rows = [
+    { label: t('market.high24h'), value: format.price(product.high, product.precision) },
+    { label: t('market.low24h'), value: format.price(product.low, product.precision) },
+    { label: t('market.volume24h'), value: format.decimal(product.volume, 4) },
+    // Amounts are quote currency with two decimals, shown exactly so ("…249.40").
+    { label: t('market.amount24h'), value: format.price(product.amount, 2) },
+  ];
+  return (
+    <dl className="stats">
+      {rows.map((row) => (
+        <div key={row.label} className="stats__item">
+          <dt>{row.label}</dt>
+          <dd className="num">{row.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function IntervalSwitcher({
+  view,
+  onChange,
+}: {
+  view: ChartView;
+  onChange: (v: ChartView) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="intervals" role="group" aria-label={t('market.intervalLabel')}>
+      {views.map((v) => (
+        <button
+          key={v}
+          type="button"
+          className="intervals__button"
+          aria-pressed={v === view}
+          data-testid={`interval-${v}`}
+          onClick={() => onChange(v)}
+        >
+          {t(`market.interval.${v}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ProductDetail({ product }: { product: LiveProduct }) {
+  const { t } = useTranslation();
+  const [view, setView] = useState<ChartView>('1m');
+  return (
+    <>
+      <PageHeader title={product.name} back />
+      <MarketNotice product={product} />
+      <section className="quote" aria-label={t('market.latestPrice')}>
+        <LivePrice
+          key={product.id}
+          productId={product.id}
+          precision={product.precision}
+          fallback={product.price}
+        />
+        <div className="quote__change">
+          <span className="quote__label">{t('market.change24h')}</span>
+          <ChangeBadge pct={product.changePct} />
+        </div>
+      </section>
+      <Stats product={product} />
+      <section className="chart-section" aria-label={t('market.chartLabel')}>
+        <IntervalSwitcher view={view} onChange={setView} />
+        <Chart productId={product.id} precision={product.precision} view={view} />
+      </section>
+    </>
+  );
+}
+
+function ProductById({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const request = useProduct(id);
+  switch (request.status) {
+    case 'loading':
+      return (
+        <>
+          <PageHeader title={t('pages.detail')} back />
+          <LoadingState />
+        </>
+      );
+    case 'error': {
+      const notFound = request.error instanceof ApiError && request.error.code === 'NOT_FOUND';
+      return (
+        <>
+          <PageHeader title={t('pages.detail')} back />
+          {notFound ? (
+            <EmptyState text={t('market.productNotFound')} />
+          ) : (
+            <ErrorState error={request.error} onRetry={request.retry} />
+          )}
+        </>
+      );
+    }
+    case 'ready':
+      return <ProductDetail product={request.data.live} />;
+  }
+}
+
+/** Product trading detail (/pages/Detail/Detail?id=BTCUSDT): live price, 24h figures, chart. */
+export function DetailPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  if (!id) {
+    return (
+      <>
+        <PageHeader title={t('pages.detail')} back />
+        <EmptyState text={t('market.missingProduct')} />
+      </>
+    );
+  }
+  // Keyed: another product is a fresh page (request, chart, interval).
+  return <ProductById key={id} id={id} />;
+}

@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import type { LiveProduct } from '@client/state';
+import { useFormat } from '@client/i18n/useFormat';
+
+/** "Market closed — opens at …" / "Under maintenance — opens at …", the time in the user's language. */
+export function MarketNotice({ product }: { product: Pick<LiveProduct, 'status' | 'opensAt'> }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (product.status === 'open') return null;
+  const time = product.opensAt === undefined ? null : format.dateTime(product.opensAt);
+  const text =
+    product.status === 'closed'
+      ? time
+        ? t('market.closedNotice', { time })
+        : t('market.closedNoticeNoTime')
+      : time
+        ? t('market.maintenanceNotice', { time })
+        : t('market.maintenanceNoticeNoTime');
+  return (
+    <p
+      className={`market-notice market-notice--${product.status}`}
+      role="status"
+      data-testid="market-notice"
+    >
+      {text}
+    </p>
+  );
+}

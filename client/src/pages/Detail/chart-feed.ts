@@ -1,0 +1,185 @@
+import { Observable, startWith, switchMap } from 'rxjs';
+import type { UTCTimestamp } from 'lightweight-charts';
+import { applyTick, type CandleUnits } from '@shared/aggregate';
+import type { Tick } from '@shared/market';
+import { priceToUnits, unitsToPrice } from '@shared/price';
+import type { Candle } from '@shared/product';
+import type { TapeTick } from '@client/api/market';
+
+export interface CandleBar {
+  time: UTCTimestamp;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+export interface LineBar {
+  time: UTCTimestamp;
+  value: number;
+}
+
+/** What the chart component does with the series: only 'loading'/'error' touch React state. */
+export type FeedEvent<B> =
+  | { kind: 'loading' }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'reset'; bars: B[] }
+  | { kind: 'update'; bar: B };
+
+interface Folding<H, S, B> {
+  /** Turns the loaded history into bars and the state live ticks continue from. */
+  init(history: H): { state: S; bars: B[] };
+  /** One live tick: the next state, and the bar to update (null: nothing to draw). */
+  step(state: S, tick: Tick): { state: S; bar: B | null };
+}
+
+/**
+ * History from REST, then live ticks folded on top. Ticks are taken from the start and held
+ * until the history is in, so nothing between the REST answer and the first live tick is lost;
+ * the folding drops what the history already covers. Every `reload$` (a reconnection, a retry)
+ * starts over, because ticks missed while offline leave holes only a reload can fill.
+ */
+function historyThenLive<H, S, B>(
+  load: (signal: AbortSignal) => Promise<H>,
+  ticks$: Observable<Tick>,
+  reload$: Observable<unknown>,
+  folding: Folding<H, S, B>,
+): Observable<FeedEvent<B>> {
+  return reload$.pipe(
+    startWith(null),
+    switchMap(
+      () =>
+        new Observable<FeedEvent<B>>((subscriber) => {
+          subscriber.next({ kind: 'loading' });
+          let state: { value: S } | null = null;
+          const held: Tick[] = [];
+          const apply = (tick: Tick) => {
+            if (!state) return;
+            const next = folding.step(state.value, tick);
+            state = { value: next.state };
+            if (next.bar) subscriber.next({ kind: 'update', bar: next.bar });
+          };
+          const ticks = ticks$.subscribe((tick) => (state ? apply(tick) : held.push(tick)));
+          const controller = new AbortController();
+          load(controller.signal).then(
+            (history) => {
+              if (controller.signal.aborted) return;
+              const first = folding.init(history);
+              state = { value: first.state };
+              subscriber.next({ kind: 'reset', bars: first.bars });
+              held.splice(0).forEach(apply);
+            },
+            (error: unknown) => {
+              if (!controller.signal.aborted) subscriber.next({ kind: 'error', error });
+            },
+          );
+          return () => {
+            controller.abort();
+            ticks.unsubscribe();
+          };
+        }),
+    ),
+  );
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000) as UTCTimestamp;
+
+function safeUnits(price: string, precision: number): number | null {
+  try {
+    return priceToUnits(price, precision);
+  } catch {
+    return null; // a malformed price must not take the chart down; skip it
+  }
+}
+
+/** REST candle → units; its volume is not needed (the live candle adds none: ticks carry no qty). */
+export function candleToUnits(c: Candle, precision: number): CandleUnits {
+  return {
+    t: c.t,
+    o: priceToUnits(c.o, precision),
+    h: priceToUnits(c.h, precision),
+    l: priceToUnits(c.l, precision),
+    c: priceToUnits(c.c, precision),
+    v: 0,
+    a: 0n,
+    n: 0,
+  };
+}
+
+export function unitsToBar(c: CandleUnits, precision: number): CandleBar {
+  const num = (units: number) => Number(unitsToPrice(units, precision));
+  return { time: seconds(c.t), open: num(c.o), high: num(c.h), low: num(c.l), close: num(c.c) };
+}
+
+export interface CandleFeedOptions {
+  precision: number;
+  intervalMs: number;
+  loadCandles: (signal: AbortSignal) => Promise<Candle[]>;
+  ticks$: Observable<Tick>;
+  reload$: Observable<unknown>;
+}
+
+/**
+ * Candles: REST history, then the live candle built from ticks with the shared applyTick (the
+ * same fold the server uses for its candles), continuing the newest REST candle.
+ */
+export function candleFeed(o: CandleFeedOptions): Observable<FeedEvent<CandleBar>> {
+  return historyThenLive(o.loadCandles, o.ticks$, o.reload$, {
+    init: (candles) => {
+      const sorted = [...candles].sort((a, b) => a.t - b.t);
+      const units = sorted.map((c) => candleToUnits(c, o.precision));
+      return {
+        state: units.at(-1) ?? null,
+        bars: units.map((c) => unitsToBar(c, o.precision)),
+      };
+    },
+    step: (current: CandleUnits | null, tick) => {
+      const price = safeUnits(tick.price, o.precision);
+      if (price === null) return { state: current, bar: null };
+      const { candle } = applyTick(current, { ts: tick.ts, price, qty: 0 }, o.intervalMs);
+      // applyTick hands back `current` itself for a tick older than the live candle.
+      if (candle === current) return { state: current, bar: null };
+      return { state: candle, bar: unitsToBar(candle, o.precision) };
+    },
+  });
+}
+
+export interface LineFeedOptions {
+  loadTicks: (signal: AbortSignal) => Promise<TapeTick[]>;
+  ticks$: Observable<Tick>;
+  reload$: Observable<unknown>;
+}
+
+interface LineState {
+  seq: number;
+  time: number;
+}
+
+/**
+ * The line ("time-sharing") view: recent ticks from the tape, then live ones. The chart's time
+ * axis counts whole seconds, so several ticks in one second make one point (the last wins).
+ */
+export function lineFeed(o: LineFeedOptions): Observable<FeedEvent<LineBar>> {
+  return historyThenLive(o.loadTicks, o.ticks$, o.reload$, {
+    init: (tape) => {
+      const sorted = [...tape].sort((a, b) => a.seq - b.seq);
+      const bars: LineBar[] = [];
+      for (const tick of sorted) {
+        const bar = { time: seconds(tick.ts), value: Number(tick.price) };
+        const last = bars.at(-1);
+        if (last && last.time === bar.time) bars[bars.length - 1] = bar;
+        else if (!last || bar.time > last.time) bars.push(bar);
+      }
+      const newest = sorted.at(-1);
+      return {
+        state: { seq: newest?.seq ?? -Infinity, time: bars.at(-1)?.time ?? -Infinity },
+        bars,
+      };
+    },
+    step: (state: LineState, tick) => {
+      const time = seconds(tick.ts);
+      if (tick.seq <= state.seq || time < state.time) return { state, bar: null };
+      return { state: { seq: tick.seq, time }, bar: { time, value: Number(tick.price) } };
+    },
+  });
+}

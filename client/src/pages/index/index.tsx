@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { LanguageSelect } from '@client/components/LanguageSelect';
+import { PageHeader } from '@client/components/PageHeader';
+import { ProductsView } from '@client/components/ProductList';
+import { useProducts } from '@client/state';
+
+/** Home (/pages/index/index): for now the header and the live recommended-products list. */
+export function HomePage() {
+  const { t } = useTranslation();
+  const products = useProducts();
+  return (
+    <>
+      <PageHeader title={t('app.title')}>
+        <LanguageSelect />
+      </PageHeader>
+      <p className="page-intro">{t('app.tagline')}</p>
+      <section className="section" aria-labelledby="recommended-title">
+        <div className="section__head">
+          <h2 id="recommended-title">{t('market.recommended')}</h2>
+          <Link to="/pages/product/product" className="section__link">
+            {t('market.allProducts')}
+          </Link>
+        </div>
+        <ProductsView request={products} />
+      </section>
+    </>
+  );
+}
