@@ -2,8 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@client/app/App';
 import { initI18n } from '@client/i18n';
+import { startSession } from '@client/state';
 
 const root = createRoot(document.getElementById('root')!);
+
+// The stored session goes to the api client and the socket before any page asks for data.
+startSession();
 
 // The language file is fetched before the first render so no untranslated key ever flashes.
 initI18n()

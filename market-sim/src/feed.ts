@@ -24,6 +24,8 @@ export interface FeedOptions {
   log?: Logger;
   /** Injected clock (tests). */
   now?: () => number;
+  /** How often the tape writer flushes (ms). */
+  flushMs?: number;
   /** Loop granularity; ticks are scheduled individually with jitter. */
   loopMs?: number;
 }
@@ -44,7 +46,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   const now = o.now ?? Date.now;
   const loopMs = o.loopMs ?? 20;
   const meanInterval = 1000 / o.ticksPerSecond;
-  const writer = createTapeWriter(o.db, { log: o.log });
+  const writer = createTapeWriter(o.db, { log: o.log, flushMs: o.flushMs });
   const maintenance = await maintenanceList(o.db);
   const last = await lastTicks(o.db);
 

@@ -17,6 +17,16 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
+import { uploadRoutes } from './modules/uploads/upload.routes';
+import type { UploadService } from './modules/uploads/upload.service';
+import { kycRoutes } from './modules/kyc/kyc.routes';
+import type { KycService } from './modules/kyc/kyc.service';
+import { walletRoutes } from './modules/wallet/wallet.routes';
+import { walletOpsRoutes } from './modules/wallet/wallet.ops.routes';
+import type { WalletService } from './modules/wallet/wallet.service';
+import { ordersRoutes } from './modules/orders/orders.routes';
+import type { OrdersService } from './modules/orders/orders.service';
+import { metricsRoute, type Metrics } from './platform/metrics';
 
 export interface ApiDeps {
   config: Config;
@@ -26,6 +36,11 @@ export interface ApiDeps {
   market: MarketService;
   auth: AuthService;
   userEvents: UserEvents;
+  uploads: UploadService;
+  wallet: WalletService;
+  kyc: KycService;
+  orders: OrdersService;
+  metrics: Metrics;
   /** SHA-256 of the operator token; null keeps operator endpoints closed. */
   operatorTokenHash: string | null;
 }
@@ -38,6 +53,11 @@ export function createApiApp({
   log,
   market,
   auth,
+  uploads,
+  wallet,
+  kyc,
+  orders,
+  metrics,
   operatorTokenHash,
 }: ApiDeps): Express {
   const app = express();
@@ -55,14 +75,20 @@ export function createApiApp({
     }),
   );
   app.use(healthRoutes({ database: () => db.ping(), bus: () => bus.ready() }));
+  app.use(metricsRoute(metrics));
 
   const api = express.Router();
   api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
   api.use(marketRoutes(market));
+  api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
   api.use(operatorRoutes({ db, auth, tokenHash: operatorTokenHash }));
+  api.use(uploadRoutes({ uploads, auth, operatorTokenHash }));
+  api.use(walletRoutes(wallet, auth));
+  api.use(walletOpsRoutes(wallet, operatorTokenHash));
+  api.use(kycRoutes({ kyc, auth, operatorTokenHash }));
   api.use((_req, _res, next) => next(notFound('No such endpoint')));
   app.use('/api', api);
 

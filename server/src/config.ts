@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { coinAddressPatterns } from '@shared/wallet.schemas';
 
 /**
  * The one place that reads `process.env`. Every variable is parsed at start; a bad value stops
@@ -63,8 +64,45 @@ const schema = z.object({
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
   SIM_BACKFILL_HOURS: intInRange(0, 168).default(24),
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),
+  TAPE_FLUSH_MS: intInRange(10, 5000).default(100),
   MAX_FEED_DELAY_MS: intInRange(100, 60_000).default(3000),
+  PLATFORM_UTC_OFFSET_MINUTES: z
+    .string()
+    .regex(/^-?\d+$/, 'must be a whole number of minutes')
+    .transform(Number)
+    .pipe(z.number().int().min(-720).max(840))
+    .default(0),
+  SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
+  TEST_CLOCK: z.enum(['0', '1']).default('0'),
+  SETTLE_BATCH_SIZE: intInRange(1, 5000).default(200),
   SHUTDOWN_TIMEOUT_MS: intInRange(100, 120_000).default(10_000),
+  // Money (DECISIONS.md, Money). Amounts in minor units; the demo receiving details are
+  // placeholders in valid formats, to be replaced by a real deployment.
+  USDT_RATE: z
+    .string()
+    .regex(/^\d{1,6}(\.\d{1,8})?$/, 'must be a decimal number such as 1 or 7.25')
+    .refine((v) => Number(v) > 0, 'must be above 0')
+    .default('1'),
+  DEPOSIT_BANK_NAME: z.string().min(1).max(60).default('Demo Bank'),
+  DEPOSIT_BANK_CARD: z
+    .string()
+    .regex(/^\d{8,30}$/, 'must be 8-30 digits')
+    .default('6222020000000000000'),
+  DEPOSIT_BANK_HOLDER: z.string().min(1).max(60).default('Trade Demo Ltd'),
+  DEPOSIT_TRC20_ADDRESS: z
+    .string()
+    .regex(coinAddressPatterns.TRC20, 'must be T followed by 33 base58 characters')
+    .default('TDemoDepositAddressForTestsXXXXXXX'),
+  DEPOSIT_ERC20_ADDRESS: z
+    .string()
+    .regex(coinAddressPatterns.ERC20, 'must be 0x followed by 40 hex digits')
+    .default('0xDe000000000000000000000000000000000000de'),
+  WITHDRAW_MIN: intInRange(1, Number.MAX_SAFE_INTEGER).default(1000),
+  WITHDRAW_MAX: intInRange(1, Number.MAX_SAFE_INTEGER).default(5_000_000),
+  WITHDRAW_REQUIRES_KYC: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((v) => v === 'true' || v === '1')
+    .default(true),
 });
 
 type Raw = z.infer<typeof schema>;
@@ -89,7 +127,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => k in schema.shape && v !== undefined && v !== ''),
   );
-  const parsed = schema.safeParse(cleaned);
+  const parsed = schema
+    .refine((c) => c.WITHDRAW_MIN <= c.WITHDRAW_MAX, {
+      path: ['WITHDRAW_MIN'],
+      message: 'must not be above WITHDRAW_MAX',
+    })
+    .safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {

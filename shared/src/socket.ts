@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
 import type { AccountSummary } from './wallet';
+import type { Order } from './orders';
 
 /**
  * The Socket.IO protocol, typed once and passed as generics to both `new Server<…>()` and
@@ -24,6 +25,8 @@ export interface ServerToClientEvents {
   market: (snapshot: MarketSnapshot) => void;
   tick: (tick: Tick) => void;
   product: (product: ProductStatusEvent) => void;
+  /** To the user's room when one of their orders opens or settles. */
+  order: (order: Order) => void;
   /** To the user's room when their balances change. */
   balance: (summary: AccountSummary) => void;
   /** To the user's room when a system message arrives. */
@@ -31,7 +34,7 @@ export interface ServerToClientEvents {
 }
 
 /** The events the api sends to one user's sockets (through whichever gateway holds them). */
-export type UserEventName = 'balance' | 'message';
+export type UserEventName = 'order' | 'balance' | 'message';
 
 export interface ClientToServerEvents {
   subscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;

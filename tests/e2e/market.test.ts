@@ -21,13 +21,18 @@ describe('market journeys (Chromium, embedded app)', () => {
     await page.goto(`${app.url}/#${route}`);
     return { page, errors };
   };
-  const priceOf = (page: Page, id: string) => page.getByTestId(`product-row-${id}`).getByTestId('price').innerText();
+  const priceOf = (page: Page, id: string) =>
+    page.getByTestId(`product-row-${id}`).getByTestId('price').innerText();
 
   it('Home lists all 12 products with a live price and 24h figures, and a price changes', async () => {
     const started = Date.now();
     const { page, errors } = await open('/pages/index/index');
     for (const p of defaultCatalogue) {
-      await page.getByTestId(`product-row-${p.id}`).getByTestId('price').filter({ hasText: /\d/ }).waitFor({ timeout: 10_000 });
+      await page
+        .getByTestId(`product-row-${p.id}`)
+        .getByTestId('price')
+        .filter({ hasText: /\d/ })
+        .waitFor({ timeout: 10_000 });
     }
     console.log(`Home: 12 live prices on screen after ${Date.now() - started} ms`);
     const row = await page.getByTestId('product-row-BTCUSDT').innerText();
@@ -57,13 +62,19 @@ describe('market journeys (Chromium, embedded app)', () => {
     await page.getByTestId('product-row-BTCUSDT').click();
     await page.waitForURL(/Detail\/Detail\?id=BTCUSDT/);
     const chart = page.getByTestId('chart');
-    await expect.poll(() => chart.getAttribute('data-bars').then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1440);
+    await expect
+      .poll(() => chart.getAttribute('data-bars').then(Number), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1440);
     const lastBefore = await chart.getAttribute('data-updated');
-    await expect.poll(() => chart.getAttribute('data-updated'), { timeout: 10_000 }).not.toBe(lastBefore);
+    await expect
+      .poll(() => chart.getAttribute('data-updated'), { timeout: 10_000 })
+      .not.toBe(lastBefore);
     for (const interval of ['5m', '1h', 'line', '1m'] as const) {
       await page.getByTestId(`interval-${interval}`).click();
       await expect.poll(() => chart.getAttribute('data-interval')).toBe(interval);
-      await expect.poll(() => chart.getAttribute('data-bars').then(Number)).toBeGreaterThan(interval === '1h' ? 20 : 50);
+      await expect
+        .poll(() => chart.getAttribute('data-bars').then(Number))
+        .toBeGreaterThan(interval === '1h' ? 20 : 50);
     }
     const price = page.getByTestId('price');
     const p1 = await price.innerText();
@@ -74,7 +85,11 @@ describe('market journeys (Chromium, embedded app)', () => {
 
   it('shows "network signal lost" when the server stops and resumes prices when it returns', async () => {
     const { page } = await open('/pages/index/index');
-    await page.getByTestId('product-row-BTCUSDT').getByTestId('price').filter({ hasText: /\d/ }).waitFor();
+    await page
+      .getByTestId('product-row-BTCUSDT')
+      .getByTestId('price')
+      .filter({ hasText: /\d/ })
+      .waitFor();
     await app.stop();
     await page.getByTestId('network-lost').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('network-lost').innerText()).toContain('网络信号丢失');

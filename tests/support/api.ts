@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '@server/app';
@@ -6,6 +9,12 @@ import { createAuthService } from '@server/modules/auth/auth.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createMarketService } from '@server/modules/market/market.service';
 import { sha256 } from '@server/modules/operator/operator-token';
+import { createUploadService } from '@server/modules/uploads/upload.service';
+import { createKycService } from '@server/modules/kyc/kyc.service';
+import { createWalletService } from '@server/modules/wallet/wallet.service';
+import { publishSummary } from '@server/modules/wallet/summary';
+import { createOrdersService } from '@server/modules/orders/orders.service';
+import { createMetrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
@@ -15,28 +24,69 @@ import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
-/** The api app over a test database, wired as `startApi` does, with in-memory limiters. */
+/**
+ * The api app over a test database, wired as `startApi` does, with in-memory limiters and a
+ * private temporary DATA_DIR (uploads). `env` adds configuration variables.
+ */
 export async function buildTestApi(
   db: Db,
-  { now, bus = createMemoryBus(createMemoryHub()) }: { now?: () => number; bus?: Bus } = {},
+  {
+    now,
+    bus = createMemoryBus(createMemoryHub()),
+    env = {},
+  }: { now?: () => number; bus?: Bus; env?: Record<string, string> } = {},
 ) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
+  const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
   const limiter = (name: string, points: number) =>
     createLimiter({ keyPrefix: name, points, durationSec: 900 });
   const auth = createAuthService(db, { account: limiter('account', 10), ip: limiter('ip', 100) });
   const userEvents = recordingUserEvents();
+  const uploads = createUploadService(db, config.uploadsDir);
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
+  const kyc = createKycService(db, uploads, userEvents);
+  const metrics = createMetrics('test');
+  const orders = createOrdersService({
+    db,
+    market,
+    userEvents,
+    metrics,
+    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
+    balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
+    now,
+  });
   await insertInviteCode(db, 'WELCOME', null);
   const app = createApiApp({
-    config: loadConfig({}),
+    config,
     db,
     bus,
     log: pino({ level: 'silent' }),
     market,
     auth,
     userEvents,
+    uploads,
+    wallet,
+    kyc,
+    orders,
+    metrics,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
   });
-  return { app, http: request(app), market, auth, bus, userEvents, close: () => market.close() };
+  return {
+    app,
+    http: request(app),
+    market,
+    auth,
+    orders,
+    metrics,
+    bus,
+    userEvents,
+    uploadsDir: config.uploadsDir,
+    close: async () => {
+      await market.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, buildUrl, isAbort, request } from './client';
+import { ApiError, buildUrl, isAbort, onUnauthorized, request, setAuthToken } from './client';
 
 function answer(status: number, body: string) {
   return vi.fn(() => Promise.resolve(new Response(body === '' ? null : body, { status })));
@@ -8,6 +8,7 @@ function answer(status: number, body: string) {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
+  setAuthToken(null);
 });
 
 describe('buildUrl', () => {
@@ -112,5 +113,37 @@ describe('request', () => {
     const pending = request('/x', { signal: controller.signal }).catch((e: unknown) => e);
     controller.abort();
     expect(isAbort(await pending)).toBe(true);
+  });
+});
+
+describe('session token', () => {
+  const sentHeaders = (fetch: ReturnType<typeof answer>) =>
+    (fetch.mock.calls.at(-1) as unknown as [string, RequestInit])[1].headers as Record<
+      string,
+      string
+    >;
+
+  it('sends the token as a bearer header, and none without one', async () => {
+    const fetch = answer(200, '{}');
+    vi.stubGlobal('fetch', fetch);
+    await request('/me');
+    expect(sentHeaders(fetch)).not.toHaveProperty('Authorization');
+    setAuthToken('abc');
+    await request('/me');
+    expect(sentHeaders(fetch).Authorization).toBe('Bearer abc');
+  });
+
+  it('reports a 401 only for a request that carried the current token', async () => {
+    const listener = vi.fn();
+    const stop = onUnauthorized(listener);
+    vi.stubGlobal('fetch', answer(401, '{"error":{"code":"BAD_CREDENTIALS","message":"x"}}'));
+    await request('/auth/login').catch(() => undefined);
+    expect(listener).not.toHaveBeenCalled();
+    setAuthToken('abc');
+    await request('/me').catch(() => undefined);
+    expect(listener).toHaveBeenCalledTimes(1);
+    stop();
+    await request('/me').catch(() => undefined);
+    expect(listener).toHaveBeenCalledTimes(1);
   });
 });

@@ -20,6 +20,23 @@ export class ApiError extends Error {
   }
 }
 
+let authToken: string | null = null;
+const unauthorizedListeners = new Set<() => void>();
+
+/** The session token sent as `Authorization: Bearer …` on every request; null sends none. */
+export function setAuthToken(token: string | null): void {
+  authToken = token;
+}
+
+/**
+ * Calls `listener` when a request that carried a token is answered 401: the session is over
+ * (expired, ended elsewhere), wherever in the app that request came from. Returns an unsubscribe.
+ */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {
@@ -81,6 +98,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort);
 
+  // Read once: the answer is judged against the token this request actually carried.
+  const token = authToken;
   try {
     let response: Response;
     try {
@@ -89,6 +108,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
         headers: {
           Accept: 'application/json',
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
           ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -100,6 +120,10 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       throw new ApiError('NETWORK', err instanceof Error ? err.message : 'network error');
     }
     const parsed = parseJson(await response.text());
+    // A token that was replaced meanwhile (a new login) is not the session that ended.
+    if (response.status === 401 && token && token === authToken) {
+      for (const listener of unauthorizedListeners) listener();
+    }
     if (response.status < 200 || response.status > 299)
       throw errorFromBody(response.status, parsed);
     if (parsed === Symbol.for('invalid-json')) {

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@client/components/ErrorBoundary';
 import { OfflineBanner } from '@client/components/OfflineBanner';
 import { LoadingState } from '@client/components/StateViews';
+import { Toaster } from '@client/components/Toast';
 import { isTabPath } from './route-table';
 import { TabBar } from './TabBar';
 
@@ -28,6 +29,7 @@ export function Layout() {
           </Suspense>
         </ErrorBoundary>
       </main>
+      <Toaster />
       {withTabs && <TabBar />}
     </div>
   );

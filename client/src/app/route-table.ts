@@ -1,7 +1,16 @@
 import type { PageTitleKey } from '@client/i18n/keys';
 
 /** Pages that are built; every other route shows the shared "not available yet" page. */
-export type BuiltPage = 'home' | 'product' | 'detail';
+export type BuiltPage =
+  | 'home'
+  | 'product'
+  | 'detail'
+  | 'login'
+  | 'registerCheck'
+  | 'register'
+  | 'user'
+  | 'settings'
+  | 'password';
 
 export interface AppRoute {
   path: string;
@@ -9,9 +18,13 @@ export interface AppRoute {
   page: BuiltPage | null;
   /** Set on the four routes of the bottom tab bar. */
   tab?: boolean;
+  /** Needs a signed-in user: anyone else is sent to the login page and back (guard.ts). */
+  auth?: boolean;
 }
 
 export const HOME = '/pages/index/index';
+export const LOGIN = '/pages/login/login';
+export const USER = '/pages/user/user';
 
 /** Entry aliases that lead to the home page (seed spec §2: "/ (alias /pages/welcome/welcome)"). */
 export const homeAliases = ['/', '/pages/welcome/welcome'];
@@ -20,34 +33,59 @@ export const homeAliases = ['/', '/pages/welcome/welcome'];
 export const appRoutes: AppRoute[] = [
   { path: HOME, title: 'pages.home', page: 'home', tab: true },
   { path: '/pages/product/product', title: 'pages.product', page: 'product', tab: true },
-  { path: '/pages/money/money', title: 'pages.money', page: null, tab: true },
-  { path: '/pages/user/user', title: 'pages.user', page: null, tab: true },
-  { path: '/pages/login/login', title: 'pages.login', page: null },
-  { path: '/pages/login/registerCheck', title: 'pages.registerCheck', page: null },
-  { path: '/pages/login/register', title: 'pages.register', page: null },
-  { path: '/pages/set/set', title: 'pages.settings', page: null },
-  { path: '/pages/account/account', title: 'pages.account', page: null },
-  { path: '/pages/account/account-detail', title: 'pages.accountDetail', page: null },
-  { path: '/pages/money-record/money-record', title: 'pages.moneyRecord', page: null },
-  { path: '/pages/order/order', title: 'pages.orders', page: null },
-  { path: '/pages/withdraw-list/withdraw-list', title: 'pages.withdrawList', page: null },
-  { path: '/pages/withdraw-list/withdraw-open', title: 'pages.depositList', page: null },
-  { path: '/pages/verify/verify', title: 'pages.verify', page: null },
-  { path: '/pages/withdraw-money/withdraw-money', title: 'pages.withdraw', page: null },
-  { path: '/pages/message/message', title: 'pages.messages', page: null },
+  { path: '/pages/money/money', title: 'pages.money', page: null, tab: true, auth: true },
+  { path: USER, title: 'pages.user', page: 'user', tab: true, auth: true },
+  { path: LOGIN, title: 'pages.login', page: 'login' },
+  { path: '/pages/login/registerCheck', title: 'pages.registerCheck', page: 'registerCheck' },
+  { path: '/pages/login/register', title: 'pages.register', page: 'register' },
+  { path: '/pages/set/set', title: 'pages.settings', page: 'settings', auth: true },
+  { path: '/pages/account/account', title: 'pages.account', page: null, auth: true },
+  { path: '/pages/account/account-detail', title: 'pages.accountDetail', page: null, auth: true },
+  { path: '/pages/money-record/money-record', title: 'pages.moneyRecord', page: null, auth: true },
+  { path: '/pages/order/order', title: 'pages.orders', page: null, auth: true },
+  {
+    path: '/pages/withdraw-list/withdraw-list',
+    title: 'pages.withdrawList',
+    page: null,
+    auth: true,
+  },
+  {
+    path: '/pages/withdraw-list/withdraw-open',
+    title: 'pages.depositList',
+    page: null,
+    auth: true,
+  },
+  { path: '/pages/verify/verify', title: 'pages.verify', page: null, auth: true },
+  { path: '/pages/withdraw-money/withdraw-money', title: 'pages.withdraw', page: null, auth: true },
+  { path: '/pages/message/message', title: 'pages.messages', page: null, auth: true },
   { path: '/pages/aboutUs/aboutUs', title: 'pages.aboutUs', page: null },
-  { path: '/pages/transfer/transfer', title: 'pages.transfer', page: null },
-  { path: '/pages/Particulars/Particulars', title: 'pages.particulars', page: null },
+  { path: '/pages/transfer/transfer', title: 'pages.transfer', page: null, auth: true },
+  { path: '/pages/Particulars/Particulars', title: 'pages.particulars', page: null, auth: true },
   { path: '/pages/money/detail', title: 'pages.savingsRules', page: null },
   { path: '/pages/Detail/Detail', title: 'pages.detail', page: 'detail' },
   { path: '/pages/yinsi/yinsi', title: 'pages.privacy', page: null },
   { path: '/pages/yinsi/gy', title: 'pages.privacy2', page: null },
-  { path: '/pages/password/password', title: 'pages.password', page: null },
+  { path: '/pages/password/password', title: 'pages.password', page: 'password', auth: true },
   { path: '/pages/index/detail', title: 'pages.news', page: null },
-  { path: '/pages/recharge/recharge', title: 'pages.recharge', page: null },
-  { path: '/pages/recharge/recharge-bank-card', title: 'pages.rechargeBank', page: null },
-  { path: '/pages/recharge/recharge-usdt-trc20', title: 'pages.rechargeTrc20', page: null },
-  { path: '/pages/recharge/recharge-usdt-erc20', title: 'pages.rechargeErc20', page: null },
+  { path: '/pages/recharge/recharge', title: 'pages.recharge', page: null, auth: true },
+  {
+    path: '/pages/recharge/recharge-bank-card',
+    title: 'pages.rechargeBank',
+    page: null,
+    auth: true,
+  },
+  {
+    path: '/pages/recharge/recharge-usdt-trc20',
+    title: 'pages.rechargeTrc20',
+    page: null,
+    auth: true,
+  },
+  {
+    path: '/pages/recharge/recharge-usdt-erc20',
+    title: 'pages.rechargeErc20',
+    page: null,
+    auth: true,
+  },
 ];
 
 /** The tab routes, in tab bar order. */

@@ -12,3 +12,9 @@ export function errorText(t: TFunction, error: unknown): string {
   const key = `errors.${code}` as 'errors.UNKNOWN';
   return t(key, { defaultValue: t('errors.UNKNOWN') });
 }
+
+/** The text of a message key (form rules and `errors.<CODE>`); unknown codes fall back. */
+export function messageText(t: TFunction, key: string): string {
+  // Keys built from server codes cannot be checked at compile time; see errorText.
+  return t(key as 'errors.UNKNOWN', { defaultValue: t('errors.UNKNOWN') });
+}

@@ -4,8 +4,10 @@ import {
   formatChangePct,
   formatClock,
   formatCompact,
+  formatDate,
   formatDateTime,
   formatDecimal,
+  formatInteger,
   formatPrice,
   percentToFraction,
   placeholder,
@@ -67,6 +69,14 @@ describe('figures', () => {
     expect(formatCompact(undefined, 'en')).toBe(placeholder);
   });
 
+  it('groups whole numbers per language', () => {
+    expect(formatInteger(1234, 'en')).toBe('1,234');
+    expect(formatInteger(1234, 'de')).toBe('1.234');
+    expect(plain(formatInteger(1234, 'fr'))).toBe('1 234');
+    expect(formatInteger(100, 'th')).toBe('100');
+    expect(formatInteger(Number.NaN, 'en')).toBe(placeholder);
+  });
+
   it('reads the direction of a change', () => {
     expect(directionOf('1.2')).toBe('up');
     expect(directionOf('-0.01')).toBe('down');
@@ -83,6 +93,13 @@ describe('dates', () => {
     expect(plain(formatDateTime(at, 'en', 'UTC'))).toBe('Jun 2, 2025, 10:00 PM');
     expect(formatDateTime(at, 'zh-CN', 'UTC')).toBe('2025年6月2日 22:00');
     expect(plain(formatDateTime(at, 'de', 'UTC'))).toBe('02.06.2025, 22:00');
+  });
+
+  it('formats a date alone per language', () => {
+    expect(plain(formatDate(at, 'en', 'UTC'))).toBe('Jun 2, 2025');
+    expect(formatDate(at, 'zh-CN', 'UTC')).toBe('2025年6月2日');
+    expect(formatDate(at, 'ja', 'UTC')).toBe('2025/06/02');
+    expect(plain(formatDate(at, 'de', 'UTC'))).toBe('02.06.2025');
   });
 
   it('formats clock times on a 24-hour clock', () => {

@@ -93,6 +93,18 @@ export function directionOf(value: string | null | undefined): Direction {
   return m[1] === '-' ? 'down' : 'up';
 }
 
+/** A whole number with the language's grouping: "1,234" / "1.234" / "1 234". */
+export function formatInteger(value: number, lang: string): string {
+  return Number.isFinite(value)
+    ? numberFormat(lang, { maximumFractionDigits: 0 }).format(value)
+    : placeholder;
+}
+
+/** A date in the language's style: "Jun 2, 2025" / "2025年6月2日". */
+export function formatDate(ms: number, lang: string, timeZone?: string): string {
+  return dateFormat(lang, { dateStyle: 'medium', timeZone }).format(ms);
+}
+
 /** Date and time in the language's style: "Jun 2, 2025, 22:00". */
 export function formatDateTime(ms: number, lang: string, timeZone?: string): string {
   return dateFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(ms);

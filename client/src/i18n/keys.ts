@@ -1,4 +1,4 @@
-import type zhCN from './locales/zh-CN.json';
+import type common from './locales/common/zh-CN.json';
 
-/** The title of a page (`pages.*` in the locale files). */
-export type PageTitleKey = `pages.${keyof (typeof zhCN)['pages']}`;
+/** The title of a page (`pages.*` in locales/common). */
+export type PageTitleKey = `pages.${keyof (typeof common)['pages']}`;

@@ -1,21 +1,7 @@
-/** The ten languages of product/DECISIONS.md ("Languages"); zh-CN is the default. */
-export const languages = [
-  'zh-CN',
-  'zh-TW',
-  'en',
-  'ja',
-  'th',
-  'vi',
-  'id',
-  'ko',
-  'fr',
-  'de',
-] as const;
+import { defaultLanguage, languages, type Language } from '@shared/languages';
 
-export type Language = (typeof languages)[number];
-
-export const defaultLanguage: Language = 'zh-CN';
-
+/** The ten languages of product/DECISIONS.md ("Languages"), one list shared with the server. */
+export { defaultLanguage, languages, type Language };
 /** Local-storage key of the user's choice (seed spec §1). */
 export const languageStorageKey = 'i18nLang';
 

@@ -3,8 +3,10 @@ import { useTranslation } from 'react-i18next';
 import {
   formatChangePct,
   formatCompact,
+  formatDate,
   formatDateTime,
   formatDecimal,
+  formatInteger,
   formatPrice,
 } from './format';
 
@@ -22,6 +24,8 @@ export function useFormat() {
         formatDecimal(value, lang, maxDecimals),
       compact: (value: string | null | undefined) => formatCompact(value, lang),
       dateTime: (ms: number) => formatDateTime(ms, lang),
+      date: (ms: number) => formatDate(ms, lang),
+      integer: (value: number) => formatInteger(value, lang),
     }),
     [lang],
   );

@@ -3,3 +3,19 @@ export { useConnection, useMarket, useOffline, useProductEvents } from './market
 export { useProduct, useProducts, type LiveRequest } from './products';
 export { matchesSearch, mergeLive, type LiveProduct } from './live-product';
 export { useRequest, type RequestState } from './request';
+export {
+  clearCache,
+  login,
+  logout,
+  refreshUser,
+  setRegisterInfo,
+  signIn,
+  signOut,
+  startSession,
+  useAppInfo,
+  useIsLoggedIn,
+  useRegisterInfo,
+  useToken,
+  useUser,
+} from './session';
+export { showToast, useToast, TOAST_MS, type ToastMessage } from './toast';

@@ -16,6 +16,7 @@ const MANUAL_RETRY_MS = 2_000;
 let socket: AppSocket | null = null;
 let token: string | null = null;
 let connectedBefore = false;
+let switchingToken = false;
 const connection = new BehaviorSubject<ConnectionState>('connecting');
 const reconnects = new Subject<void>();
 const authRejected = new Subject<void>();
@@ -50,7 +51,12 @@ export function getSocket(): AppSocket {
     syncTime(s);
   });
   s.on('disconnect', (reason) => {
-    connection.next('disconnected');
+    // Our own reconnect for a new token (login, logout) is no lost network: report it as
+    // connecting, so the watchdog only speaks up if the new connection is slow to come.
+    connection.next(
+      reason === 'io client disconnect' && switchingToken ? 'connecting' : 'disconnected',
+    );
+    switchingToken = false;
     // After a server-side disconnect socket.io does not reconnect by itself.
     if (reason === 'io server disconnect') setTimeout(() => s.connect(), MANUAL_RETRY_MS);
   });
@@ -76,7 +82,10 @@ export function getSocket(): AppSocket {
 export function setSocketToken(next: string | null): void {
   if (next === token) return;
   token = next;
-  if (socket) socket.disconnect().connect();
+  if (socket) {
+    switchingToken = socket.connected;
+    socket.disconnect().connect();
+  }
 }
 
 /** 'connecting' (before the first connection), 'connected' or 'disconnected'. */

@@ -12,6 +12,7 @@ import {
 } from '@shared/socket';
 import type { Bus } from '../platform/bus';
 import type { Logger } from '../platform/logger';
+import type { Metrics } from '../platform/metrics';
 import { toMarketSnapshot } from './snapshot';
 
 export interface SocketData {
@@ -36,6 +37,7 @@ export interface GatewayDeps {
   bus: Bus;
   log: Logger;
   productIds: ReadonlySet<string>;
+  metrics?: Pick<Metrics, 'sockets' | 'deliveries' | 'broadcasts'>;
   /** Resolves a session token to a user id, or null when the token is not valid. */
   authenticate?: (token: string) => Promise<string | null>;
 }
@@ -62,14 +64,24 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   const lastTicks = new Map<string, Tick>();
   const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
 
+  const rooms = io.of('/').adapter.rooms;
+  const count = (event: 'tick' | 'market', room: string) => {
+    const n = rooms.get(room)?.size ?? 0;
+    deps.metrics?.broadcasts.inc({ event });
+    if (n) deps.metrics?.deliveries.inc({ event }, n);
+  };
+
   const offs = await Promise.all([
     deps.bus.subscribe('tick', ({ tick }) => {
       lastTicks.set(tick.id, tick);
-      io.local.to(`ticks:${tick.id}`).emit('tick', tick);
+      const room = `ticks:${tick.id}`;
+      io.local.to(room).emit('tick', tick);
+      count('tick', room);
     }),
     deps.bus.subscribe('market', ({ market }) => {
       snapshot = toMarketSnapshot(market);
       io.local.to('market').emit('market', snapshot);
+      count('market', 'market');
     }),
     deps.bus.subscribe('product', ({ product }) => {
       io.local.emit('product', product);
@@ -93,6 +105,8 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   });
 
   io.on('connection', (socket) => {
+    deps.metrics?.sockets.inc();
+    socket.on('disconnect', () => deps.metrics?.sockets.dec());
     if (socket.data.userId) void socket.join(`user:${socket.data.userId}`);
     socket.emit('hello', { serverTime: Date.now(), userId: socket.data.userId });
 

@@ -3,6 +3,7 @@ import { loadConfigOrExit } from '@server/config';
 import { openDatabase } from '@server/platform/db';
 import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
+import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { attachGateway, startApi, startSim } from './roles';
 
@@ -12,7 +13,9 @@ const log = createLogger(config.LOG_LEVEL, 'all');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-const api = await startApi(config, db, bus, log, { embedded: true });
+// One registry for the whole process: api, gateway and worker figures side by side at /metrics.
+const metrics = createMetrics('all');
+const api = await startApi(config, db, bus, log, { embedded: true, metrics });
 const server = http.createServer(api.app);
 const gateway = await attachGateway(server, bus, log, {
   authenticate: async (token) => {
@@ -21,6 +24,7 @@ const gateway = await attachGateway(server, bus, log, {
   },
   redisUrl: config.REDIS_URL,
   namespace: config.REDIS_NAMESPACE,
+  metrics,
 });
 api.userEvents.bind?.(gateway.io);
 const feed = await startSim(config, db, bus, log);

@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from '@server/config';
 import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
+import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { attachGateway, authenticateViaApi, healthServer } from './roles';
 
@@ -11,11 +12,13 @@ if (!config.REDIS_URL)
   log.warn('REDIS_URL is not set: this gateway hears no simulator in another process');
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-const server = healthServer({ bus: () => bus.ready() });
+const metrics = createMetrics('gateway');
+const server = healthServer({ bus: () => bus.ready() }, metrics);
 const gateway = await attachGateway(server, bus, log, {
   authenticate: config.API_URL ? authenticateViaApi(config.API_URL) : undefined,
   redisUrl: config.REDIS_URL,
   namespace: config.REDIS_NAMESPACE,
+  metrics,
 });
 if (!config.API_URL)
   log.warn('API_URL is not set: sockets with a token are refused (anonymous market data only)');

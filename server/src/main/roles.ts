@@ -12,8 +12,15 @@ import { createMarketService } from '@server/modules/market/market.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
 import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
+import { createUploadService } from '@server/modules/uploads/upload.service';
+import { createKycService } from '@server/modules/kyc/kyc.service';
+import { createWalletService } from '@server/modules/wallet/wallet.service';
+import { publishSummary } from '@server/modules/wallet/summary';
+import { createOrdersService } from '@server/modules/orders/orders.service';
+import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
 import { createLimiter } from '@server/platform/rate-limit';
+import { createMetrics, metricsRoute, type Metrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
 import { healthRoutes } from '@server/platform/http/health';
@@ -32,6 +39,7 @@ export function startSim(config: Config, db: Db, bus: Bus, log: Logger): Promise
     ticksPerSecond: config.SIM_TICKS_PER_SECOND,
     backfillHours: config.SIM_BACKFILL_HOURS,
     retentionHours: config.TICK_RETENTION_HOURS,
+    flushMs: config.TAPE_FLUSH_MS,
     log: log.child({ part: 'sim' }),
   });
 }
@@ -41,7 +49,10 @@ export async function startApi(
   db: Db,
   bus: Bus,
   log: Logger,
-  { embedded = false } = {},
+  {
+    embedded = false,
+    metrics = createMetrics('api'),
+  }: { embedded?: boolean; metrics?: Metrics } = {},
 ) {
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
   // Login throttling is shared through Redis when several api processes run.
@@ -80,6 +91,36 @@ export async function startApi(
   const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
     ? redisUserEvents(redis, config.REDIS_NAMESPACE)
     : lateUserEvents();
+  const uploads = createUploadService(db, config.uploadsDir);
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
+  const kyc = createKycService(db, uploads, userEvents);
+  const balancesChanged = (ids: number[]) =>
+    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const orders = createOrdersService({
+    db,
+    market,
+    userEvents,
+    metrics,
+    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
+    balancesChanged,
+  });
+  // Every api process settles; the claims (SKIP LOCKED) keep them from settling one order twice.
+  const worker =
+    config.SETTLEMENT_WORKER === 'on'
+      ? startSettlementWorker({
+          db,
+          orders,
+          userEvents,
+          balancesChanged,
+          maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
+          batchSize: config.SETTLE_BATCH_SIZE,
+          log: log.child({ part: 'settlement' }),
+          onSettled: (lagMs, status) => {
+            metrics.settlementLag.observe(lagMs / 1000);
+            metrics.settled.inc({ status });
+          },
+        })
+      : null;
   const app = createApiApp({
     config,
     db,
@@ -88,6 +129,11 @@ export async function startApi(
     market,
     auth,
     userEvents,
+    uploads,
+    wallet,
+    kyc,
+    orders,
+    metrics,
     operatorTokenHash: operator.hash,
   });
   return {
@@ -96,6 +142,7 @@ export async function startApi(
     auth,
     userEvents,
     close: async () => {
+      await worker?.stop();
       await market.close();
       redis?.disconnect();
     },
@@ -110,6 +157,7 @@ export async function attachGateway(
     authenticate?: (token: string) => Promise<string | null>;
     redisUrl?: string;
     namespace?: string;
+    metrics?: Metrics;
   } = {},
 ): Promise<Gateway> {
   const gateway = await createGateway(server, {
@@ -117,6 +165,7 @@ export async function attachGateway(
     log: log.child({ part: 'gateway' }),
     productIds: new Set(defaultCatalogue.map((p) => p.id)),
     authenticate: opts.authenticate,
+    metrics: opts.metrics,
   });
   if (opts.redisUrl) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.
@@ -131,7 +180,7 @@ export async function attachGateway(
 
 const socketIoKey = (namespace: string) => `${namespace}:socket.io`;
 
-function redisUserEvents(redis: Redis, namespace: string): UserEvents {
+export function redisUserEvents(redis: Redis, namespace: string): UserEvents {
   const emitter = new Emitter<ServerToClientEvents>(redis, { key: socketIoKey(namespace) });
   return {
     emit(userId, event, ...args) {
@@ -168,10 +217,14 @@ export function authenticateViaApi(apiUrl: string): (token: string) => Promise<s
   };
 }
 
-/** A bare HTTP server with only /healthz and /readyz, for the gateway and sim roles. */
-export function healthServer(checks: Parameters<typeof healthRoutes>[0]): http.Server {
+/** A bare HTTP server with /healthz, /readyz and /metrics, for the gateway, sim and worker roles. */
+export function healthServer(
+  checks: Parameters<typeof healthRoutes>[0],
+  metrics?: Metrics,
+): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(checks));
+  if (metrics) app.use(metricsRoute(metrics));
   return http.createServer(app);
 }

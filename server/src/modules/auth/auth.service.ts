@@ -13,6 +13,8 @@ import { AppError, badRequest, conflict, unauthenticated } from '@server/platfor
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { Limiter } from '@server/platform/rate-limit';
 import * as repo from './auth.repo';
+import { latestKycSubmission } from '../kyc/kyc.repo';
+import { presentKyc } from '../kyc/kyc.presenter';
 
 export const SESSION_TTL_MS = 30 * 86_400_000;
 /** Sliding expiry is written at most this often per session, not on every request. */
@@ -30,7 +32,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const newInviteCode = (length = 8) =>
   Array.from({ length }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
-export function presentUser(u: repo.UserRow): User {
+/** `kyc`: the state of the user's latest identity check (none for a new user). */
+export function presentUser(u: repo.UserRow, kyc: User['kyc'] = { status: 'none' }): User {
   return {
     id: String(u.id),
     account: u.account,
@@ -38,8 +41,7 @@ export function presentUser(u: repo.UserRow): User {
     nickname: u.nickname,
     inviteCode: u.invite_code,
     creditScore: u.credit_score,
-    // Identity checks arrive with their own module; until then nobody has submitted one.
-    kyc: { status: 'none' },
+    kyc,
     createdAt: u.created_at.getTime(),
   };
 }
@@ -53,6 +55,11 @@ export interface AuthLimiters {
 
 /** Registration, login, sessions and passwords. */
 export function createAuthService(db: Db, limiters: AuthLimiters) {
+  const kycOf = async (userId: number): Promise<User['kyc']> => {
+    const { status, reason } = presentKyc(await latestKycSubmission(db, userId));
+    return reason ? { status, reason } : { status };
+  };
+
   const assertInvite = async (code: string) => {
     if (!(await repo.inviteCodeExists(db, code)))
       throw badRequest('INVITE_INVALID', 'The account-opening code is not valid', 'inviteCode');
@@ -119,7 +126,7 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       await limiters.account.reset(accountKey);
       const token = randomBytes(32).toString('base64url');
       await repo.insertSession(db, hashToken(token), user.id, SESSION_TTL_MS);
-      return { token, user: presentUser(user) };
+      return { token, user: presentUser(user, await kycOf(user.id)) };
     },
 
     async logout(session: SessionInfo): Promise<void> {
@@ -140,7 +147,7 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
     async me(userId: number): Promise<User> {
       const u = await repo.userById(db, userId);
       if (!u) throw unauthenticated();
-      return presentUser(u);
+      return presentUser(u, await kycOf(u.id));
     },
 
     /** Changes the login or transaction password and ends the user's other sessions. */

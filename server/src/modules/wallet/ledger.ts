@@ -42,85 +42,145 @@ export interface TransferResult {
 
 const refKey = (a: AccountRef) => ('user' in a ? `u:${a.user}:${a.kind}` : `h:${a.house}`);
 
-/** Account ids for refs, creating a user's accounts on first use. */
+/** Account ids for refs, creating a user's accounts on first use (a write only the first time). */
 async function resolveAccounts(
   tx: Queryable,
   refs: readonly AccountRef[],
 ): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
   const users = [...new Set(refs.flatMap((r) => ('user' in r ? [r.user] : [])))];
-  for (const user of users) {
-    await tx.query(
-      `INSERT INTO ledger_accounts (owner_id, kind) SELECT $1, unnest($2::text[])
-       ON CONFLICT (owner_id, kind) WHERE owner_id IS NOT NULL DO NOTHING`,
-      [user, userAccountKinds],
+  const read = async () => {
+    const { rows } = await tx.query<{ id: number; owner_id: number | null; kind: string }>(
+      'SELECT id, owner_id, kind FROM ledger_accounts WHERE owner_id = ANY($1::bigint[]) OR owner_id IS NULL',
+      [users],
     );
+    return new Map(
+      rows.map((r) => [r.owner_id === null ? `h:${r.kind}` : `u:${r.owner_id}:${r.kind}`, r.id]),
+    );
+  };
+  let ids = await read();
+  const missing = users.filter((u) => !ids.has(`u:${u}:available`));
+  if (missing.length) {
+    await tx.query(
+      `INSERT INTO ledger_accounts (owner_id, kind) SELECT u, k FROM unnest($1::bigint[]) u, unnest($2::text[]) k
+       ON CONFLICT (owner_id, kind) WHERE owner_id IS NOT NULL DO NOTHING`,
+      [missing, userAccountKinds],
+    );
+    ids = await read();
   }
-  const { rows } = await tx.query<{ id: number; owner_id: number | null; kind: string }>(
-    'SELECT id, owner_id, kind FROM ledger_accounts WHERE owner_id = ANY($1::bigint[]) OR owner_id IS NULL',
-    [users],
+  return ids;
+}
+
+/** Locks the given accounts (creating a user's on first use) in id order; returns their balances. */
+export async function lockAccounts(
+  tx: Queryable,
+  refs: readonly AccountRef[],
+): Promise<{
+  ids: Map<string, number>;
+  balances: Map<number, { balance: number; user: boolean }>;
+}> {
+  const ids = await resolveAccounts(tx, refs);
+  const wanted = [...new Set(refs.map((r) => ids.get(refKey(r))!))].sort((a, b) => a - b);
+  const { rows } = await tx.query<{ id: number; owner_id: number | null; balance: number }>(
+    'SELECT id, owner_id, balance FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+    [wanted],
   );
-  for (const r of rows)
-    out.set(r.owner_id === null ? `h:${r.kind}` : `u:${r.owner_id}:${r.kind}`, r.id);
-  return out;
+  return {
+    ids,
+    balances: new Map(rows.map((r) => [r.id, { balance: r.balance, user: r.owner_id !== null }])),
+  };
+}
+
+export interface TransferSpec {
+  kind: TransferKind;
+  userId: number | null;
+  ref?: string;
+  legs: readonly Leg[];
 }
 
 /**
- * Moves money: one transfer row and its entries, inside the caller's transaction. The legs must
- * sum to zero. Accounts are locked in id order (so concurrent transfers never deadlock on each
- * other) and a user account that would go negative refuses the whole transfer with
- * 409 INSUFFICIENT_BALANCE.
+ * Moves money for many transfers in one go, inside the caller's transaction, in a fixed number of
+ * statements whatever their count: accounts locked in id order (so concurrent callers never
+ * deadlock), balances carried forward in order, every entry written with its balance after.
+ * Each transfer's legs must sum to zero; a user account that would go below zero refuses the
+ * whole call with 409 INSUFFICIENT_BALANCE (the table's CHECK backs this up).
  */
-export async function transfer(
+export async function transferMany(
   tx: Queryable,
-  t: { kind: TransferKind; userId: number | null; ref?: string; legs: readonly Leg[] },
-): Promise<TransferResult> {
-  const legs = t.legs.filter((l) => l.amount !== 0);
-  if (legs.some((l) => !Number.isSafeInteger(l.amount)))
-    throw new RangeError('ledger amounts are integer minor units');
-  if (legs.reduce((s, l) => s + l.amount, 0) !== 0)
-    throw new RangeError(`transfer ${t.kind} does not sum to zero`);
-  const ids = await resolveAccounts(
+  transfers: readonly TransferSpec[],
+): Promise<TransferResult[]> {
+  for (const t of transfers) {
+    if (t.legs.some((l) => !Number.isSafeInteger(l.amount)))
+      throw new RangeError('ledger amounts are integer minor units');
+    if (t.legs.reduce((s, l) => s + l.amount, 0) !== 0)
+      throw new RangeError(`transfer ${t.kind} does not sum to zero`);
+  }
+  if (!transfers.length) return [];
+  const { ids, balances } = await lockAccounts(
     tx,
-    legs.map((l) => l.account),
+    transfers.flatMap((t) => t.legs.map((l) => l.account)),
   );
-  const byAccount = new Map<number, number>();
-  for (const l of legs) {
-    const id = ids.get(refKey(l.account))!;
-    byAccount.set(id, (byAccount.get(id) ?? 0) + l.amount);
-  }
-  const ordered = [...byAccount.entries()].filter(([, a]) => a !== 0).sort(([a], [b]) => a - b);
-  await tx.query(
-    'SELECT id FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
-    [ordered.map(([id]) => id)],
+  const { rows: seq } = await tx.query<{ id: number }>(
+    "SELECT nextval(pg_get_serial_sequence('transfers', 'id')) AS id FROM generate_series(1, $1)",
+    [transfers.length],
   );
-
-  const { rows: tr } = await tx.query<{ id: number }>(
-    'INSERT INTO transfers (kind, user_id, ref) VALUES ($1, $2, $3) RETURNING id',
-    [t.kind, t.userId, t.ref ?? null],
-  );
-  const transferId = tr[0]!.id;
-  const balances = new Map<number, number>();
-  for (const [accountId, amount] of ordered) {
-    let balance: number;
-    try {
-      const { rows } = await tx.query<{ balance: number }>(
-        'UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1 RETURNING balance',
-        [accountId, amount],
-      );
-      balance = rows[0]!.balance;
-    } catch (err) {
-      if (pgErrorCode(err) === '23514')
-        throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
-      throw err;
+  const entries = {
+    transfer: [] as number[],
+    account: [] as number[],
+    amount: [] as number[],
+    after: [] as number[],
+  };
+  const results: TransferResult[] = transfers.map((t, i) => {
+    const transferId = seq[i]!.id;
+    const net = new Map<number, number>();
+    for (const l of t.legs) {
+      const id = ids.get(refKey(l.account))!;
+      net.set(id, (net.get(id) ?? 0) + l.amount);
     }
-    balances.set(accountId, balance);
+    const after = new Map<number, number>();
+    for (const [accountId, amount] of [...net.entries()].sort(([a], [b]) => a - b)) {
+      if (amount === 0) continue;
+      const acct = balances.get(accountId)!;
+      acct.balance += amount;
+      if (acct.user && acct.balance < 0)
+        throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
+      after.set(accountId, acct.balance);
+      entries.transfer.push(transferId);
+      entries.account.push(accountId);
+      entries.amount.push(amount);
+      entries.after.push(acct.balance);
+    }
+    return { transferId, balances: after };
+  });
+  await tx.query(
+    'INSERT INTO transfers (id, kind, user_id, ref) OVERRIDING SYSTEM VALUE SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[])',
+    [
+      results.map((r) => r.transferId),
+      transfers.map((t) => t.kind),
+      transfers.map((t) => t.userId),
+      transfers.map((t) => t.ref ?? null),
+    ],
+  );
+  await tx.query(
+    'INSERT INTO entries (transfer_id, account_id, amount, balance_after) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])',
+    [entries.transfer, entries.account, entries.amount, entries.after],
+  );
+  const touched = [...new Set(entries.account)];
+  try {
     await tx.query(
-      'INSERT INTO entries (transfer_id, account_id, amount, balance_after) VALUES ($1, $2, $3, $4)',
-      [transferId, accountId, amount, balance],
+      'UPDATE ledger_accounts a SET balance = v.balance FROM unnest($1::bigint[], $2::bigint[]) AS v(id, balance) WHERE a.id = v.id',
+      [touched, touched.map((id) => balances.get(id)!.balance)],
     );
+  } catch (err) {
+    if (pgErrorCode(err) === '23514')
+      throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
+    throw err;
   }
-  return { transferId, balances };
+  return results;
+}
+
+/** One transfer: see transferMany. */
+export async function transfer(tx: Queryable, t: TransferSpec): Promise<TransferResult> {
+  return (await transferMany(tx, [t]))[0]!;
 }
 
 /** A user's balances by kind (zero for accounts not created yet). */

@@ -1,0 +1,102 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { messageText } from '@client/components/error-text';
+import type { MessageKey } from './validation';
+
+type NativeProps = Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'type' | 'inputMode' | 'autoComplete' | 'maxLength' | 'enterKeyHint' | 'autoCapitalize'
+>;
+
+/**
+ * A labelled input with an optional hint and its message. The message is tied to the input
+ * (aria-invalid + aria-describedby), so a screen reader reads what is wrong with the field.
+ */
+export function TextField({
+  name,
+  label,
+  testId,
+  value,
+  error,
+  hint,
+  onValue,
+  onBlur,
+  filter,
+  ...native
+}: NativeProps & {
+  name: string;
+  label: string;
+  testId: string;
+  value: string;
+  error: MessageKey | null;
+  hint?: string;
+  onValue: (value: string) => void;
+  onBlur: () => void;
+  /** Rewrites what is typed (digits only for a keypad field). */
+  filter?: (value: string) => string;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        {...native}
+        id={id}
+        name={name}
+        className="field__input"
+        data-testid={testId}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        spellCheck={false}
+        onChange={(event) => onValue(filter ? filter(event.target.value) : event.target.value)}
+        onBlur={onBlur}
+      />
+      {error ? (
+        <p className="field__error" id={`${id}-error`} data-testid={`${testId}-error`}>
+          {messageText(t, error)}
+        </p>
+      ) : (
+        hint && (
+          <p className="field__hint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        )
+      )}
+    </div>
+  );
+}
+
+/** The message above a form: a refusal that belongs to no single input. */
+export function FormError({ message }: { message: MessageKey | null }) {
+  const { t } = useTranslation();
+  if (!message) return null;
+  return (
+    <p className="form-error" role="alert" data-testid="form-error">
+      {messageText(t, message)}
+    </p>
+  );
+}
+
+/** The form's submit button; disabled while the form is being sent. */
+export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+  return (
+    <button
+      type="submit"
+      className="button button--block"
+      data-testid="submit"
+      disabled={busy}
+      aria-busy={busy || undefined}
+      // Pressing it must not take the focus from the field: leaving a field checks it, the
+      // message that appears moves this button down, and the release lands beside it (a lost
+      // tap). The submit checks every field anyway.
+      onMouseDown={(event) => event.preventDefault()}
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { afterLoginPath } from '@client/app/guard';
+import { PageHeader } from '@client/components/PageHeader';
+import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { useForm } from '@client/components/form/useForm';
+import { rules } from '@client/components/form/validation';
+import { login } from '@client/state';
+import '@client/components/form/form.css';
+
+/** Passed in navigation state by registration, so the new account is filled in. */
+export interface LoginState {
+  account?: string;
+}
+
+/** /pages/login/login: account and password; back to where the guard found the user. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const prefill = (location.state as LoginState | null)?.account ?? '';
+  const form = useForm(
+    { account: prefill, password: '' },
+    { account: rules.required, password: rules.required },
+  );
+
+  const send = form.onSubmit(async (values) => {
+    await login({ account: values.account.trim(), password: values.password });
+    void navigate(afterLoginPath(location.search), { replace: true });
+  });
+
+  return (
+    <>
+      <PageHeader title={t('pages.login')} back />
+      <div className="auth">
+        <h2 className="auth__heading">{t('account.login.heading')}</h2>
+        <form id={form.formId} className="form" onSubmit={send} noValidate>
+          <FormError message={form.formError} />
+          <TextField
+            {...form.field('account')}
+            label={t('account.fields.account')}
+            testId="account"
+            autoComplete="username"
+            autoCapitalize="none"
+            enterKeyHint="next"
+          />
+          <TextField
+            {...form.field('password')}
+            label={t('account.fields.password')}
+            testId="password"
+            type="password"
+            autoComplete="current-password"
+            enterKeyHint="go"
+          />
+          <SubmitButton busy={form.submitting}>{t('account.login.submit')}</SubmitButton>
+        </form>
+        <p className="auth__switch">
+          {t('account.login.noAccount')}{' '}
+          <Link to="/pages/login/registerCheck" data-testid="to-register">
+            {t('account.login.toRegister')}
+          </Link>
+        </p>
+      </div>
+    </>
+  );
+}

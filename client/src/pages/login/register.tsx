@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { register } from '@client/api/auth';
+import { PageHeader } from '@client/components/PageHeader';
+import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { useForm } from '@client/components/form/useForm';
+import { digitsOnly, rules } from '@client/components/form/validation';
+import { setRegisterInfo, showToast, useRegisterInfo } from '@client/state';
+import type { LoginState } from './login';
+import { StepIndicator } from './StepIndicator';
+import '@client/components/form/form.css';
+
+const REGISTER_CHECK = '/pages/login/registerCheck';
+
+/**
+ * /pages/login/register, step 2: login password and transaction password, each confirmed.
+ * Step 1's answers come from `registerInfo`; without them the user is sent back to step 1.
+ */
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const info = useRegisterInfo();
+  // Set on success: clearing registerInfo must not flash the "start at step 1" notice.
+  const [finished, setFinished] = useState(false);
+  const form = useForm(
+    { password: '', passwordConfirm: '', tradePassword: '', tradePasswordConfirm: '' },
+    {
+      password: rules.password,
+      passwordConfirm: rules.sameAs('password', 'errors.PASSWORD_MISMATCH'),
+      tradePassword: rules.tradePassword,
+      tradePasswordConfirm: rules.sameAs('tradePassword', 'errors.TRADE_PASSWORD_MISMATCH'),
+    },
+  );
+
+  const send = form.onSubmit(async (values) => {
+    if (!info) return;
+    await register({ ...info, ...values });
+    setFinished(true);
+    showToast(t('account.register.succeeded'));
+    void navigate('/pages/login/login', {
+      replace: true,
+      state: { account: info.account } satisfies LoginState,
+    });
+    setRegisterInfo(null);
+  });
+
+  if (finished) return null;
+  return (
+    <>
+      <PageHeader title={t('pages.register')} back />
+      <div className="auth">
+        <StepIndicator step={2} />
+        {info ? (
+          <form id={form.formId} className="form" onSubmit={send} noValidate>
+            <p className="auth__for">
+              {t('account.register.forAccount', { account: info.account })}
+            </p>
+            <FormError message={form.formError} />
+            {form.formError && (
+              <Link to={REGISTER_CHECK} className="form__link">
+                {t('account.register.backToStep1')}
+              </Link>
+            )}
+            <TextField
+              {...form.field('password')}
+              label={t('account.fields.password')}
+              hint={t('account.rules.password')}
+              testId="password"
+              type="password"
+              autoComplete="new-password"
+              maxLength={64}
+            />
+            <TextField
+              {...form.field('passwordConfirm')}
+              label={t('account.fields.passwordConfirm')}
+              testId="password-confirm"
+              type="password"
+              autoComplete="new-password"
+              maxLength={64}
+            />
+            <TextField
+              {...form.field('tradePassword')}
+              label={t('account.fields.tradePassword')}
+              hint={t('account.rules.tradePassword')}
+              testId="trade-password"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              filter={digitsOnly}
+            />
+            <TextField
+              {...form.field('tradePasswordConfirm')}
+              label={t('account.fields.tradePasswordConfirm')}
+              testId="trade-password-confirm"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              filter={digitsOnly}
+            />
+            <SubmitButton busy={form.submitting}>{t('account.register.submit')}</SubmitButton>
+          </form>
+        ) : (
+          <div className="notice-page">
+            <p>{t('account.register.missingStep1')}</p>
+            <Link className="button" to={REGISTER_CHECK}>
+              {t('account.register.backToStep1')}
+            </Link>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

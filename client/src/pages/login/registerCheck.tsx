@@ -1,0 +1,86 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { checkRegistration } from '@client/api/auth';
+import { PageHeader } from '@client/components/PageHeader';
+import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { useForm } from '@client/components/form/useForm';
+import { rules } from '@client/components/form/validation';
+import { setRegisterInfo, useRegisterInfo } from '@client/state';
+import { StepIndicator } from './StepIndicator';
+import '@client/components/form/form.css';
+
+/**
+ * /pages/login/registerCheck, step 1: account, phone and account-opening code, checked by the
+ * server (account free, code valid) before step 2 asks for passwords.
+ */
+export function RegisterCheckPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const saved = useRegisterInfo();
+  const form = useForm(
+    {
+      account: saved?.account ?? '',
+      phone: saved?.phone ?? '',
+      inviteCode: saved?.inviteCode ?? '',
+    },
+    { account: rules.account, phone: rules.phone, inviteCode: rules.inviteCode },
+  );
+
+  const send = form.onSubmit(async (values) => {
+    const info = {
+      account: values.account.trim(),
+      phone: values.phone.trim(),
+      inviteCode: values.inviteCode.trim().toUpperCase(),
+    };
+    await checkRegistration(info);
+    setRegisterInfo(info);
+    void navigate('/pages/login/register');
+  });
+
+  return (
+    <>
+      <PageHeader title={t('pages.registerCheck')} back />
+      <div className="auth">
+        <StepIndicator step={1} />
+        <form id={form.formId} className="form" onSubmit={send} noValidate>
+          <FormError message={form.formError} />
+          <TextField
+            {...form.field('account')}
+            label={t('account.fields.account')}
+            hint={t('account.rules.account')}
+            testId="account"
+            autoComplete="username"
+            autoCapitalize="none"
+            maxLength={20}
+            enterKeyHint="next"
+          />
+          <TextField
+            {...form.field('phone')}
+            label={t('account.fields.phone')}
+            hint={t('account.rules.phone')}
+            testId="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            maxLength={16}
+            enterKeyHint="next"
+          />
+          <TextField
+            {...form.field('inviteCode')}
+            label={t('account.fields.inviteCode')}
+            testId="invite-code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            maxLength={32}
+            enterKeyHint="next"
+          />
+          <SubmitButton busy={form.submitting}>{t('account.register.next')}</SubmitButton>
+        </form>
+        <p className="auth__switch">
+          {t('account.register.haveAccount')}{' '}
+          <Link to="/pages/login/login">{t('account.register.toLogin')}</Link>
+        </p>
+      </div>
+    </>
+  );
+}

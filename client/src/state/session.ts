@@ -1,0 +1,133 @@
+import { getDefaultStore, useAtomValue } from 'jotai';
+import { atomWithStorage } from 'jotai/utils';
+import type { AppInfo, LoginAnswer, LoginBody, RegisterCheckBody, User } from '@shared/accounts';
+import * as authApi from '@client/api/auth';
+import { isAbort, onUnauthorized, setAuthToken } from '@client/api/client';
+import { authRejected$, setSocketToken } from '@client/streams';
+import {
+  browserStorage,
+  guardedStorage,
+  isAppInfo,
+  isRegisterInfo,
+  isToken,
+  isUser,
+  storageKeys,
+} from './session-storage';
+
+// Read on creation (getOnInit) so the first render already knows whether someone is signed in:
+// the route guard must not bounce a signed-in user to the login page while storage is read.
+const onInit = { getOnInit: true };
+
+export const tokenAtom = atomWithStorage(storageKeys.token, null, guardedStorage(isToken), onInit);
+/** The signed-in user as last fetched from /api/me (kept so a reload shows it at once). */
+export const userAtom = atomWithStorage(storageKeys.user, null, guardedStorage(isUser), onInit);
+export const appInfoAtom = atomWithStorage(
+  storageKeys.appInfo,
+  null,
+  guardedStorage(isAppInfo),
+  onInit,
+);
+/** Register step 1, kept until step 2 succeeds (survives a reload between the steps). */
+export const registerInfoAtom = atomWithStorage(
+  storageKeys.registerInfo,
+  null,
+  guardedStorage(isRegisterInfo),
+  onInit,
+);
+
+// The app has no jotai Provider: screens and these actions share the default store.
+const store = getDefaultStore();
+
+/** Stores the session of a successful login. */
+export function signIn(answer: LoginAnswer): void {
+  store.set(tokenAtom, answer.token);
+  store.set(userAtom, answer.user);
+}
+
+/** Forgets the session on this device (the server is not asked; see `logout`). */
+export function signOut(): void {
+  store.set(tokenAtom, null);
+  store.set(userAtom, null);
+}
+
+/** Logs in with account and password; rejects with the server's ApiError. */
+export async function login(body: LoginBody): Promise<void> {
+  signIn(await authApi.login(body));
+}
+
+/**
+ * Ends the session on the server, then here. The local sign-out happens whatever the server
+ * says: a user who asked to leave must not stay signed in because the network is down.
+ */
+export async function logout(): Promise<void> {
+  if (store.get(tokenAtom)) await authApi.logout().catch(() => undefined);
+  signOut();
+}
+
+/**
+ * "Clear cache": ends the session, then empties local storage entirely (the language choice
+ * too) and resets every persisted atom, so the app behaves as on a first visit.
+ */
+export async function clearCache(): Promise<void> {
+  await logout();
+  browserStorage()?.clear();
+  store.set(appInfoAtom, null);
+  store.set(registerInfoAtom, null);
+}
+
+/**
+ * Fetches /api/me for the current token. A 401 signs out (through the api client's listener);
+ * other failures keep the cached user, so a flaky network does not empty the screen.
+ */
+export async function refreshUser(signal?: AbortSignal): Promise<User | null> {
+  const token = store.get(tokenAtom);
+  if (!token) return null;
+  try {
+    const user = await authApi.getMe(signal);
+    // A logout or another login while the request was out: this answer is stale.
+    if (store.get(tokenAtom) === token) store.set(userAtom, user);
+    return user;
+  } catch (err) {
+    if (isAbort(err)) return null;
+    throw err;
+  }
+}
+
+async function refreshAppInfo(): Promise<void> {
+  store.set(appInfoAtom, await authApi.getAppInfo());
+}
+
+export function setRegisterInfo(info: RegisterCheckBody | null): void {
+  store.set(registerInfoAtom, info);
+}
+
+/**
+ * Wires the session once at start: the token goes to the api client and the socket now and on
+ * every change (here or in another tab); a 401 anywhere signs out; a token the socket refused
+ * is checked against /api/me. Then the user and app info are refreshed. Returns a cleanup.
+ */
+export function startSession(): () => void {
+  const applyToken = () => {
+    const token = store.get(tokenAtom);
+    setAuthToken(token);
+    setSocketToken(token);
+  };
+  applyToken();
+  const unsubs = [
+    store.sub(tokenAtom, applyToken),
+    onUnauthorized(signOut),
+    (() => {
+      const sub = authRejected$.subscribe(() => void refreshUser().catch(() => undefined));
+      return () => sub.unsubscribe();
+    })(),
+  ];
+  void refreshUser().catch(() => undefined);
+  void refreshAppInfo().catch(() => undefined);
+  return () => unsubs.forEach((unsub) => unsub());
+}
+
+export const useToken = (): string | null => useAtomValue(tokenAtom);
+export const useIsLoggedIn = (): boolean => useAtomValue(tokenAtom) !== null;
+export const useUser = (): User | null => useAtomValue(userAtom);
+export const useAppInfo = (): AppInfo | null => useAtomValue(appInfoAtom);
+export const useRegisterInfo = (): RegisterCheckBody | null => useAtomValue(registerInfoAtom);

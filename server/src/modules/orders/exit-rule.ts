@@ -1,0 +1,52 @@
+import type { Direction, OrderStatus } from '@shared/orders';
+import { winPayout } from '@shared/orders';
+
+/** The tape around an order's expiry, as the settlement worker reads it. */
+export interface ExitView {
+  /** The last recorded tick with ts ≤ expiry, or null when there is none. */
+  exit: { seq: number; ts: number; price: number } | null;
+  /** Whether any tick after the expiry has been recorded. */
+  tickAfter: boolean;
+  /** Milliseconds since expiry by the database clock. */
+  sinceExpiryMs: number;
+}
+
+export interface OrderTerms {
+  direction: Direction;
+  amount: number;
+  rateBp: number;
+  entryPrice: number;
+  expiresMs: number;
+}
+
+export type Settlement =
+  | { final: false }
+  | {
+      final: true;
+      status: Exclude<OrderStatus, 'open'>;
+      payout: number;
+      exit: ExitView['exit'];
+      voidReason: string | null;
+    };
+
+export const SETTLE_GRACE_MS = 2000;
+
+/**
+ * DECISIONS.md, Timed orders: the exit is the last tick at or before expiry; it is final once a
+ * later tick is recorded or the grace has passed. An exit older than expiry − max feed delay
+ * (or none at all) means the feed stalled: the order is void and the stake refunded. Up wins
+ * above the entry, down below it; equal is a draw (stake refunded). A win pays stake + stake × rate.
+ */
+export function settle(o: OrderTerms, view: ExitView, maxFeedDelayMs: number): Settlement {
+  if (!view.tickAfter && view.sinceExpiryMs < SETTLE_GRACE_MS) return { final: false };
+  const { exit } = view;
+  if (!exit || exit.ts < o.expiresMs - maxFeedDelayMs) {
+    return { final: true, status: 'void', payout: o.amount, exit, voidReason: 'FEED_STALE' };
+  }
+  if (exit.price === o.entryPrice)
+    return { final: true, status: 'draw', payout: o.amount, exit, voidReason: null };
+  const won = o.direction === 'up' ? exit.price > o.entryPrice : exit.price < o.entryPrice;
+  return won
+    ? { final: true, status: 'won', payout: winPayout(o.amount, o.rateBp), exit, voidReason: null }
+    : { final: true, status: 'lost', payout: 0, exit, voidReason: null };
+}

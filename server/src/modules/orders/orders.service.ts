@@ -1,0 +1,158 @@
+import { bpToRate, rateToBp, type Order, type PlaceOrderBody } from '@shared/orders';
+import { priceToUnits, unitsToPrice } from '@shared/price';
+import type { Db } from '@server/platform/db';
+import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
+import { idempotent } from '@server/platform/idempotency';
+import type { UserEvents } from '@server/platform/user-events';
+import type { Metrics } from '@server/platform/metrics';
+import type { MarketService } from '../market/market.service';
+import { transfer } from '../wallet/ledger';
+import * as repo from './orders.repo';
+
+export interface OrdersDeps {
+  db: Db;
+  market: MarketService;
+  userEvents: UserEvents;
+  maxFeedDelayMs: number;
+  metrics?: Pick<Metrics, 'placements' | 'refusals'>;
+  /** Called after a commit that changed a user's balances (sends the `balance` event). */
+  balancesChanged: (userIds: number[]) => void;
+  now?: () => number;
+}
+
+/** Database rows never leave the server: this is the Order of API.md. */
+export function presentOrder(o: repo.OrderRow, precision: number): Order {
+  const settled = o.status !== 'open';
+  return {
+    id: String(o.id),
+    productId: o.product_id,
+    direction: o.direction,
+    amount: o.amount,
+    duration: o.duration,
+    rate: bpToRate(o.rate_bp),
+    status: o.status,
+    entry: { seq: o.entry_seq, ts: o.entry_ts, price: unitsToPrice(o.entry_price, precision) },
+    exit:
+      o.exit_seq !== null && o.exit_ts !== null && o.exit_price !== null
+        ? { seq: o.exit_seq, ts: o.exit_ts, price: unitsToPrice(o.exit_price, precision) }
+        : null,
+    payout: settled ? o.payout : null,
+    pnl: settled && o.payout !== null ? o.payout - o.amount : null,
+    createdAt: o.created_at.getTime(),
+    expiresAt: o.expires_ms,
+    settledAt: o.settled_at?.getTime() ?? null,
+    voidReason: o.void_reason,
+  };
+}
+
+export function createOrdersService(d: OrdersDeps) {
+  const now = d.now ?? Date.now;
+  const present = (o: repo.OrderRow) => presentOrder(o, d.market.spec(o.product_id).precision);
+
+  /**
+   * Accepts a timed order: every refusal of API.md is checked before anything is written; then
+   * the order row, the stake's ledger transfer and the idempotency record commit together.
+   */
+  const placeOnce = async (
+    userId: number,
+    body: PlaceOrderBody,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: Order }> => {
+    const spec = d.market.spec(body.productId);
+    const product = d.market.product(body.productId);
+    const rung = spec.durations.find((r) => r.seconds === body.duration);
+    if (!rung)
+      throw badRequest(
+        'DURATION_INVALID',
+        `Durations: ${spec.durations.map((r) => r.seconds).join(', ')} s`,
+        'duration',
+      );
+    if (body.amount < spec.minStake || body.amount > spec.maxStake)
+      throw new AppError(
+        400,
+        'AMOUNT_OUT_OF_RANGE',
+        `Stake must be between ${spec.minStake} and ${spec.maxStake}`,
+        'amount',
+      );
+    if (product.status === 'maintenance')
+      throw conflict('PRODUCT_MAINTENANCE', 'The product is under maintenance');
+    if (product.status === 'closed') throw conflict('MARKET_CLOSED', 'The market is closed');
+    if (body.rate !== undefined && rateToBp(body.rate) !== rateToBp(rung.rate))
+      throw conflict('RATE_CHANGED', `The rate is now ${rung.rate}`, 'rate');
+    const quote = d.market.latestTick(spec.id);
+    if (!quote || now() - quote.ts > d.maxFeedDelayMs)
+      throw conflict('QUOTE_STALE', 'No fresh price; try again');
+
+    const answer = await idempotent(
+      d.db,
+      { userId, key: idempotencyKey, request: body },
+      async (tx) => {
+        const row = await repo.insertOrder(tx, {
+          userId,
+          productId: spec.id,
+          direction: body.direction,
+          amount: body.amount,
+          duration: body.duration,
+          rateBp: rateToBp(rung.rate),
+          entry: { seq: quote.seq, ts: quote.ts, price: priceToUnits(quote.price, spec.precision) },
+        });
+        await transfer(tx, {
+          kind: 'order_stake',
+          userId,
+          ref: `order:${row.id}`,
+          legs: [
+            { account: { user: userId, kind: 'available' }, amount: -body.amount },
+            { account: { user: userId, kind: 'in_orders' }, amount: body.amount },
+          ],
+        });
+        return { status: 201, body: present(row) };
+      },
+    );
+    if (!answer.replayed) {
+      d.userEvents.emit(userId, 'order', answer.body);
+      d.balancesChanged([userId]);
+    }
+    return answer;
+  };
+
+  return {
+    present,
+
+    /** Places an order (see placeOnce), counting placements and refusals. */
+    async place(
+      userId: number,
+      body: PlaceOrderBody,
+      idempotencyKey?: string,
+    ): Promise<{ status: number; body: Order }> {
+      try {
+        const answer = await placeOnce(userId, body, idempotencyKey);
+        d.metrics?.placements.inc();
+        return answer;
+      } catch (err) {
+        if (err instanceof AppError) d.metrics?.refusals.inc({ code: err.code });
+        throw err;
+      }
+    },
+
+    async get(userId: number, id: number): Promise<Order> {
+      const row = await repo.orderOfUser(d.db, userId, id);
+      if (!row) throw notFound('No such order');
+      return present(row);
+    },
+
+    async list(userId: number, q: { status?: 'open' | 'closed'; limit: number; cursor?: string }) {
+      const rows = await repo.ordersOfUser(d.db, userId, {
+        status: q.status,
+        limit: q.limit + 1,
+        before: q.cursor ? Number(q.cursor) : undefined,
+      });
+      const page = rows.slice(0, q.limit);
+      return {
+        items: page.map(present),
+        nextCursor: rows.length > q.limit ? String(page.at(-1)!.id) : null,
+      };
+    },
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '@shared/orders';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { expireOrder, fund, liveTick } from '@tests/support/orders';
+import { checkLedger, userBalances } from '../wallet/ledger';
+import { startSettlementWorker } from './settlement.worker';
+
+describe.each(dbDrivers())('timed orders on %s', (kind) => {
+  let t: TestDb;
+  let api: TestApi;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    api = await buildTestApi(t.db);
+    // Every product open, as on a weekday afternoon; ticks below are fresh by the real clock.
+    await api.bus.publish({
+      type: 'market',
+      market: {
+        ts: Date.now(),
+        products: ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'US500', 'XAUUSD'].map((id) => ({
+          id,
+          status: id === 'US500' ? 'closed' : id === 'XAUUSD' ? 'maintenance' : 'open',
+          opensAt: id === 'US500' ? Date.now() + 3_600_000 : undefined,
+          last: null,
+          stats: {
+            open: '0',
+            high: '0',
+            low: '0',
+            last: '0',
+            change: '0',
+            changePct: '0.00',
+            volume: '0',
+            amount: '0.00',
+          },
+        })),
+      },
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+    await t.drop();
+  });
+
+  const funded = async (amount = 100_000) => {
+    const u = await registerUser(api, 'trader');
+    await fund(t.db, u.user.id, amount);
+    return u;
+  };
+  const order = (over: Record<string, unknown> = {}) => ({
+    productId: 'BTCUSDT',
+    direction: 'up',
+    amount: 10_000,
+    duration: 30,
+    ...over,
+  });
+
+  it('accepts an order at the latest fresh tick and moves the stake into the order', async () => {
+    const u = await funded();
+    const tick = await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const res = await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .send(order({ rate: '0.80' }))
+      .expect(201);
+    const o = res.body as Order;
+    expect(o).toMatchObject({
+      productId: 'BTCUSDT',
+      direction: 'up',
+      amount: 10_000,
+      duration: 30,
+      rate: '0.80',
+      status: 'open',
+      exit: null,
+      payout: null,
+    });
+    expect(o.entry).toEqual({ seq: tick.seq, ts: tick.ts, price: '67000.00' });
+    expect(o.expiresAt - o.createdAt).toBe(30_000);
+    expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({
+      available: 90_000,
+      in_orders: 10_000,
+    });
+    expect(api.userEvents.sent.some((e) => e.userId === u.user.id && e.event === 'order')).toBe(
+      true,
+    );
+    const got = await api.http.get(`/api/orders/${o.id}`).set(u.auth).expect(200);
+    expect(got.body).toEqual(o);
+  });
+
+  it.each([
+    [{ duration: 45 }, 400, 'DURATION_INVALID'],
+    [{ amount: 999 }, 400, 'AMOUNT_OUT_OF_RANGE'],
+    [{ amount: 5_000_001 }, 400, 'AMOUNT_OUT_OF_RANGE'],
+    [{ amount: 1000.5 }, 400, 'VALIDATION_FAILED'],
+    [{ amount: -1000 }, 400, 'VALIDATION_FAILED'],
+    [{ amount: '1000' }, 400, 'VALIDATION_FAILED'],
+    [{ direction: 'sideways' }, 400, 'VALIDATION_FAILED'],
+    [{ rate: '0.90' }, 409, 'RATE_CHANGED'],
+    [{ productId: 'US500' }, 409, 'MARKET_CLOSED'],
+    [{ productId: 'XAUUSD' }, 409, 'PRODUCT_MAINTENANCE'],
+    [{ productId: 'ETHUSDT' }, 409, 'QUOTE_STALE'],
+    [{ productId: 'NOPE' }, 404, 'NOT_FOUND'],
+    [{ amount: 200_000 }, 409, 'INSUFFICIENT_BALANCE'],
+  ])('refuses %j with %i %s and writes nothing', async (over, status, code) => {
+    const u = await funded();
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const res = await api.http.post('/api/orders').set(u.auth).send(order(over)).expect(status);
+    expect(res.body).toMatchObject({ error: { code } });
+    expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({
+      available: 100_000,
+      in_orders: 0,
+    });
+    expect((await api.http.get('/api/orders').set(u.auth)).body.items).toEqual([]);
+  });
+
+  it('refuses a quote older than the max feed delay', async () => {
+    const u = await funded();
+    await liveTick(t.db, api.bus, 'EURUSD', 108_500, Date.now() - 3_500, 5);
+    const res = await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .send(order({ productId: 'EURUSD' }))
+      .expect(409);
+    expect(res.body).toMatchObject({ error: { code: 'QUOTE_STALE' } });
+  });
+
+  it('accepts exactly one of 50 concurrent orders that each want the whole balance', async () => {
+    const u = await funded(10_000);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => api.http.post('/api/orders').set(u.auth).send(order())),
+    );
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(
+      answers.filter((r) => r.status === 409 && r.body.error.code === 'INSUFFICIENT_BALANCE'),
+    ).toHaveLength(49);
+    expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({
+      available: 0,
+      in_orders: 10_000,
+    });
+    expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('replays an idempotent placement and refuses the key with another body', async () => {
+    const u = await funded();
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const first = await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .set('Idempotency-Key', 'k-1')
+      .send(order())
+      .expect(201);
+    const again = await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .set('Idempotency-Key', 'k-1')
+      .send(order())
+      .expect(201);
+    expect(again.body).toEqual(first.body);
+    expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({ available: 90_000 });
+    const other = await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .set('Idempotency-Key', 'k-1')
+      .send(order({ amount: 20_000 }))
+      .expect(422);
+    expect(other.body).toMatchObject({ error: { code: 'IDEMPOTENCY_MISMATCH' } });
+    await api.http
+      .post('/api/orders')
+      .set(u.auth)
+      .set('Idempotency-Key', 'x'.repeat(256))
+      .send(order())
+      .expect(400);
+  });
+
+  it('keeps orders private: another user gets 404, anonymous 401', async () => {
+    const a = await funded();
+    const b = await funded();
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const o = (await api.http.post('/api/orders').set(a.auth).send(order()).expect(201))
+      .body as Order;
+    await api.http.get(`/api/orders/${o.id}`).set(b.auth).expect(404);
+    await api.http.get(`/api/orders/${o.id}`).expect(401);
+    await api.http.get('/api/orders/abc').set(a.auth).expect(400);
+    await api.http.get('/api/orders/99999999').set(a.auth).expect(404);
+  });
+
+  it('settles at the tape: win, loss, draw and void, each exactly once, with P&L', async () => {
+    const u = await funded(100_000);
+    const id = Number(u.user.id);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const place = async (direction: string) =>
+      ((await api.http.post('/api/orders').set(u.auth).send(order({ direction }))).body as Order)
+        .id;
+    const [win, loss, draw, stale] = [
+      await place('up'),
+      await place('up'),
+      await place('down'),
+      await place('up'),
+    ];
+    // Each order gets its own tape around its (moved) expiry.
+    // Expiries 10 s apart, so each order's tape is its own.
+    const tapeAt = async (
+      orderId: string,
+      expiredAgoMs: number,
+      exitUnits: number | null,
+      exitAgeMs: number,
+    ) => {
+      const expiry = await expireOrder(t.db, orderId, expiredAgoMs);
+      if (exitUnits !== null)
+        await liveTick(t.db, api.bus, 'BTCUSDT', exitUnits, expiry - exitAgeMs);
+      return expiry;
+    };
+    await tapeAt(win, 40_000, 6_700_100, 100);
+    await tapeAt(loss, 30_000, 6_699_900, 100);
+    await tapeAt(draw, 20_000, 6_700_000, 100);
+    await tapeAt(stale, 10_000, 6_800_000, 5_000);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_050, Date.now() + 10); // a tick after every expiry
+    const worker = startSettlementWorker({
+      db: t.db,
+      orders: api.orders,
+      userEvents: api.userEvents,
+      balancesChanged: () => undefined,
+      maxFeedDelayMs: 3000,
+      idleMs: 10_000,
+    });
+    await worker.stop();
+    expect(await worker.settleBatch()).toBe(0); // nothing left: a second pass settles nothing
+    const get = async (oid: string) =>
+      (await api.http.get(`/api/orders/${oid}`).set(u.auth)).body as Order;
+    expect(await get(win)).toMatchObject({
+      status: 'won',
+      payout: 18_000,
+      pnl: 8_000,
+      exit: { price: '67001.00' },
+    });
+    expect(await get(loss)).toMatchObject({ status: 'lost', payout: 0, pnl: -10_000 });
+    expect(await get(draw)).toMatchObject({ status: 'draw', payout: 10_000, pnl: 0 });
+    expect(await get(stale)).toMatchObject({
+      status: 'void',
+      payout: 10_000,
+      voidReason: 'FEED_STALE',
+    });
+    expect(await userBalances(t.db, id)).toMatchObject({
+      available: 100_000 - 40_000 + 18_000 + 10_000 + 10_000,
+      in_orders: 0,
+    });
+    expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+    const closed = (await api.http.get('/api/orders?status=closed').set(u.auth)).body
+      .items as Order[];
+    expect(closed.map((o) => o.id).sort()).toEqual([win, loss, draw, stale].sort());
+    expect((await api.http.get('/api/orders?status=open').set(u.auth)).body.items).toEqual([]);
+  });
+});

@@ -1,0 +1,46 @@
+import { Router, type RequestHandler } from 'express';
+import { unauthenticated } from '@server/platform/http/errors';
+import { bearerToken } from '../auth/auth.middleware';
+import type { AuthService } from '../auth/auth.service';
+import { operatorTokenMatches } from '../operator/operator-token';
+import type { UploadService, Viewer } from './upload.service';
+
+/** 401 without a live session or the operator token; puts the viewer in `res.locals.viewer`. */
+function requireViewer(auth: AuthService, operatorTokenHash: string | null): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw unauthenticated();
+    let viewer: Viewer;
+    if (operatorTokenHash && operatorTokenMatches(token, operatorTokenHash))
+      viewer = { operator: true };
+    else {
+      const session = await auth.authenticate(token);
+      if (!session) throw unauthenticated();
+      viewer = { userId: session.userId };
+    }
+    res.locals.viewer = viewer;
+    next();
+  };
+}
+
+/** GET /api/uploads/:id: the image, to its owner or an operator; 404 to anyone else. */
+export function uploadRoutes(deps: {
+  uploads: UploadService;
+  auth: AuthService;
+  operatorTokenHash: string | null;
+}): Router {
+  const r = Router();
+  r.get('/uploads/:id', requireViewer(deps.auth, deps.operatorTokenHash), async (req, res) => {
+    const file = await deps.uploads.read(String(req.params.id), res.locals.viewer as Viewer);
+    // The type comes from the sniffed bytes and nosniff stops a browser guessing another one;
+    // private: a shared cache must never hand one user's identity photo to another.
+    res.set({
+      'Content-Type': file.mime,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Disposition': `inline; filename="${file.id}.${file.ext}"`,
+      'Cache-Control': 'private, max-age=3600',
+    });
+    res.send(file.bytes);
+  });
+  return r;
+}

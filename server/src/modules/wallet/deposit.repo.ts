@@ -1,0 +1,113 @@
+import type { DepositChannelId, DepositStatus } from '@shared/wallet';
+import type { Queryable } from '@server/platform/db';
+import type { PageRequest } from '@server/platform/paging';
+
+export interface DepositRow {
+  id: number;
+  user_id: number;
+  channel: DepositChannelId;
+  amount: number;
+  quantity: number | null;
+  rate: string | null;
+  payer_bank: string | null;
+  payer_card: string | null;
+  payer_name: string | null;
+  remark: string | null;
+  screenshot_id: string;
+  status: DepositStatus;
+  reason: string | null;
+  created_at: Date;
+  reviewed_at: Date | null;
+  /** The user's account name, on rows read for operators. */
+  user_account?: string;
+}
+
+const columns =
+  'd.id, d.user_id, d.channel, d.amount, d.quantity, d.rate, d.payer_bank, d.payer_card, d.payer_name, d.remark, d.screenshot_id, d.status, d.reason, d.created_at, d.reviewed_at';
+
+export async function insertDeposit(
+  db: Queryable,
+  d: {
+    userId: number;
+    channel: DepositChannelId;
+    amount: number;
+    quantity?: number;
+    rate?: string;
+    payerBank?: string;
+    payerCard?: string;
+    payerName?: string;
+    remark?: string;
+    screenshotId: string;
+  },
+): Promise<DepositRow> {
+  const { rows } = await db.query<DepositRow>(
+    `INSERT INTO deposits AS d (user_id, channel, amount, quantity, rate, payer_bank, payer_card, payer_name, remark, screenshot_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+    [
+      d.userId,
+      d.channel,
+      d.amount,
+      d.quantity ?? null,
+      d.rate ?? null,
+      d.payerBank ?? null,
+      d.payerCard ?? null,
+      d.payerName ?? null,
+      d.remark ?? null,
+      d.screenshotId,
+    ],
+  );
+  return rows[0]!;
+}
+
+export async function userDeposits(
+  db: Queryable,
+  userId: number,
+  q: PageRequest,
+): Promise<DepositRow[]> {
+  const { rows } = await db.query<DepositRow>(
+    `SELECT ${columns} FROM deposits d WHERE d.user_id = $1 AND ($2::bigint IS NULL OR d.id < $2)
+     ORDER BY d.id DESC LIMIT $3`,
+    [userId, q.cursor ?? null, q.limit + 1],
+  );
+  return rows;
+}
+
+export async function listDeposits(
+  db: Queryable,
+  q: PageRequest & { status?: DepositStatus },
+): Promise<DepositRow[]> {
+  const { rows } = await db.query<DepositRow>(
+    `SELECT ${columns}, u.account AS user_account FROM deposits d JOIN users u ON u.id = d.user_id
+     WHERE ($1::text IS NULL OR d.status = $1) AND ($2::bigint IS NULL OR d.id < $2)
+     ORDER BY d.id DESC LIMIT $3`,
+    [q.status ?? null, q.cursor ?? null, q.limit + 1],
+  );
+  return rows;
+}
+
+/**
+ * Moves a pending deposit to its review outcome. `status = 'pending'` in the condition makes two
+ * concurrent reviews race for the row: exactly one gets it back, the other gets null.
+ */
+export async function reviewDeposit(
+  db: Queryable,
+  id: number,
+  to: 'approved' | 'rejected',
+  reason: string | null,
+): Promise<DepositRow | null> {
+  const { rows } = await db.query<DepositRow>(
+    `UPDATE deposits d SET status = $2, reason = $3, reviewed_at = now()
+     FROM users u WHERE d.id = $1 AND d.status = 'pending' AND u.id = d.user_id
+     RETURNING ${columns}, u.account AS user_account`,
+    [id, to, reason],
+  );
+  return rows[0] ?? null;
+}
+
+export async function depositStatus(db: Queryable, id: number): Promise<DepositStatus | null> {
+  const { rows } = await db.query<{ status: DepositStatus }>(
+    'SELECT status FROM deposits WHERE id = $1',
+    [id],
+  );
+  return rows[0]?.status ?? null;
+}

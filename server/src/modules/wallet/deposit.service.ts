@@ -1,0 +1,146 @@
+import type { DepositBody } from '@shared/wallet.schemas';
+import { depositLimits, type Deposit, type DepositStatus, type OpsDeposit } from '@shared/wallet';
+import type { Config } from '@server/config';
+import type { Db, Queryable } from '@server/platform/db';
+import { badRequest, conflict, notFound, validationFailed } from '@server/platform/http/errors';
+import { idempotent, type Answer } from '@server/platform/idempotency';
+import { toPage, type PageRequest } from '@server/platform/paging';
+import type { UserEvents } from '@server/platform/user-events';
+import type { IncomingFile, UploadService } from '../uploads/upload.service';
+import * as repo from './deposit.repo';
+import { transfer } from './ledger';
+import { presentDeposit, presentOpsDeposit } from './wallet.presenters';
+import { publishSummary } from './summary';
+
+/** `quantity × rate`, rounded down to the minor unit, exactly (the rate is a decimal string). */
+export function convertAtRate(quantity: number, rate: string): number {
+  const [whole, fraction = ''] = rate.split('.');
+  const scale = 10n ** BigInt(fraction.length);
+  return Number((BigInt(quantity) * BigInt(`${whole}${fraction}`)) / scale);
+}
+
+/** What a deposit will credit; refuses amounts outside the limits and bank amounts with cents. */
+function creditOf(body: DepositBody, rate: string): { amount: number; field: string } {
+  if (body.channel === 'bank') {
+    if (body.amount > 0 && body.amount % 100 !== 0)
+      throw validationFailed('amount', 'amount: bank transfers are whole currency units');
+    return { amount: body.amount, field: 'amount' };
+  }
+  return {
+    amount: body.quantity > 0 ? convertAtRate(body.quantity, rate) : body.quantity,
+    field: 'quantity',
+  };
+}
+
+export interface DepositDeps {
+  db: Db;
+  config: Pick<Config, 'USDT_RATE'>;
+  uploads: UploadService;
+  userEvents: UserEvents;
+}
+
+/** Deposits: the user's claim with a screenshot, then an operator's approval credits it. */
+export function createDepositService({ db, config, uploads, userEvents }: DepositDeps) {
+  /** 404 for an unknown deposit, 409 INVALID_STATE for one already reviewed. */
+  const notPending = async (tx: Queryable, id: number) => {
+    const status = await repo.depositStatus(tx, id);
+    return status
+      ? conflict('INVALID_STATE', `This deposit is already ${status}`)
+      : notFound('No such deposit');
+  };
+
+  return {
+    /**
+     * Records a pending deposit with its screenshot. Every check happens before anything is
+     * written; the upload row, the deposit and the idempotency record then commit together.
+     */
+    async create(
+      userId: number,
+      body: DepositBody,
+      screenshot: IncomingFile | undefined,
+      idempotencyKey: string | undefined,
+    ): Promise<Answer<Deposit>> {
+      const credit = creditOf(body, config.USDT_RATE);
+      if (credit.amount < depositLimits.min || credit.amount > depositLimits.max)
+        throw badRequest(
+          'AMOUNT_OUT_OF_RANGE',
+          `A deposit credits between ${depositLimits.min} and ${depositLimits.max} minor units`,
+          credit.field,
+        );
+      if (!screenshot)
+        throw validationFailed('screenshot', 'screenshot: the transfer screenshot is required');
+      const staged = await uploads.stage([screenshot]);
+      const image = staged[0]!;
+      try {
+        const answer = await idempotent(
+          db,
+          { userId, key: idempotencyKey, request: { ...body, screenshot: image.sha256 } },
+          async (tx) => {
+            await uploads.record(tx, userId, staged);
+            const row = await repo.insertDeposit(tx, {
+              userId,
+              amount: credit.amount,
+              screenshotId: image.id,
+              remark: body.remark,
+              ...(body.channel === 'bank'
+                ? {
+                    channel: body.channel,
+                    payerBank: body.payerBank,
+                    payerCard: body.payerCard,
+                    payerName: body.payerName,
+                  }
+                : { channel: body.channel, quantity: body.quantity, rate: config.USDT_RATE }),
+            });
+            return { status: 201, body: presentDeposit(row) };
+          },
+        );
+        // A replay answers with the first deposit and its screenshot; this copy is not needed.
+        if (answer.replayed) await uploads.discard(staged);
+        return answer;
+      } catch (err) {
+        await uploads.discard(staged);
+        throw err;
+      }
+    },
+
+    async list(userId: number, page: PageRequest) {
+      return toPage(await repo.userDeposits(db, userId, page), page.limit, presentDeposit);
+    },
+
+    async review(q: PageRequest & { status?: DepositStatus }) {
+      return toPage(await repo.listDeposits(db, q), q.limit, presentOpsDeposit);
+    },
+
+    /** Credits the deposit: its status and the ledger transfer commit together, once. */
+    async approve(id: number): Promise<OpsDeposit> {
+      const row = await db.transaction(async (tx) => {
+        const d = await repo.reviewDeposit(tx, id, 'approved', null);
+        if (!d) throw await notPending(tx, id);
+        await transfer(tx, {
+          kind: 'deposit',
+          userId: d.user_id,
+          ref: `deposit:${d.id}`,
+          legs: [
+            { account: { house: 'world' }, amount: -d.amount },
+            { account: { user: d.user_id, kind: 'available' }, amount: d.amount },
+          ],
+        });
+        return d;
+      });
+      await publishSummary(db, userEvents, row.user_id);
+      return presentOpsDeposit(row);
+    },
+
+    /** Refuses the deposit with a reason the user sees; no money moves. */
+    async reject(id: number, reason: string): Promise<OpsDeposit> {
+      const row = await db.transaction(async (tx) => {
+        const d = await repo.reviewDeposit(tx, id, 'rejected', reason);
+        if (!d) throw await notPending(tx, id);
+        return d;
+      });
+      return presentOpsDeposit(row);
+    },
+  };
+}
+
+export type DepositService = ReturnType<typeof createDepositService>;

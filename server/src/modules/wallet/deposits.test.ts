@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import {
+  bankDepositFields,
+  deposit,
+  expectLedgerOk,
+  images,
+  itemsOf,
+  opsAuth,
+  postDeposit,
+  summaryOf,
+  type TestUser,
+} from '@tests/support/wallet';
+
+describe.each(dbDrivers())('deposits on %s', (kind) => {
+  let t: TestDb;
+  let api: TestApi;
+  let alice: TestUser;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    api = await buildTestApi(t.db, { env: { USDT_RATE: '7.25' } });
+    alice = await registerUser(api, 'dep');
+  });
+  afterAll(async () => {
+    await api.close();
+    await t.drop();
+  });
+
+  it('shows the platform receiving details of every channel', async () => {
+    const res = await api.http.get('/api/deposits/channels').set(alice.auth).expect(200);
+    expect((res.body as { channel: string }[]).map((c) => c.channel)).toEqual([
+      'bank',
+      'usdt-trc20',
+      'usdt-erc20',
+    ]);
+    expect(res.body[0]).toMatchObject({ bankName: 'Demo Bank', min: 1000, max: 100_000_000 });
+    expect(res.body[1]).toMatchObject({ network: 'TRC20', rate: '7.25' });
+    expect(res.body[1].address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    expect(res.body[2].address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await api.http.get('/api/deposits/channels').expect(401);
+  });
+
+  it('records a bank deposit under review, then credits it once an operator approves', async () => {
+    const user = await registerUser(api, 'dep');
+    const res = await postDeposit(api, user.auth, {
+      ...bankDepositFields(250_000),
+      remark: 'rent',
+    }).expect(201);
+    expect(res.body).toMatchObject({
+      channel: 'bank',
+      amount: 250_000,
+      status: 'pending',
+      remark: 'rent',
+    });
+    expect(res.body).not.toHaveProperty('reviewedAt');
+    expect((await summaryOf(api, user)).available).toBe(0);
+
+    const pending = await api.http.get('/api/ops/deposits?status=pending').set(opsAuth).expect(200);
+    const item = itemsOf<Record<string, string>>(pending).find((d) => d.id === res.body.id)!;
+    expect(item).toMatchObject({
+      userId: user.user.id,
+      userAccount: user.account,
+      payerBank: 'Bank of Tests',
+      payerCard: '6222020012345678',
+      payerName: 'Test Payer',
+    });
+    // The operator can look at the screenshot; it is the PNG that was sent.
+    const shot = await api.http.get(`/api/uploads/${item.screenshotId}`).set(opsAuth).expect(200);
+    expect(Buffer.compare(shot.body as Buffer, images.png)).toBe(0);
+
+    const approved = await api.http
+      .post(`/api/ops/deposits/${res.body.id}/approve`)
+      .set(opsAuth)
+      .expect(200);
+    expect(approved.body).toMatchObject({ status: 'approved' });
+    expect(typeof approved.body.reviewedAt).toBe('number');
+    const s = await summaryOf(api, user);
+    expect(s).toMatchObject({ available: 250_000, totalAssets: 250_000, withdrawHold: 0 });
+    const events = api.userEvents.sent.filter((e) => e.userId === user.user.id);
+    expect(events.at(-1)).toMatchObject({ event: 'balance', payload: { available: 250_000 } });
+
+    const ledger = await api.http.get('/api/wallet/ledger').set(user.auth).expect(200);
+    expect(ledger.body).toEqual({
+      items: [
+        {
+          id: expect.any(String),
+          type: 'deposit',
+          amount: 250_000,
+          balanceAfter: 250_000,
+          createdAt: expect.any(Number),
+          ref: `deposit:${res.body.id}`,
+        },
+      ],
+      nextCursor: null,
+    });
+    const mine = await api.http.get('/api/deposits').set(user.auth).expect(200);
+    expect(mine.body.items[0]).toMatchObject({ id: res.body.id, status: 'approved' });
+    await expectLedgerOk(api);
+  });
+
+  it('converts USDT at the configured rate, rounding down to the cent', async () => {
+    const res = await postDeposit(api, alice.auth, {
+      channel: 'usdt-trc20',
+      quantity: '1001',
+    }).expect(201);
+    // 10.01 USDT × 7.25 = 72.5725 → 72.57
+    expect(res.body).toMatchObject({
+      channel: 'usdt-trc20',
+      quantity: 1001,
+      rate: '7.25',
+      amount: 7257,
+      status: 'pending',
+    });
+    await postDeposit(api, alice.auth, { channel: 'usdt-erc20', quantity: '100' }).expect(400);
+  });
+
+  it('rejects with a reason the user sees, moving no money; a second review is refused', async () => {
+    const user = await registerUser(api, 'dep');
+    const id = await deposit(api, user, 5000);
+    const res = await api.http
+      .post(`/api/ops/deposits/${id}/reject`)
+      .set(opsAuth)
+      .send({ reason: 'No transfer arrived' })
+      .expect(200);
+    expect(res.body).toMatchObject({ status: 'rejected', reason: 'No transfer arrived' });
+    const mine = await api.http.get('/api/deposits').set(user.auth).expect(200);
+    expect(mine.body.items[0]).toMatchObject({ status: 'rejected', reason: 'No transfer arrived' });
+    for (const action of ['approve', 'reject']) {
+      const again = await api.http
+        .post(`/api/ops/deposits/${id}/${action}`)
+        .set(opsAuth)
+        .send({ reason: 'again' })
+        .expect(409);
+      expect(again.body.error.code).toBe('INVALID_STATE');
+    }
+    expect((await summaryOf(api, user)).available).toBe(0);
+    await expectLedgerOk(api);
+  });
+
+  it('pages the user’s deposits newest first with a cursor', async () => {
+    const user = await registerUser(api, 'dep');
+    const ids = [];
+    for (const amount of [1000, 2000, 3000, 4000, 5000]) ids.push(await deposit(api, user, amount));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: { items: { id: string }[]; nextCursor: string | null } } = await api.http
+        .get(`/api/deposits?limit=2${cursor ? `&cursor=${cursor}` : ''}`)
+        .set(user.auth)
+        .expect(200);
+      expect(res.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...itemsOf(res).map((d) => d.id));
+      cursor = res.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(ids.reverse());
+  });
+
+  it('lists only the user’s own deposits', async () => {
+    const bob = await registerUser(api, 'dep');
+    await deposit(api, alice, 1000);
+    const res = await api.http.get('/api/deposits').set(bob.auth).expect(200);
+    expect(res.body).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('refuses operator calls without the operator token', async () => {
+    await api.http.get('/api/ops/deposits').expect(401);
+    await api.http.get('/api/ops/deposits').set(alice.auth).expect(403);
+    await api.http.post('/api/ops/deposits/1/approve').set(alice.auth).expect(403);
+    await api.http.get('/api/ops/ledger/check').set(alice.auth).expect(403);
+  });
+});

@@ -1,0 +1,93 @@
+import type {
+  Deposit,
+  FundRecord,
+  OpsDeposit,
+  TransferKind,
+  OpsWithdrawal,
+  Withdrawal,
+  WithdrawalAccount,
+} from '@shared/wallet';
+import type { DepositRow } from './deposit.repo';
+import type { TransferKind as LedgerKind } from './ledger';
+import type { FundRecordRow } from './wallet.repo';
+import type { WithdrawalAccountRow, WithdrawalRow } from './withdrawal.repo';
+
+/** Database rows never leave the server: these map them to the shared DTOs. */
+
+// Fund record types are the ledger's transfer kinds; the shared list (which the `type` filter
+// accepts) must name the same ones, or this stops compiling.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _kindsInStep: Same<LedgerKind, TransferKind> = true;
+
+const reviewed = (at: Date | null) => (at ? { reviewedAt: at.getTime() } : {});
+const optional = <K extends string>(key: K, value: string | null | undefined) =>
+  (value ? { [key]: value } : {}) as Partial<Record<K, string>>;
+
+export function presentDeposit(d: DepositRow): Deposit {
+  return {
+    id: String(d.id),
+    channel: d.channel,
+    amount: d.amount,
+    ...(d.quantity !== null ? { quantity: d.quantity } : {}),
+    ...optional('rate', d.rate),
+    ...optional('remark', d.remark),
+    screenshotId: d.screenshot_id,
+    status: d.status,
+    ...optional('reason', d.reason),
+    createdAt: d.created_at.getTime(),
+    ...reviewed(d.reviewed_at),
+  };
+}
+
+export function presentOpsDeposit(d: DepositRow): OpsDeposit {
+  return {
+    ...presentDeposit(d),
+    userId: String(d.user_id),
+    userAccount: d.user_account ?? '',
+    ...optional('payerBank', d.payer_bank),
+    ...optional('payerCard', d.payer_card),
+    ...optional('payerName', d.payer_name),
+  };
+}
+
+export function presentWithdrawalAccount(a: WithdrawalAccountRow): WithdrawalAccount {
+  const base = { id: String(a.id), createdAt: a.created_at.getTime() };
+  if (a.type === 'coin') return { ...base, type: 'coin', network: a.network!, address: a.address! };
+  return {
+    ...base,
+    type: 'bank',
+    holderName: a.holder_name!,
+    nationality: a.nationality!,
+    bankName: a.bank_name!,
+    cardNumber: a.card_number!,
+    ...optional('bankAddress', a.bank_address),
+  };
+}
+
+export function presentWithdrawal(w: WithdrawalRow): Withdrawal {
+  return {
+    id: String(w.id),
+    accountId: String(w.account_id),
+    account: presentWithdrawalAccount(w.account),
+    amount: w.amount,
+    status: w.status,
+    ...optional('reason', w.reason),
+    createdAt: w.created_at.getTime(),
+    ...reviewed(w.reviewed_at),
+  };
+}
+
+export function presentOpsWithdrawal(w: WithdrawalRow): OpsWithdrawal {
+  return { ...presentWithdrawal(w), userId: String(w.user_id), userAccount: w.user_account ?? '' };
+}
+
+export function presentFundRecord(r: FundRecordRow): FundRecord {
+  return {
+    id: String(r.id),
+    type: r.kind,
+    amount: r.amount,
+    balanceAfter: r.balance_after,
+    createdAt: r.created_at.getTime(),
+    ref: r.ref,
+  };
+}

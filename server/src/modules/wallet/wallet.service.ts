@@ -1,0 +1,85 @@
+import type { LedgerQuery } from '@shared/wallet.schemas';
+import {
+  depositLimits,
+  type AccountSummary,
+  type DepositChannel,
+  type FundRecord,
+  type LedgerCheck,
+  type Page,
+} from '@shared/wallet';
+import type { Config } from '@server/config';
+import type { Db } from '@server/platform/db';
+import { toPage } from '@server/platform/paging';
+import type { UserEvents } from '@server/platform/user-events';
+import type { AuthService } from '../auth/auth.service';
+import type { UploadService } from '../uploads/upload.service';
+import { createDepositService } from './deposit.service';
+import { checkLedger } from './ledger';
+import { accountSummary } from './summary';
+import { fundRecords } from './wallet.repo';
+import { presentFundRecord } from './wallet.presenters';
+import { createWithdrawalService } from './withdrawal.service';
+
+export interface WalletDeps {
+  db: Db;
+  config: Config;
+  auth: AuthService;
+  uploads: UploadService;
+  userEvents: UserEvents;
+}
+
+/** What a withdrawal form needs to know before the user types. */
+export interface WithdrawalRules {
+  min: number;
+  max: number;
+  requiresKyc: boolean;
+}
+
+/** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */
+export function createWalletService(deps: WalletDeps) {
+  const { db, config } = deps;
+  const channels: DepositChannel[] = [
+    {
+      channel: 'bank',
+      bankName: config.DEPOSIT_BANK_NAME,
+      cardNumber: config.DEPOSIT_BANK_CARD,
+      holderName: config.DEPOSIT_BANK_HOLDER,
+      ...depositLimits,
+    },
+    {
+      channel: 'usdt-trc20',
+      network: 'TRC20',
+      address: config.DEPOSIT_TRC20_ADDRESS,
+      rate: config.USDT_RATE,
+      ...depositLimits,
+    },
+    {
+      channel: 'usdt-erc20',
+      network: 'ERC20',
+      address: config.DEPOSIT_ERC20_ADDRESS,
+      rate: config.USDT_RATE,
+      ...depositLimits,
+    },
+  ];
+  const withdrawalRules: WithdrawalRules = {
+    min: config.WITHDRAW_MIN,
+    max: config.WITHDRAW_MAX,
+    requiresKyc: config.WITHDRAW_REQUIRES_KYC,
+  };
+
+  return {
+    deposits: createDepositService(deps),
+    withdrawals: createWithdrawalService(deps),
+    summary: (userId: number): Promise<AccountSummary> => accountSummary(db, userId),
+    depositChannels: (): DepositChannel[] => channels,
+    withdrawalRules: (): WithdrawalRules => withdrawalRules,
+
+    async fundRecords(userId: number, q: LedgerQuery): Promise<Page<FundRecord>> {
+      return toPage(await fundRecords(db, userId, q), q.limit, presentFundRecord);
+    },
+
+    checkLedger: (): Promise<LedgerCheck> => checkLedger(db),
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;

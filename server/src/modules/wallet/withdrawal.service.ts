@@ -1,0 +1,185 @@
+import type { WithdrawalAccountBody, WithdrawalBody } from '@shared/wallet.schemas';
+import type {
+  OpsWithdrawal,
+  Withdrawal,
+  WithdrawalAccount,
+  WithdrawalStatus,
+} from '@shared/wallet';
+import type { Config } from '@server/config';
+import type { Db, Queryable } from '@server/platform/db';
+import { pgErrorCode } from '@server/platform/db/db';
+import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
+import { idempotent, type Answer } from '@server/platform/idempotency';
+import { toPage, type PageRequest } from '@server/platform/paging';
+import type { UserEvents } from '@server/platform/user-events';
+import type { AuthService } from '../auth/auth.service';
+import { latestKycSubmission } from '../kyc/kyc.repo';
+import { transfer, type Leg } from './ledger';
+import { publishSummary } from './summary';
+import {
+  presentOpsWithdrawal,
+  presentWithdrawal,
+  presentWithdrawalAccount,
+} from './wallet.presenters';
+import * as repo from './withdrawal.repo';
+
+export interface WithdrawalDeps {
+  db: Db;
+  config: Pick<Config, 'WITHDRAW_MIN' | 'WITHDRAW_MAX' | 'WITHDRAW_REQUIRES_KYC'>;
+  auth: Pick<AuthService, 'verifyTradePassword'>;
+  userEvents: UserEvents;
+}
+
+/** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
+export function createWithdrawalService({ db, config, auth, userEvents }: WithdrawalDeps) {
+  const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
+  const available = (userId: number) => ({ user: userId, kind: 'available' as const });
+
+  const byId = async (tx: Queryable, id: number) =>
+    presentOpsWithdrawal((await repo.withdrawalById(tx, id))!);
+
+  /**
+   * Ends a pending withdrawal: its status and the ledger transfer out of withdraw_hold commit
+   * together. Two reviews racing for one withdrawal: one wins, the other gets 409 INVALID_STATE.
+   */
+  const finish = async (
+    id: number,
+    to: 'success' | 'failed',
+    reason: string | null,
+  ): Promise<OpsWithdrawal> => {
+    const { userId, answer } = await db.transaction(async (tx) => {
+      const w = await repo.reviewWithdrawal(tx, id, to, reason);
+      if (!w) {
+        const status = await repo.withdrawalStatus(tx, id);
+        throw status
+          ? conflict('INVALID_STATE', `This withdrawal is already ${status}`)
+          : notFound('No such withdrawal');
+      }
+      const legs: Leg[] = [
+        { account: hold(w.user_id), amount: -w.amount },
+        { account: to === 'success' ? { house: 'world' } : available(w.user_id), amount: w.amount },
+      ];
+      await transfer(tx, {
+        kind: to === 'success' ? 'withdraw_paid' : 'withdraw_release',
+        userId: w.user_id,
+        ref: `withdrawal:${id}`,
+        legs,
+      });
+      return { userId: w.user_id, answer: await byId(tx, id) };
+    });
+    await publishSummary(db, userEvents, userId);
+    return answer;
+  };
+
+  return {
+    async accounts(userId: number): Promise<WithdrawalAccount[]> {
+      return (await repo.userWithdrawalAccounts(db, userId)).map(presentWithdrawalAccount);
+    },
+
+    async account(userId: number, id: number): Promise<WithdrawalAccount> {
+      const a = await repo.userWithdrawalAccount(db, userId, id);
+      if (!a) throw notFound('No such withdrawal account');
+      return presentWithdrawalAccount(a);
+    },
+
+    /** Binds a bank card or a coin address; once bound, changes go through customer service. */
+    async bind(userId: number, body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
+      try {
+        const row = await repo.insertWithdrawalAccount(db, {
+          user_id: userId,
+          type: body.type,
+          holder_name: body.type === 'bank' ? body.holderName : null,
+          nationality: body.type === 'bank' ? body.nationality : null,
+          bank_name: body.type === 'bank' ? body.bankName : null,
+          card_number: body.type === 'bank' ? body.cardNumber : null,
+          bank_address: body.type === 'bank' ? (body.bankAddress ?? null) : null,
+          network: body.type === 'coin' ? body.network : null,
+          address: body.type === 'coin' ? body.address : null,
+        });
+        return presentWithdrawalAccount(row);
+      } catch (err) {
+        if (pgErrorCode(err) === '23505')
+          throw conflict(
+            'ACCOUNT_ALREADY_BOUND',
+            `A ${body.type === 'bank' ? 'bank card' : 'coin address'} is bound already; contact customer service to change it`,
+            'type',
+          );
+        throw err;
+      }
+    },
+
+    /**
+     * Asks for a withdrawal. Checks, in order: the account is the user's (404), the amount is
+     * within limits (400), the transaction password (403), the identity check when required (403).
+     * Then the withdrawal row and the hold on the amount commit in one transaction; a balance
+     * that is short refuses the whole of it (409 INSUFFICIENT_BALANCE).
+     */
+    async create(
+      userId: number,
+      body: WithdrawalBody,
+      idempotencyKey: string | undefined,
+    ): Promise<Answer<Withdrawal>> {
+      if (!(await repo.userWithdrawalAccount(db, userId, body.accountId)))
+        throw notFound('No such withdrawal account');
+      if (body.amount < config.WITHDRAW_MIN || body.amount > config.WITHDRAW_MAX)
+        throw badRequest(
+          'AMOUNT_OUT_OF_RANGE',
+          `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
+          'amount',
+        );
+      if (!(await auth.verifyTradePassword(userId, body.tradePassword)))
+        throw new AppError(
+          403,
+          'WRONG_TRADE_PASSWORD',
+          'Wrong transaction password',
+          'tradePassword',
+        );
+      if (
+        config.WITHDRAW_REQUIRES_KYC &&
+        (await latestKycSubmission(db, userId))?.status !== 'verified'
+      )
+        throw new AppError(403, 'KYC_REQUIRED', 'Withdrawals need a verified identity');
+      // The password is left out of the stored request hash: a hash of six digits is no secret.
+      const request = { accountId: body.accountId, amount: body.amount };
+      const answer = await idempotent(db, { userId, key: idempotencyKey, request }, async (tx) => {
+        const id = await repo.insertWithdrawal(tx, {
+          userId,
+          accountId: body.accountId,
+          amount: body.amount,
+        });
+        await transfer(tx, {
+          kind: 'withdraw_hold',
+          userId,
+          ref: `withdrawal:${id}`,
+          legs: [
+            { account: available(userId), amount: -body.amount },
+            { account: hold(userId), amount: body.amount },
+          ],
+        });
+        return { status: 201, body: presentWithdrawal((await repo.withdrawalById(tx, id))!) };
+      });
+      if (!answer.replayed) await publishSummary(db, userEvents, userId);
+      return answer;
+    },
+
+    async list(userId: number, page: PageRequest) {
+      return toPage(
+        await repo.listWithdrawals(db, { ...page, userId }),
+        page.limit,
+        presentWithdrawal,
+      );
+    },
+
+    async review(q: PageRequest & { status?: WithdrawalStatus }) {
+      return toPage(await repo.listWithdrawals(db, q), q.limit, presentOpsWithdrawal);
+    },
+
+    /** Marks the withdrawal paid: the held amount leaves the platform. */
+    approve: (id: number) => finish(id, 'success', null),
+
+    /** Marks it failed: the held amount returns to the available balance; the reason is kept. */
+    reject: (id: number, reason: string) => finish(id, 'failed', reason),
+  };
+}
+
+export type WithdrawalService = ReturnType<typeof createWithdrawalService>;

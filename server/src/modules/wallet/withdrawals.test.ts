@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import {
+  bankAccountBody,
+  bindBank,
+  expectLedgerOk,
+  itemsOf,
+  fund,
+  opsAuth,
+  readyUser,
+  summaryOf,
+  verifyKyc,
+} from '@tests/support/wallet';
+
+const trc20 = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+const erc20 = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) => {
+  let t: TestDb;
+  let api: TestApi;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    api = await buildTestApi(t.db);
+  });
+  afterAll(async () => {
+    await api.close();
+    await t.drop();
+  });
+
+  describe('withdrawal accounts', () => {
+    let refused: Awaited<ReturnType<typeof registerUser>> | undefined;
+    it('binds one bank card and one coin address, then refuses a second of either', async () => {
+      const u = await registerUser(api, 'acct');
+      const bank = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send({ ...bankAccountBody, nationality: 'cn', bankAddress: '1 Test Road' })
+        .expect(201);
+      expect(bank.body).toMatchObject({
+        type: 'bank',
+        holderName: 'Test Holder',
+        nationality: 'CN',
+        cardNumber: '6222020012345678',
+        bankAddress: '1 Test Road',
+      });
+      const coin = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send({ type: 'coin', network: 'TRC20', address: trc20 })
+        .expect(201);
+      expect(coin.body).toMatchObject({ type: 'coin', network: 'TRC20', address: trc20 });
+      for (const body of [bankAccountBody, { type: 'coin', network: 'ERC20', address: erc20 }]) {
+        const again = await api.http
+          .post('/api/withdrawal-accounts')
+          .set(u.auth)
+          .send(body)
+          .expect(409);
+        expect(again.body.error).toMatchObject({ code: 'ACCOUNT_ALREADY_BOUND', field: 'type' });
+      }
+      const list = await api.http.get('/api/withdrawal-accounts').set(u.auth).expect(200);
+      expect((list.body as { id: string }[]).map((a) => a.id)).toEqual([
+        bank.body.id,
+        coin.body.id,
+      ]);
+      const detail = await api.http
+        .get(`/api/withdrawal-accounts/${coin.body.id}`)
+        .set(u.auth)
+        .expect(200);
+      expect(detail.body).toEqual(coin.body);
+    });
+
+    it('lets exactly one of several concurrent binds of one type through', async () => {
+      const u = await registerUser(api, 'acct');
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          api.http.post('/api/withdrawal-accounts').set(u.auth).send(bankAccountBody),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409]);
+      const list = await api.http.get('/api/withdrawal-accounts').set(u.auth).expect(200);
+      expect(list.body).toHaveLength(1);
+    });
+
+    it('shows an account only to its owner', async () => {
+      const a = await registerUser(api, 'acct');
+      const b = await registerUser(api, 'acct');
+      const id = await bindBank(api, a);
+      await api.http.get(`/api/withdrawal-accounts/${id}`).set(b.auth).expect(404);
+      await api.http.get(`/api/withdrawal-accounts/${id}`).expect(401);
+      expect((await api.http.get('/api/withdrawal-accounts').set(b.auth).expect(200)).body).toEqual(
+        [],
+      );
+    });
+
+    it.each([
+      [{ type: 'coin', network: 'TRC20', address: erc20 }, 'address'],
+      [{ type: 'coin', network: 'ERC20', address: trc20 }, 'address'],
+      [{ type: 'coin', network: 'TRC20', address: `${trc20.slice(0, -1)}0` }, 'address'],
+      [{ type: 'coin', network: 'ERC20', address: `${erc20.slice(0, -1)}g` }, 'address'],
+      [{ type: 'coin', network: 'BEP20', address: erc20 }, 'network'],
+      [{ ...bankAccountBody, cardNumber: '1234567' }, 'cardNumber'],
+      [{ ...bankAccountBody, cardNumber: '1'.repeat(31) }, 'cardNumber'],
+      [{ ...bankAccountBody, cardNumber: '6222abcd12345678' }, 'cardNumber'],
+      [{ ...bankAccountBody, nationality: 'China' }, 'nationality'],
+      [{ ...bankAccountBody, nationality: 'XX' }, 'nationality'],
+      [{ ...bankAccountBody, holderName: '' }, 'holderName'],
+      [{ ...bankAccountBody, bankName: 'x'.repeat(61) }, 'bankName'],
+      [{ type: 'paypal' }, 'type'],
+      [{}, 'type'],
+    ])('refuses %j naming %s', async (body, field) => {
+      const u = (refused ??= await registerUser(api, 'acct'));
+      const res = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send(body)
+        .expect(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field });
+      expect((await api.http.get('/api/withdrawal-accounts').set(u.auth)).body).toEqual([]);
+    });
+  });
+
+  describe('withdrawals', () => {
+    it('holds the amount at once; success pays it out, failure returns it with the reason', async () => {
+      const u = await readyUser(api, 100_000);
+      const w = await api.http
+        .post('/api/withdrawals')
+        .set(u.auth)
+        .send({ accountId: u.accountId, amount: 30_000, tradePassword: '123456' })
+        .expect(201);
+      expect(w.body).toMatchObject({
+        accountId: u.accountId,
+        amount: 30_000,
+        status: 'pending',
+        account: { id: u.accountId, type: 'bank' },
+      });
+      expect(await summaryOf(api, u)).toMatchObject({
+        available: 70_000,
+        withdrawHold: 30_000,
+        totalAssets: 100_000,
+      });
+      expect(api.userEvents.sent.at(-1)).toMatchObject({
+        userId: u.user.id,
+        event: 'balance',
+        payload: { available: 70_000, withdrawHold: 30_000 },
+      });
+      const ops = await api.http.get('/api/ops/withdrawals?status=pending').set(opsAuth);
+      expect(itemsOf(ops).find((x) => x.id === w.body.id)).toMatchObject({
+        userId: u.user.id,
+        userAccount: u.account,
+        account: { cardNumber: '6222020012345678' },
+      });
+      await api.http.post(`/api/ops/withdrawals/${w.body.id}/approve`).set(opsAuth).expect(200);
+      expect(await summaryOf(api, u)).toMatchObject({
+        available: 70_000,
+        withdrawHold: 0,
+        totalAssets: 70_000,
+      });
+
+      const w2 = await api.http
+        .post('/api/withdrawals')
+        .set(u.auth)
+        .send({ accountId: u.accountId, amount: 20_000, tradePassword: '123456' })
+        .expect(201);
+      const failed = await api.http
+        .post(`/api/ops/withdrawals/${w2.body.id}/reject`)
+        .set(opsAuth)
+        .send({ reason: 'Card closed' })
+        .expect(200);
+      expect(failed.body).toMatchObject({ status: 'failed', reason: 'Card closed' });
+      expect(await summaryOf(api, u)).toMatchObject({ available: 70_000, withdrawHold: 0 });
+      const mine = await api.http.get('/api/withdrawals').set(u.auth).expect(200);
+      expect(itemsOf(mine).map((x) => x.status)).toEqual(['failed', 'success']);
+      expect(mine.body.items[0]).toMatchObject({ reason: 'Card closed' });
+
+      const records = await api.http.get('/api/wallet/ledger').set(u.auth).expect(200);
+      expect(
+        itemsOf<{ type: string; amount: number; balanceAfter: number }>(records).map((r) => [
+          r.type,
+          r.amount,
+          r.balanceAfter,
+        ]),
+      ).toEqual([
+        ['withdraw_release', 20_000, 70_000],
+        ['withdraw_hold', -20_000, 50_000],
+        ['withdraw_hold', -30_000, 70_000],
+        ['deposit', 100_000, 100_000],
+      ]);
+      const holds = await api.http.get('/api/wallet/ledger?type=withdraw_hold&limit=1').set(u.auth);
+      expect(holds.body.items).toHaveLength(1);
+      expect(holds.body.items[0].amount).toBe(-20_000);
+      const next = await api.http
+        .get(`/api/wallet/ledger?type=withdraw_hold&limit=1&cursor=${holds.body.nextCursor}`)
+        .set(u.auth);
+      expect(next.body).toMatchObject({ items: [{ amount: -30_000 }], nextCursor: null });
+      await expectLedgerOk(api);
+    });
+
+    it('refuses in order: foreign account 404, amount 400, password 403, identity 403', async () => {
+      const u = await registerUser(api, 'wd');
+      const other = await readyUser(api, 0, 'wdo');
+      const accountId = await bindBank(api, u);
+      await fund(api, u, 100_000);
+      const post = (body: object) =>
+        api.http
+          .post('/api/withdrawals')
+          .set(u.auth)
+          .send({ accountId, amount: 10_000, tradePassword: '123456', ...body });
+      expect((await post({ accountId: other.accountId })).body.error.code).toBe('NOT_FOUND');
+      expect((await post({ accountId: '999999999' })).status).toBe(404);
+      const low = await post({ amount: 999 });
+      expect([low.status, low.body.error.code, low.body.error.field]).toEqual([
+        400,
+        'AMOUNT_OUT_OF_RANGE',
+        'amount',
+      ]);
+      expect((await post({ amount: 5_000_001 })).body.error.code).toBe('AMOUNT_OUT_OF_RANGE');
+      const wrong = await post({ tradePassword: '654321' });
+      expect([wrong.status, wrong.body.error.code]).toEqual([403, 'WRONG_TRADE_PASSWORD']);
+      const kyc = await post({});
+      expect([kyc.status, kyc.body.error.code]).toEqual([403, 'KYC_REQUIRED']);
+      expect(await summaryOf(api, u)).toMatchObject({ available: 100_000, withdrawHold: 0 });
+      await verifyKyc(api, u);
+      await post({}).expect(201);
+      const short = await post({ amount: 95_000 });
+      expect([short.status, short.body.error.code]).toEqual([409, 'INSUFFICIENT_BALANCE']);
+      expect(await summaryOf(api, u)).toMatchObject({ available: 90_000, withdrawHold: 10_000 });
+      expect((await api.http.get('/api/withdrawals').set(u.auth)).body.items).toHaveLength(1);
+    });
+
+    it('follows the configured limits, and can do without identity checks', async () => {
+      // A second app over the same database, configured otherwise.
+      const api2 = await buildTestApi(t.db, {
+        env: { WITHDRAW_MIN: '5000', WITHDRAW_MAX: '6000', WITHDRAW_REQUIRES_KYC: 'false' },
+      });
+      try {
+        const u = await registerUser(api2, 'cfg');
+        const accountId = await bindBank(api2, u);
+        await fund(api2, u, 20_000);
+        const rules = await api2.http.get('/api/withdrawals/rules').set(u.auth).expect(200);
+        expect(rules.body).toEqual({ min: 5000, max: 6000, requiresKyc: false });
+        const post = (amount: number) =>
+          api2.http
+            .post('/api/withdrawals')
+            .set(u.auth)
+            .send({ accountId, amount, tradePassword: '123456' });
+        expect((await post(4999)).status).toBe(400);
+        expect((await post(6001)).status).toBe(400);
+        expect((await post(6000)).status).toBe(201);
+      } finally {
+        await api2.close();
+      }
+    });
+  });
+});

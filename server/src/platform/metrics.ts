@@ -1,0 +1,65 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Router } from 'express';
+
+/**
+ * One Prometheus registry per process: the default process metrics (CPU, resident memory, heap,
+ * event-loop delay) plus the product's own figures. Served at /metrics by every role.
+ */
+export function createMetrics(role: string) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ role });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  return {
+    registry,
+    sockets: new Gauge({
+      name: 'gateway_connected_sockets',
+      help: 'Connected Socket.IO clients',
+      registers: [registry],
+    }),
+    deliveries: new Counter({
+      name: 'gateway_deliveries_total',
+      help: 'Messages handed to sockets (one per socket per broadcast)',
+      labelNames: ['event'],
+      registers: [registry],
+    }),
+    broadcasts: new Counter({
+      name: 'gateway_broadcasts_total',
+      help: 'Broadcasts (one per room per message)',
+      labelNames: ['event'],
+      registers: [registry],
+    }),
+    placements: new Counter({
+      name: 'orders_placed_total',
+      help: 'Orders accepted',
+      registers: [registry],
+    }),
+    refusals: new Counter({
+      name: 'orders_refused_total',
+      help: 'Orders refused, by error code',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
+    settled: new Counter({
+      name: 'orders_settled_total',
+      help: 'Orders settled, by result',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+    settlementLag: new Histogram({
+      name: 'settlement_lag_seconds',
+      help: 'From an order expiry to its settlement',
+      buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function metricsRoute(metrics: Metrics): Router {
+  const r = Router();
+  r.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  return r;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+export type Direction = 'up' | 'down';
+export type OrderStatus = 'open' | 'won' | 'lost' | 'draw' | 'void';
+
+export interface TickRef {
+  seq: number;
+  ts: number;
+  price: string;
+}
+
+/** The Order DTO of API.md. Money in minor units; `rate` a decimal string ("0.85"). */
+export interface Order {
+  id: string;
+  productId: string;
+  direction: Direction;
+  amount: number;
+  duration: number;
+  rate: string;
+  status: OrderStatus;
+  entry: TickRef;
+  exit: TickRef | null;
+  payout: number | null;
+  pnl: number | null;
+  createdAt: number;
+  expiresAt: number;
+  settledAt: number | null;
+  voidReason: string | null;
+}
+
+export const placeOrderBody = z.object({
+  productId: z.string().min(1).max(32),
+  direction: z.enum(['up', 'down']),
+  amount: z.number().int('amount is in minor units (a whole number)').positive(),
+  duration: z.number().int().positive(),
+  rate: z
+    .string()
+    .regex(/^\d(\.\d{1,4})?$/, 'rate is a decimal string such as "0.85"')
+    .optional(),
+});
+export type PlaceOrderBody = z.infer<typeof placeOrderBody>;
+
+export const ordersQuery = z.object({
+  status: z.enum(['open', 'closed']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, 'cursor is not valid')
+    .optional(),
+});
+
+/** "0.85" → 8500 basis points. */
+export function rateToBp(rate: string): number {
+  const [whole = '0', frac = ''] = rate.split('.');
+  return Number(whole) * 10_000 + Number(frac.padEnd(4, '0').slice(0, 4));
+}
+
+/** 8500 → "0.85" (at least two decimals). */
+export function bpToRate(bp: number): string {
+  const s = (bp / 10_000).toFixed(4).replace(/0{1,2}$/, '');
+  return s;
+}
+
+/** What a win pays: the stake back plus stake × rate, rounded down to the cent. */
+export const winPayout = (amount: number, rateBp: number) =>
+  amount + Math.floor((amount * rateBp) / 10_000);

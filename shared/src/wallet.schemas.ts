@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { countryCodes } from './countries';
+import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
+
+/** Request schemas of the wallet endpoints (API.md, Wallet and Operators). */
+
+const idPattern = /^[1-9]\d{0,15}$/;
+
+/** A row id: a JSON number or a string of digits (ids travel as strings in answers). */
+export const idValue = z.preprocess(
+  (v) => (typeof v === 'string' && idPattern.test(v) ? Number(v) : v),
+  z.int({ error: 'must be an id' }).positive({ error: 'must be an id' }),
+);
+export const idParam = z.object({ id: idValue });
+
+/**
+ * A whole number of minor units: a JSON integer, or digits in a form field. Whether it is in range
+ * is the server's rule (400 AMOUNT_OUT_OF_RANGE), so negative and zero pass here.
+ */
+export const minorUnits = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v) ? Number(v) : v),
+  z.int({ error: 'must be a whole number of minor units' }),
+);
+
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().regex(idPattern, 'cursor is not valid').transform(Number).optional(),
+});
+export const ledgerQuery = pageQuery.extend({ type: z.enum(transferKinds).optional() });
+export const depositReviewQuery = pageQuery.extend({
+  status: z.enum(['pending', 'approved', 'rejected']).optional(),
+});
+export const withdrawalReviewQuery = pageQuery.extend({
+  status: z.enum(['pending', 'success', 'failed']).optional(),
+});
+export const rejectBody = z.object({
+  reason: z.string().trim().min(1, 'reason is required').max(200),
+});
+
+export const coinAddressPatterns: Record<CoinNetwork, RegExp> = {
+  // Base58 (no 0, O, I, l) after the leading T.
+  TRC20: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+  ERC20: /^0x[0-9a-fA-F]{40}$/,
+};
+
+/** Card numbers as people type them: spaces and dashes are dropped. */
+export const cardNumber = z
+  .string()
+  .max(60)
+  .transform((s) => s.replace(/[\s-]/g, ''))
+  .pipe(z.string().regex(/^\d{8,30}$/, 'card number must be 8-30 digits'));
+
+export const nationality = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((c) => countryCodes.has(c), 'nationality must be a country code such as CN or US');
+
+const text = (max: number, what: string) =>
+  z.string().trim().min(1, `${what} is required`).max(max);
+const remark = z
+  .string()
+  .trim()
+  .max(140)
+  .optional()
+  .transform((v) => v || undefined);
+
+/** POST /api/deposits (multipart fields; the screenshot is a file part). */
+export const depositBody = z.discriminatedUnion('channel', [
+  z.object({
+    channel: z.literal('bank'),
+    amount: minorUnits,
+    payerBank: text(60, 'bank name'),
+    payerCard: cardNumber,
+    payerName: text(50, 'name'),
+    remark,
+  }),
+  z.object({
+    channel: z.enum(depositChannels.filter((c) => c !== 'bank') as ['usdt-trc20', 'usdt-erc20']),
+    quantity: minorUnits,
+    remark,
+  }),
+]);
+
+/** POST /api/withdrawal-accounts */
+export const withdrawalAccountBody = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('bank'),
+    holderName: text(50, 'holder name'),
+    nationality,
+    bankName: text(60, 'bank name'),
+    cardNumber,
+    bankAddress: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .transform((v) => v || undefined),
+  }),
+  z
+    .object({
+      type: z.literal('coin'),
+      network: z.enum(['TRC20', 'ERC20']),
+      address: z.string().trim().max(100),
+    })
+    .superRefine((v, ctx) => {
+      if (!coinAddressPatterns[v.network].test(v.address))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['address'],
+          message:
+            v.network === 'TRC20'
+              ? 'a TRC20 address is T followed by 33 base58 characters'
+              : 'an ERC20 address is 0x followed by 40 hex digits',
+        });
+    }),
+]);
+
+/** POST /api/withdrawals */
+export const withdrawalBody = z.object({
+  accountId: idValue,
+  amount: minorUnits,
+  tradePassword: z.string().min(1, 'transaction password is required').max(6),
+});
+
+export type DepositBody = z.infer<typeof depositBody>;
+export type WithdrawalAccountBody = z.infer<typeof withdrawalAccountBody>;
+export type WithdrawalBody = z.infer<typeof withdrawalBody>;
+export type PageQuery = z.infer<typeof pageQuery>;
+export type LedgerQuery = z.infer<typeof ledgerQuery>;

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '@server/platform/db';
+import { insertOrder } from '@server/modules/orders/orders.repo';
+import { transfer } from '@server/modules/wallet/ledger';
+import { insertTicks } from '@sim/tape.repo';
+
+/** Users straight into the table (no argon2: these never log in), each funded with `funds`. */
+export async function bulkUsers(db: Db, count: number, funds: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const tag = randomBytes(5).toString('hex');
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO users (account, phone, nickname, password_hash, trade_password_hash, invite_code, invited_with)
+       VALUES ($1, '+10000000', $1, 'x', 'x', $2, 'WELCOME') RETURNING id`,
+      [`bulk_${tag}`, tag.toUpperCase()],
+    );
+    const id = rows[0]!.id;
+    await db.transaction((tx) =>
+      transfer(tx, {
+        kind: 'deposit',
+        userId: id,
+        ref: `bulk:${id}`,
+        legs: [
+          { account: { house: 'world' }, amount: -funds },
+          { account: { user: id, kind: 'available' }, amount: funds },
+        ],
+      }),
+    );
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** `count` open orders spread over `users`, staked through the ledger as placement does. */
+export async function bulkOrders(
+  db: Db,
+  users: number[],
+  count: number,
+  productId = 'BTCUSDT',
+): Promise<void> {
+  for (let i = 0; i < count; i += 100) {
+    await db.transaction(async (tx) => {
+      for (let j = i; j < Math.min(count, i + 100); j++) {
+        const userId = users[j % users.length]!;
+        const row = await insertOrder(tx, {
+          userId,
+          productId,
+          direction: j % 2 ? 'up' : 'down',
+          amount: 1000 + (j % 7) * 100,
+          duration: 30,
+          rateBp: 8000,
+          entry: { seq: 1, ts: Date.now(), price: 6_700_000 },
+        });
+        await transfer(tx, {
+          kind: 'order_stake',
+          userId,
+          ref: `order:${row.id}`,
+          legs: [
+            { account: { user: userId, kind: 'available' }, amount: -row.amount },
+            { account: { user: userId, kind: 'in_orders' }, amount: row.amount },
+          ],
+        });
+      }
+    });
+  }
+}
+
+/** Moves every open order's expiry to the start of the second `inSeconds` from the database's now. */
+export async function expireAllAt(db: Db, inSeconds: number): Promise<void> {
+  await db.query(
+    `UPDATE orders SET expires_at = date_trunc('second', now()) + make_interval(secs => $1),
+            expires_ms = (extract(epoch FROM date_trunc('second', now()) + make_interval(secs => $1)) * 1000)::bigint
+     WHERE status = 'open'`,
+    [inSeconds],
+  );
+}
+
+/** A recorded tape around now: a tick every `everyMs` from `fromMs` before now to `toMs` after. */
+export async function recordTape(
+  db: Db,
+  { productId = 'BTCUSDT', fromMs = 10_000, toMs = 10_000, everyMs = 100, firstSeq = 1 } = {},
+): Promise<void> {
+  const start = Date.now() - fromMs;
+  const rows = [];
+  let price = 6_700_000;
+  for (let ts = start, seq = firstSeq; ts <= Date.now() + toMs; ts += everyMs, seq++) {
+    price += Math.round((Math.random() - 0.5) * 400);
+    rows.push({ productId, seq, ts, price, qty: 1 });
+  }
+  await insertTicks(db, rows);
+}
+
+/** The exactly-once facts, read from the database. */
+export async function settlementFacts(db: Db) {
+  const q = async (sql: string) => (await db.query<{ n: number }>(sql)).rows[0]!.n;
+  return {
+    open: await q("SELECT count(*)::int AS n FROM orders WHERE status = 'open'"),
+    settled: await q("SELECT count(*)::int AS n FROM orders WHERE status <> 'open'"),
+    settleTransfers: await q(
+      "SELECT count(*)::int AS n FROM transfers WHERE kind IN ('order_payout', 'order_refund', 'order_loss')",
+    ),
+    // A settled order without its transfer, or an open one with one: half-done work.
+    halfDone: await q(`SELECT count(*)::int AS n FROM orders o
+      WHERE (o.status = 'open') = EXISTS (SELECT 1 FROM transfers t WHERE t.ref = 'settle:' || o.id)`),
+    // Stakes held must equal the open orders' stakes, user by user.
+    heldMismatch: await q(`SELECT count(*)::int AS n FROM ledger_accounts a
+      WHERE a.kind = 'in_orders' AND a.balance <> coalesce((SELECT sum(amount) FROM orders o WHERE o.user_id = a.owner_id AND o.status = 'open'), 0)`),
+  };
+}

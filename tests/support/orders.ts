@@ -1,0 +1,54 @@
+import type { Tick } from '@shared/market';
+import type { Bus } from '@server/platform/bus';
+import type { Db, Queryable } from '@server/platform/db';
+import { transfer } from '@server/modules/wallet/ledger';
+import { insertTicks } from '@sim/tape.repo';
+
+/** Credits a user's available balance from outside (as an approved deposit would). */
+export async function fund(db: Db, userId: number | string, amount: number): Promise<void> {
+  await db.transaction((tx) =>
+    transfer(tx, {
+      kind: 'deposit',
+      userId: Number(userId),
+      ref: `test-fund:${Date.now()}:${Math.random()}`,
+      legs: [
+        { account: { house: 'world' }, amount: -amount },
+        { account: { user: Number(userId), kind: 'available' }, amount },
+      ],
+    }),
+  );
+}
+
+let seq = 1_000_000;
+/** Publishes a fresh tick (as the simulator would) and records it on the tape; price in units. */
+export async function liveTick(
+  db: Db,
+  bus: Bus,
+  productId: string,
+  priceUnits: number,
+  ts = Date.now(),
+  precision = 2,
+): Promise<Tick> {
+  const s = ++seq;
+  await insertTicks(db, [{ productId, seq: s, ts, price: priceUnits, qty: 1 }]);
+  const price = (priceUnits / 10 ** precision).toFixed(precision);
+  const tick: Tick = { id: productId, seq: s, ts, price };
+  await bus.publish({ type: 'tick', tick });
+  await new Promise((r) => setTimeout(r, 5));
+  return tick;
+}
+
+/** Moves an open order's expiry to `msAgo` before the database's now (instead of waiting). */
+export async function expireOrder(
+  db: Queryable,
+  orderId: number | string,
+  msAgo = 0,
+): Promise<number> {
+  const { rows } = await db.query<{ expires_ms: number }>(
+    `UPDATE orders SET expires_at = now() - make_interval(secs => $2::double precision / 1000),
+            expires_ms = (extract(epoch FROM now() - make_interval(secs => $2::double precision / 1000)) * 1000)::bigint
+     WHERE id = $1 RETURNING expires_ms`,
+    [orderId, msAgo],
+  );
+  return rows[0]!.expires_ms;
+}

@@ -1,0 +1,130 @@
+import { expect } from 'vitest';
+import { OPERATOR_TOKEN, registerUser, type TestApi } from './api';
+
+/** Tiny real images (1×1 pixel), by their bytes: no fixture files. */
+export const images = {
+  png: Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+  jpeg: Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
+  webp: Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64'),
+  gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  svg: Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
+  ),
+  text: Buffer.from('just some text pretending to be a picture\n'),
+};
+
+export const opsAuth = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
+export type TestUser = Awaited<ReturnType<typeof registerUser>>;
+type Headers = Record<string, string>;
+
+export const bankDepositFields = (amount: number | string) => ({
+  channel: 'bank',
+  amount: String(amount),
+  payerBank: 'Bank of Tests',
+  payerCard: '6222 0200 1234 5678',
+  payerName: 'Test Payer',
+});
+
+/** POST /api/deposits as a multipart form; `screenshot: null` leaves the file out. */
+export function postDeposit(
+  api: TestApi,
+  headers: Headers,
+  fields: Record<string, string>,
+  screenshot: { bytes: Buffer; name?: string } | null = { bytes: images.png },
+) {
+  let req = api.http.post('/api/deposits').set(headers);
+  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+  if (screenshot) req = req.attach('screenshot', screenshot.bytes, screenshot.name ?? 'shot.png');
+  return req;
+}
+
+/** A pending bank deposit of `amount` minor units; returns its id. */
+export async function deposit(api: TestApi, user: TestUser, amount: number): Promise<string> {
+  const res = await postDeposit(api, user.auth, bankDepositFields(amount)).expect(201);
+  return res.body.id as string;
+}
+
+/** Deposits and approves: the user's available balance grows by `amount`. */
+export async function fund(api: TestApi, user: TestUser, amount: number): Promise<void> {
+  const id = await deposit(api, user, amount);
+  await api.http.post(`/api/ops/deposits/${id}/approve`).set(opsAuth).expect(200);
+}
+
+/** POST /api/kyc; `null` leaves that photo out. */
+export function postKyc(
+  api: TestApi,
+  headers: Headers,
+  fields: Record<string, string> = {
+    name: 'Zhang San',
+    idNumber: '11010519491231002X',
+    nationality: 'CN',
+  },
+  photos: { front: Buffer | null; back: Buffer | null } = { front: images.jpeg, back: images.png },
+) {
+  let req = api.http.post('/api/kyc').set(headers);
+  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+  if (photos.front) req = req.attach('front', photos.front, 'front.jpg');
+  if (photos.back) req = req.attach('back', photos.back, 'back.png');
+  return req;
+}
+
+/** Submits an identity check and has an operator approve it. */
+export async function verifyKyc(api: TestApi, user: TestUser): Promise<void> {
+  await postKyc(api, user.auth).expect(201);
+  const list = await api.http.get('/api/ops/kyc?status=pending&limit=100').set(opsAuth).expect(200);
+  const mine = (list.body.items as { id: string; userId: string }[]).find(
+    (k) => k.userId === user.user.id,
+  );
+  await api.http.post(`/api/ops/kyc/${mine!.id}/approve`).set(opsAuth).expect(200);
+}
+
+export const bankAccountBody = {
+  type: 'bank',
+  holderName: 'Test Holder',
+  nationality: 'CN',
+  bankName: 'Bank of Tests',
+  cardNumber: '6222020012345678',
+};
+
+/** Binds a bank card; returns the account id. */
+export async function bindBank(api: TestApi, user: TestUser): Promise<string> {
+  const res = await api.http
+    .post('/api/withdrawal-accounts')
+    .set(user.auth)
+    .send(bankAccountBody)
+    .expect(201);
+  return res.body.id as string;
+}
+
+/** A registered user with a verified identity, a bound bank card and `balance` available. */
+export async function readyUser(api: TestApi, balance: number, prefix = 'rich') {
+  const user = await registerUser(api, prefix);
+  await verifyKyc(api, user);
+  const accountId = await bindBank(api, user);
+  if (balance > 0) await fund(api, user, balance);
+  return { ...user, accountId };
+}
+
+export async function summaryOf(api: TestApi, user: TestUser) {
+  return (await api.http.get('/api/account/summary').set(user.auth).expect(200)).body as {
+    available: number;
+    withdrawHold: number;
+    totalAssets: number;
+    verified: boolean;
+  };
+}
+
+export async function expectLedgerOk(api: TestApi): Promise<void> {
+  const res = await api.http.get('/api/ops/ledger/check').set(opsAuth).expect(200);
+  expect(res.body).toEqual({ ok: true, problems: [] });
+}
+
+/** The items of a paged answer, typed for the assertions. */
+export const itemsOf = <T = { id: string; status: string }>(res: { body: unknown }): T[] =>
+  (res.body as { items: T[] }).items;
