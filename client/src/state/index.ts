@@ -19,3 +19,4 @@ export {
   useUser,
 } from './session';
 export { showToast, useToast, TOAST_MS, type ToastMessage } from './toast';
+export { useAccountSummary, type SummaryState } from './account';

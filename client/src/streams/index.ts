@@ -1,4 +1,7 @@
 /** The streams the rest of the client may use; socket.io itself stays inside this folder. */
+import type { ServerToClientEvents, UserEventName } from '@shared/socket';
+import type { Observable } from 'rxjs';
+import { socketEvent$ } from './socket';
 export { channel$, marketById$, offline$, productStatus$, ticks$, MARKET_STALE_MS } from './market';
 export { authRejected$, connection$, reconnected$, serverClock, setSocketToken } from './socket';
 export type { ConnectionState } from './watchdog';
@@ -8,4 +11,11 @@ import { serverClock } from './socket';
 /** Now on the server's clock (epoch ms). */
 export function serverNow(): number {
   return serverClock.now();
+}
+
+/** Events for the logged-in user (`order`, `balance`, `message`), from the user's room. */
+export function userEvent$<E extends UserEventName>(
+  event: E,
+): Observable<Parameters<ServerToClientEvents[E]>[0]> {
+  return socketEvent$(event);
 }
