@@ -62,7 +62,8 @@ export function createApiApp({
 }: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
+  app.set('trust proxy', config.TRUST_PROXY);
   app.use(
     helmet({
       contentSecurityPolicy: {

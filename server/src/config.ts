@@ -31,7 +31,7 @@ const urlWithScheme = (schemes: string[]) =>
     `must be a URL starting with ${schemes.map((s) => s + '://').join(' or ')}`,
   );
 
-const schema = z.object({
+export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intInRange(0, 65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -39,6 +39,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
+  TRUST_PROXY: z.string().min(1).default('loopback'),
   API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -105,7 +106,7 @@ const schema = z.object({
     .default(true),
 });
 
-type Raw = z.infer<typeof schema>;
+type Raw = z.infer<typeof configSchema>;
 
 export interface Config extends Raw {
   /** Absolute paths derived from DATA_DIR. */
@@ -125,9 +126,9 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "not set", as in most shells' `VAR= cmd`.
   const cleaned = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in schema.shape && v !== undefined && v !== ''),
+    Object.entries(env).filter(([k, v]) => k in configSchema.shape && v !== undefined && v !== ''),
   );
-  const parsed = schema
+  const parsed = configSchema
     .refine((c) => c.WITHDRAW_MIN <= c.WITHDRAW_MAX, {
       path: ['WITHDRAW_MIN'],
       message: 'must not be above WITHDRAW_MAX',
