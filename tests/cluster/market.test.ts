@@ -10,7 +10,7 @@ import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/pro
 import { freePort } from '@tests/support/redis-server';
 
 /** sim → Redis → gateway → client, and the api reading the same tape, as separate processes. */
-describe('market data across processes (PostgreSQL + Redis)', () => {
+describe('market data across processes (PostgreSQL + Redis)', { timeout: 120_000 }, () => {
   let t: TestDb;
   const procs: RunningProcess[] = [];
   let gatewayUrl = '';

@@ -12,7 +12,7 @@ import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/pro
 import { freePort } from '@tests/support/redis-server';
 
 /** Settlement as separate worker processes on PostgreSQL: exactly once, and nothing half-done after SIGKILL. */
-describe('settlement workers across processes (PostgreSQL)', () => {
+describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 }, () => {
   let t: TestDb;
   let users: number[];
   const running: RunningProcess[] = [];

@@ -6,7 +6,7 @@ import { freePort } from '@tests/support/redis-server';
 import { spawnSync } from 'node:child_process';
 import { repoRoot, startEntry, waitForHttp } from '@tests/support/processes';
 
-describe('the embedded entry point (npm start)', () => {
+describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-embedded-'));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

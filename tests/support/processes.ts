@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -14,7 +13,9 @@ export interface RunningProcess {
 
 /** Starts one of the entry points (`server/src/main/*.ts`) as a child process with extra env. */
 export function startEntry(entry: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(tsx, [path.join(repoRoot, entry)], {
+  // `node --import tsx`, not the tsx CLI: the CLI runs the app in a second process, so a SIGKILL
+  // would hit only the wrapper and leave the server running.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, entry)], {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
