@@ -14,6 +14,10 @@ import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
 import { publishSummary } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
+import { createSavingsService } from '@server/modules/savings/savings.service';
+import { createSavingsJob } from '@server/modules/savings/savings.job';
+import { savingsPolicy } from '@server/modules/savings/savings.policy';
+import { movableClock } from '@server/platform/clock';
 import { createMetrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
@@ -34,7 +38,14 @@ export async function buildTestApi(
     now,
     bus = createMemoryBus(createMemoryHub()),
     env = {},
-  }: { now?: () => number; bus?: Bus; env?: Record<string, string> } = {},
+    clock = movableClock(),
+  }: {
+    now?: () => number;
+    bus?: Bus;
+    env?: Record<string, string>;
+    /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
+    clock?: ReturnType<typeof movableClock>;
+  } = {},
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
@@ -56,6 +67,11 @@ export async function buildTestApi(
     balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
     now,
   });
+  const policy = savingsPolicy(config);
+  const balancesChanged = (ids: number[]) =>
+    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const savings = createSavingsService({ db, clock, policy, balancesChanged });
+  const savingsJob = createSavingsJob({ db, clock, policy, balancesChanged });
   await insertInviteCode(db, 'WELCOME', null);
   const app = createApiApp({
     config,
@@ -69,6 +85,11 @@ export async function buildTestApi(
     wallet,
     kyc,
     orders,
+    savings,
+    testClock:
+      config.TEST_CLOCK === '1'
+        ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
+        : null,
     metrics,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
   });
@@ -78,6 +99,9 @@ export async function buildTestApi(
     market,
     auth,
     orders,
+    savings,
+    savingsJob,
+    clock,
     metrics,
     bus,
     userEvents,

@@ -69,7 +69,7 @@ export async function bulkOrders(
 export async function expireAllAt(db: Db, inSeconds: number): Promise<void> {
   await db.query(
     `UPDATE orders SET expires_at = date_trunc('second', now()) + make_interval(secs => $1),
-            expires_ms = (extract(epoch FROM date_trunc('second', now()) + make_interval(secs => $1)) * 1000)::bigint
+            expires_ms = floor(extract(epoch FROM date_trunc('second', now()) + make_interval(secs => $1)) * 1000)::bigint
      WHERE status = 'open'`,
     [inSeconds],
   );

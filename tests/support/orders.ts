@@ -46,7 +46,7 @@ export async function expireOrder(
 ): Promise<number> {
   const { rows } = await db.query<{ expires_ms: number }>(
     `UPDATE orders SET expires_at = now() - make_interval(secs => $2::double precision / 1000),
-            expires_ms = (extract(epoch FROM now() - make_interval(secs => $2::double precision / 1000)) * 1000)::bigint
+            expires_ms = floor(extract(epoch FROM now() - make_interval(secs => $2::double precision / 1000)) * 1000)::bigint
      WHERE id = $1 RETURNING expires_ms`,
     [orderId, msAgo],
   );

@@ -41,7 +41,7 @@ export async function insertOrder(
 ): Promise<OrderRow> {
   const { rows } = await tx.query<OrderRow>(
     `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price, expires_at, expires_ms)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, e, (extract(epoch FROM e) * 1000)::bigint
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, e, floor(extract(epoch FROM e) * 1000)::bigint
      FROM (SELECT now() + make_interval(secs => $5) AS e) x
      RETURNING ${columns}`,
     [

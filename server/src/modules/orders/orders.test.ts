@@ -17,7 +17,7 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       type: 'market',
       market: {
         ts: Date.now(),
-        products: ['BTCUSDT', 'ETHUSDT', 'EURUSD', 'US500', 'XAUUSD'].map((id) => ({
+        products: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'EURUSD', 'US500', 'XAUUSD'].map((id) => ({
           id,
           status: id === 'US500' ? 'closed' : id === 'XAUUSD' ? 'maintenance' : 'open',
           opensAt: id === 'US500' ? Date.now() + 3_600_000 : undefined,
@@ -187,17 +187,23 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
   it('settles at the tape: win, loss, draw and void, each exactly once, with P&L', async () => {
     const u = await funded(100_000);
     const id = Number(u.user.id);
-    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    // SOLUSDT's tape is this test's alone (other tests tick BTCUSDT at 'now').
+    await liveTick(t.db, api.bus, 'SOLUSDT', 6_700_000, Date.now(), 3);
     const place = async (direction: string) =>
-      ((await api.http.post('/api/orders').set(u.auth).send(order({ direction }))).body as Order)
-        .id;
+      (
+        (
+          await api.http
+            .post('/api/orders')
+            .set(u.auth)
+            .send(order({ direction, productId: 'SOLUSDT' }))
+        ).body as Order
+      ).id;
     const [win, loss, draw, stale] = [
       await place('up'),
       await place('up'),
       await place('down'),
       await place('up'),
     ];
-    // Each order gets its own tape around its (moved) expiry.
     // Expiries 10 s apart, so each order's tape is its own.
     const tapeAt = async (
       orderId: string,
@@ -207,14 +213,14 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     ) => {
       const expiry = await expireOrder(t.db, orderId, expiredAgoMs);
       if (exitUnits !== null)
-        await liveTick(t.db, api.bus, 'BTCUSDT', exitUnits, expiry - exitAgeMs);
+        await liveTick(t.db, api.bus, 'SOLUSDT', exitUnits, expiry - exitAgeMs, 3);
       return expiry;
     };
     await tapeAt(win, 40_000, 6_700_100, 100);
     await tapeAt(loss, 30_000, 6_699_900, 100);
     await tapeAt(draw, 20_000, 6_700_000, 100);
     await tapeAt(stale, 10_000, 6_800_000, 5_000);
-    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_050, Date.now() + 10); // a tick after every expiry
+    await liveTick(t.db, api.bus, 'SOLUSDT', 6_700_050, Date.now() + 10, 3); // a tick after every expiry
     const worker = startSettlementWorker({
       db: t.db,
       orders: api.orders,
@@ -231,7 +237,7 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       status: 'won',
       payout: 18_000,
       pnl: 8_000,
-      exit: { price: '67001.00' },
+      exit: { price: '6700.100' },
     });
     expect(await get(loss)).toMatchObject({ status: 'lost', payout: 0, pnl: -10_000 });
     expect(await get(draw)).toMatchObject({ status: 'draw', payout: 10_000, pnl: 0 });

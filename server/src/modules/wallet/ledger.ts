@@ -42,35 +42,10 @@ export interface TransferResult {
 
 const refKey = (a: AccountRef) => ('user' in a ? `u:${a.user}:${a.kind}` : `h:${a.house}`);
 
-/** Account ids for refs, creating a user's accounts on first use (a write only the first time). */
-async function resolveAccounts(
-  tx: Queryable,
-  refs: readonly AccountRef[],
-): Promise<Map<string, number>> {
-  const users = [...new Set(refs.flatMap((r) => ('user' in r ? [r.user] : [])))];
-  const read = async () => {
-    const { rows } = await tx.query<{ id: number; owner_id: number | null; kind: string }>(
-      'SELECT id, owner_id, kind FROM ledger_accounts WHERE owner_id = ANY($1::bigint[]) OR owner_id IS NULL',
-      [users],
-    );
-    return new Map(
-      rows.map((r) => [r.owner_id === null ? `h:${r.kind}` : `u:${r.owner_id}:${r.kind}`, r.id]),
-    );
-  };
-  let ids = await read();
-  const missing = users.filter((u) => !ids.has(`u:${u}:available`));
-  if (missing.length) {
-    await tx.query(
-      `INSERT INTO ledger_accounts (owner_id, kind) SELECT u, k FROM unnest($1::bigint[]) u, unnest($2::text[]) k
-       ON CONFLICT (owner_id, kind) WHERE owner_id IS NOT NULL DO NOTHING`,
-      [missing, userAccountKinds],
-    );
-    ids = await read();
-  }
-  return ids;
-}
-
-/** Locks the given accounts (creating a user's on first use) in id order; returns their balances. */
+/**
+ * Locks the given accounts in id order (so concurrent callers never deadlock) and reads their
+ * balances, in one query; a user's accounts are created on their first use.
+ */
 export async function lockAccounts(
   tx: Queryable,
   refs: readonly AccountRef[],
@@ -78,11 +53,29 @@ export async function lockAccounts(
   ids: Map<string, number>;
   balances: Map<number, { balance: number; user: boolean }>;
 }> {
-  const ids = await resolveAccounts(tx, refs);
-  const wanted = [...new Set(refs.map((r) => ids.get(refKey(r))!))].sort((a, b) => a - b);
-  const { rows } = await tx.query<{ id: number; owner_id: number | null; balance: number }>(
-    'SELECT id, owner_id, balance FROM ledger_accounts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
-    [wanted],
+  const wanted = new Map(refs.map((r) => [refKey(r), r]));
+  const pairs = [...wanted.values()].flatMap((r) => ('user' in r ? [r] : []));
+  const house = [...wanted.values()].flatMap((r) => ('house' in r ? [r.house] : []));
+  const lock = () =>
+    tx.query<{ id: number; owner_id: number | null; kind: string; balance: number }>(
+      `SELECT id, owner_id, kind, balance FROM ledger_accounts
+       WHERE (owner_id, kind) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))
+          OR (owner_id IS NULL AND kind = ANY($3::text[]))
+       ORDER BY id FOR UPDATE`,
+      [pairs.map((p) => p.user), pairs.map((p) => p.kind), house],
+    );
+  let { rows } = await lock();
+  if (rows.length < wanted.size) {
+    const users = [...new Set(pairs.map((p) => p.user))];
+    await tx.query(
+      `INSERT INTO ledger_accounts (owner_id, kind) SELECT u, k FROM unnest($1::bigint[]) u, unnest($2::text[]) k
+       ON CONFLICT (owner_id, kind) WHERE owner_id IS NOT NULL DO NOTHING`,
+      [users, userAccountKinds],
+    );
+    ({ rows } = await lock());
+  }
+  const ids = new Map(
+    rows.map((r) => [r.owner_id === null ? `h:${r.kind}` : `u:${r.owner_id}:${r.kind}`, r.id]),
   );
   return {
     ids,
@@ -119,18 +112,15 @@ export async function transferMany(
     tx,
     transfers.flatMap((t) => t.legs.map((l) => l.account)),
   );
-  const { rows: seq } = await tx.query<{ id: number }>(
-    "SELECT nextval(pg_get_serial_sequence('transfers', 'id')) AS id FROM generate_series(1, $1)",
-    [transfers.length],
-  );
+  // Entries are computed here, carrying balances forward in order; transfer ids come from the
+  // sequence inside the one statement below, matched by each transfer's ordinal.
   const entries = {
-    transfer: [] as number[],
+    ord: [] as number[],
     account: [] as number[],
     amount: [] as number[],
     after: [] as number[],
   };
-  const results: TransferResult[] = transfers.map((t, i) => {
-    const transferId = seq[i]!.id;
+  const afters = transfers.map((t, i) => {
     const net = new Map<number, number>();
     for (const l of t.legs) {
       const id = ids.get(refKey(l.account))!;
@@ -144,38 +134,51 @@ export async function transferMany(
       if (acct.user && acct.balance < 0)
         throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
       after.set(accountId, acct.balance);
-      entries.transfer.push(transferId);
+      entries.ord.push(i + 1);
       entries.account.push(accountId);
       entries.amount.push(amount);
       entries.after.push(acct.balance);
     }
-    return { transferId, balances: after };
+    return after;
   });
-  await tx.query(
-    'INSERT INTO transfers (id, kind, user_id, ref) OVERRIDING SYSTEM VALUE SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[])',
-    [
-      results.map((r) => r.transferId),
-      transfers.map((t) => t.kind),
-      transfers.map((t) => t.userId),
-      transfers.map((t) => t.ref ?? null),
-    ],
-  );
-  await tx.query(
-    'INSERT INTO entries (transfer_id, account_id, amount, balance_after) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[])',
-    [entries.transfer, entries.account, entries.amount, entries.after],
-  );
   const touched = [...new Set(entries.account)];
+  let rows: { id: number; ord: number }[];
   try {
-    await tx.query(
-      'UPDATE ledger_accounts a SET balance = v.balance FROM unnest($1::bigint[], $2::bigint[]) AS v(id, balance) WHERE a.id = v.id',
-      [touched, touched.map((id) => balances.get(id)!.balance)],
-    );
+    ({ rows } = await tx.query<{ id: number; ord: number }>(
+      `WITH ids AS (
+         SELECT nextval(pg_get_serial_sequence('transfers', 'id')) AS id, ord FROM generate_series(1, $1::int) AS ord
+       ), t AS (
+         INSERT INTO transfers (id, kind, user_id, ref) OVERRIDING SYSTEM VALUE
+         SELECT ids.id, x.kind, x.user_id, x.ref
+         FROM unnest($2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(kind, user_id, ref, ord) JOIN ids USING (ord)
+       ), e AS (
+         INSERT INTO entries (transfer_id, account_id, amount, balance_after)
+         SELECT ids.id, y.account_id, y.amount, y.after
+         FROM unnest($5::int[], $6::bigint[], $7::bigint[], $8::bigint[]) AS y(ord, account_id, amount, after) JOIN ids USING (ord)
+       ), u AS (
+         UPDATE ledger_accounts a SET balance = v.balance
+         FROM unnest($9::bigint[], $10::bigint[]) AS v(id, balance) WHERE a.id = v.id
+       )
+       SELECT id, ord FROM ids ORDER BY ord`,
+      [
+        transfers.length,
+        transfers.map((t) => t.kind),
+        transfers.map((t) => t.userId),
+        transfers.map((t) => t.ref ?? null),
+        entries.ord,
+        entries.account,
+        entries.amount,
+        entries.after,
+        touched,
+        touched.map((id) => balances.get(id)!.balance),
+      ],
+    ));
   } catch (err) {
     if (pgErrorCode(err) === '23514')
       throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
     throw err;
   }
-  return results;
+  return rows.map((r, i) => ({ transferId: r.id, balances: afters[i]! }));
 }
 
 /** One transfer: see transferMany. */
