@@ -5,7 +5,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const driverImports = ['pg', '@electric-sql/pglite', 'ioredis', 'socket.io', 'socket.io-client'];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: ['node_modules', 'dist', 'data', 'coverage', 'tmp', '**/*.js', '**/*.cjs', '**/*.mjs'],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -20,7 +20,7 @@ export default defineConfig({
     globalSetup: ['./tests/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     env: { LOG_LEVEL: 'silent' },
   },

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-type Call = { method: 'GET' | 'POST'; path: string; body?: unknown };
+type Call = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown };
 type Command = {
   usage: string;
   build: (args: string[], flags: Record<string, string | undefined>) => Call;
@@ -65,6 +65,50 @@ export const commands: Record<string, Record<string, Command>> = {
   deposits: review('deposits'),
   withdrawals: review('withdrawals'),
   kyc: review('kyc'),
+  messages: {
+    send: {
+      usage: 'messages send --title "…" --body "…" [--user <userId>]   (no --user: every user)',
+      build: (_a, f) => ({
+        method: 'POST',
+        path: '/api/ops/messages',
+        body: {
+          title: need(f.title, '--title'),
+          body: need(f.body, '--body'),
+          ...(f.user ? { userId: f.user } : {}),
+        },
+      }),
+    },
+  },
+  news: {
+    publish: {
+      usage: 'news publish --lang zh-CN --title "…" --body "…" [--id <newsId> (adds a language)]',
+      build: (_a, f) => ({
+        method: 'POST',
+        path: '/api/ops/news',
+        body: {
+          lang: need(f.lang, '--lang'),
+          title: need(f.title, '--title'),
+          body: need(f.body, '--body'),
+          ...(f.id ? { newsId: f.id } : {}),
+        },
+      }),
+    },
+  },
+  pages: {
+    set: {
+      usage:
+        'pages set <about|privacy|privacy-2|rules|savings-rules> --lang en --title "…" --body "…"',
+      build: (a, f) => ({
+        method: 'PUT',
+        path: `/api/ops/pages/${encodeURIComponent(need(a[0], 'slug'))}`,
+        body: {
+          lang: need(f.lang, '--lang'),
+          title: need(f.title, '--title'),
+          body: need(f.body, '--body'),
+        },
+      }),
+    },
+  },
   ledger: {
     check: {
       usage: 'ledger check',
@@ -90,6 +134,11 @@ async function main(argv: string[]): Promise<number> {
       code: { type: 'string' },
       reason: { type: 'string' },
       status: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      user: { type: 'string' },
+      lang: { type: 'string' },
+      id: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;

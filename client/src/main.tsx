@@ -1,8 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@client/app/App';
+import { registerServiceWorker } from '@client/app/service-worker';
+import { startTheme } from '@client/app/theme';
 import { initI18n } from '@client/i18n';
 import { startSession } from '@client/state';
+
+// The stored or system theme goes on <html> before anything is drawn.
+startTheme();
 
 const root = createRoot(document.getElementById('root')!);
 
@@ -19,3 +24,6 @@ initI18n()
       </StrictMode>,
     ),
   );
+
+// The app shell offline (client/public/sw.js); production builds only, never the dev server.
+if (import.meta.env.PROD) registerServiceWorker();

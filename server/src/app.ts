@@ -26,6 +26,13 @@ import { walletOpsRoutes } from './modules/wallet/wallet.ops.routes';
 import type { WalletService } from './modules/wallet/wallet.service';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import type { OrdersService } from './modules/orders/orders.service';
+import { savingsRoutes } from './modules/savings/savings.routes';
+import type { SavingsService } from './modules/savings/savings.service';
+import { testClockRoutes, type TestClock } from './modules/savings/test-clock.routes';
+import { contentRoutes } from './modules/content/content.routes';
+import { contentOpsRoutes } from './modules/content/content.ops.routes';
+import { createContentService } from './modules/content/content.service';
+import { createMessagesService } from './modules/content/messages.service';
 import { metricsRoute, type Metrics } from './platform/metrics';
 
 export interface ApiDeps {
@@ -40,6 +47,9 @@ export interface ApiDeps {
   wallet: WalletService;
   kyc: KycService;
   orders: OrdersService;
+  savings: SavingsService;
+  /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
+  testClock?: TestClock | null;
   metrics: Metrics;
   /** SHA-256 of the operator token; null keeps operator endpoints closed. */
   operatorTokenHash: string | null;
@@ -53,10 +63,13 @@ export function createApiApp({
   log,
   market,
   auth,
+  userEvents,
   uploads,
   wallet,
   kyc,
   orders,
+  savings,
+  testClock,
   metrics,
   operatorTokenHash,
 }: ApiDeps): Express {
@@ -90,6 +103,13 @@ export function createApiApp({
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, operatorTokenHash));
   api.use(kycRoutes({ kyc, auth, operatorTokenHash }));
+  // Content needs only the database and user events, so it is assembled here.
+  const content = createContentService(db);
+  const messages = createMessagesService(db, userEvents);
+  api.use(contentRoutes({ content, messages, auth }));
+  api.use(contentOpsRoutes({ content, messages, operatorTokenHash }));
+  api.use(savingsRoutes(savings, auth));
+  if (testClock) api.use(testClockRoutes(testClock));
   api.use((_req, _res, next) => next(notFound('No such endpoint')));
   app.use('/api', api);
 
@@ -98,9 +118,25 @@ export function createApiApp({
   return app;
 }
 
+/**
+ * Files the browser must check on every use: they keep their names from build to build. The
+ * service worker above all: an immutable copy would pin every visitor to one version.
+ */
+const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html']);
+
 function serveClient(app: Express, dir: string): void {
   const index = path.join(dir, 'index.html');
-  app.use(express.static(dir, { index: false, maxAge: '1y', immutable: true }));
+  app.use(
+    express.static(dir, {
+      index: false,
+      maxAge: '1y',
+      immutable: true,
+      // Runs before `send` writes its Cache-Control, which then leaves this one in place.
+      setHeaders: (res, file) => {
+        if (revalidated.has(path.relative(dir, file))) res.setHeader('Cache-Control', 'no-cache');
+      },
+    }),
+  );
   app.get('/', (_req, res) => {
     if (!fs.existsSync(index)) {
       res

@@ -104,6 +104,13 @@ export const configSchema = z.object({
     .enum(['true', 'false', '1', '0'], 'must be true or false')
     .transform((v) => v === 'true' || v === '1')
     .default(true),
+  // Savings balance (DECISIONS.md, Savings): transfers per user and platform day, annual rate.
+  SAVINGS_DAILY_IN: intInRange(0, 1000).default(3),
+  SAVINGS_DAILY_OUT: intInRange(0, 1000).default(3),
+  SAVINGS_ANNUAL_RATE: z
+    .string()
+    .regex(/^(0(\.\d{1,8})?|1(\.0{1,8})?)$/, 'must be a decimal from 0 to 1 such as 0.0365')
+    .default('0.0365'),
 });
 
 type Raw = z.infer<typeof configSchema>;

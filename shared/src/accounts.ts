@@ -79,4 +79,6 @@ export interface AppInfo {
   serviceUrl: string;
   depositChannels: string[];
   languages: string[];
+  /** Present (true) only on a server started with TEST_CLOCK=1: /api/test/clock exists. */
+  testClock?: boolean;
 }

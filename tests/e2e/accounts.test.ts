@@ -107,7 +107,8 @@ describe('account journeys (Chromium, embedded app)', () => {
     const code = await text(page, 'my-invite-code');
     expect(code).toMatch(/^[A-Z2-9]{8}$/);
     expect(code).not.toBe('WELCOME');
-    expect(await page.locator('body').innerText()).not.toMatch(/总资产|可用余额|盈亏/);
+    // A new account's figures are real zeros, not made-up numbers.
+    await expect.poll(() => page.getByTestId('total-assets').innerText()).toMatch(/^\D*0\.00\D*$/);
 
     await page.getByTestId('copy-invite-code').click();
     await expect.poll(() => text(page, 'toast')).toBe('开户码已复制');

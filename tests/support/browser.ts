@@ -76,7 +76,13 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
         LOG_LEVEL: 'warn',
         ...env,
       });
-      await waitForHttp(`${url}/readyz`, 200, 120_000);
+      try {
+        await waitForHttp(`${url}/readyz`, 200, 120_000);
+      } catch (err) {
+        // Never leave a half-started app behind when readiness times out.
+        await app.proc.stop('SIGKILL');
+        throw err;
+      }
     },
     async stop() {
       await app.proc.stop('SIGTERM');

@@ -42,8 +42,11 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Query;
+  /** JSON-serialisable, or a FormData sent as multipart (the browser sets its boundary). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** 'blob': a 2xx answer is returned as a Blob (a private image); errors are still JSON. */
+  responseType?: 'json' | 'blob';
   /** Cancels the request (a page that went away); rejects with the signal's reason. */
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -87,7 +90,8 @@ function parseJson(text: string): unknown {
  * the server's code, message and field. Gives up after `timeoutMs` (60 s by default).
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, headers = {}, signal, timeoutMs } = options;
+  const { method = 'GET', query, body, headers = {}, signal, timeoutMs, responseType } = options;
+  const form = body instanceof FormData;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -107,11 +111,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
         method,
         headers: {
           Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(body === undefined || form ? {} : { 'Content-Type': 'application/json' }),
           ...(token ? { Authorization: `Bearer ${token}` } : {}),
           ...headers,
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
         signal: controller.signal,
       });
     } catch (err) {
@@ -119,6 +123,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       if (signal?.aborted) throw signal.reason;
       throw new ApiError('NETWORK', err instanceof Error ? err.message : 'network error');
     }
+    if (responseType === 'blob' && response.ok) return (await response.blob()) as T;
     const parsed = parseJson(await response.text());
     // A token that was replaced meanwhile (a new login) is not the session that ended.
     if (response.status === 401 && token && token === authToken) {
@@ -138,6 +143,64 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+export interface UploadOptions {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Called as the body goes out: bytes sent and the total (0 when the browser cannot tell). */
+  onProgress?: (sent: number, total: number) => void;
+  timeoutMs?: number;
+}
+
+/**
+ * POSTs a multipart form with upload progress. fetch reports none, so this one call uses
+ * XMLHttpRequest; answers, errors, the token and a 401 are treated exactly as by `request`.
+ */
+export function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const { headers = {}, signal, onProgress, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const token = authToken;
+  return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    xhr.open('POST', buildUrl(path));
+    xhr.timeout = timeoutMs;
+    xhr.setRequestHeader('Accept', 'application/json');
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) =>
+      onProgress?.(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.onload = () => {
+      done();
+      const parsed = parseJson(xhr.responseText);
+      if (xhr.status === 401 && token && token === authToken) {
+        for (const listener of unauthorizedListeners) listener();
+      }
+      if (xhr.status < 200 || xhr.status > 299) reject(errorFromBody(xhr.status, parsed));
+      else if (parsed === Symbol.for('invalid-json'))
+        reject(new ApiError('BAD_RESPONSE', 'answer is not JSON', xhr.status));
+      else resolve(parsed as T);
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new ApiError('NETWORK', 'network error'));
+    };
+    xhr.ontimeout = () => {
+      done();
+      reject(new ApiError('TIMEOUT', 'request timed out'));
+    };
+    xhr.onabort = () => {
+      done();
+      reject((signal?.reason as Error | undefined) ?? new DOMException('aborted', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort);
+    xhr.send(form);
+  });
 }
 
 /** True when `err` is the cancellation of a request the caller no longer wants. */

@@ -1,6 +1,8 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoadingState } from '@client/components/StateViews';
+// React.lazy with a retry: a page chunk that fails to load shows the chunk error with Retry.
+import { lazy } from './lazy-page';
 import { Layout } from './Layout';
 import { RequireAuth } from './RequireAuth';
 import { appRoutes, HOME, homeAliases, type BuiltPage } from './route-table';
@@ -27,6 +29,80 @@ const pages: Record<BuiltPage, ComponentType> = {
   settings: lazy(() => import('@client/pages/set/set').then((m) => ({ default: m.SettingsPage }))),
   password: lazy(() =>
     import('@client/pages/password/password').then((m) => ({ default: m.PasswordPage })),
+  ),
+  orders: lazy(() => import('@client/pages/order/order').then((m) => ({ default: m.OrderPage }))),
+  // Money and identity (issues 5 and 7).
+  recharge: lazy(() =>
+    import('@client/pages/recharge/recharge').then((m) => ({ default: m.RechargePage })),
+  ),
+  rechargeBank: lazy(() =>
+    import('@client/pages/recharge/recharge-bank-card').then((m) => ({
+      default: m.RechargeBankCardPage,
+    })),
+  ),
+  rechargeTrc20: lazy(() =>
+    import('@client/pages/recharge/recharge-usdt').then((m) => ({ default: m.RechargeTrc20Page })),
+  ),
+  rechargeErc20: lazy(() =>
+    import('@client/pages/recharge/recharge-usdt').then((m) => ({ default: m.RechargeErc20Page })),
+  ),
+  transfer: lazy(() =>
+    import('@client/pages/transfer/transfer').then((m) => ({ default: m.TransferPage })),
+  ),
+  depositList: lazy(() =>
+    import('@client/pages/withdraw-list/withdraw-open').then((m) => ({
+      default: m.DepositListPage,
+    })),
+  ),
+  withdrawList: lazy(() =>
+    import('@client/pages/withdraw-list/withdraw-list').then((m) => ({
+      default: m.WithdrawalListPage,
+    })),
+  ),
+  account: lazy(() =>
+    import('@client/pages/account/account').then((m) => ({ default: m.AccountPage })),
+  ),
+  accountDetail: lazy(() =>
+    import('@client/pages/account/account-detail').then((m) => ({ default: m.AccountDetailPage })),
+  ),
+  withdraw: lazy(() =>
+    import('@client/pages/withdraw-money/withdraw-money').then((m) => ({
+      default: m.WithdrawPage,
+    })),
+  ),
+  moneyRecord: lazy(() =>
+    import('@client/pages/money-record/money-record').then((m) => ({ default: m.MoneyRecordPage })),
+  ),
+  verify: lazy(() =>
+    import('@client/pages/verify/verify').then((m) => ({ default: m.VerifyPage })),
+  ),
+  // Savings balance (issue 8).
+  savings: lazy(() =>
+    import('@client/pages/money/money').then((m) => ({ default: m.SavingsPage })),
+  ),
+  savingsRecords: lazy(() =>
+    import('@client/pages/Particulars/Particulars').then((m) => ({
+      default: m.SavingsRecordsPage,
+    })),
+  ),
+  savingsRules: lazy(() =>
+    import('@client/pages/money/detail').then((m) => ({ default: m.SavingsRulesPage })),
+  ),
+  // Content (issue 9).
+  messages: lazy(() =>
+    import('@client/pages/message/message').then((m) => ({ default: m.MessagesPage })),
+  ),
+  aboutUs: lazy(() =>
+    import('@client/pages/aboutUs/aboutUs').then((m) => ({ default: m.AboutUsPage })),
+  ),
+  privacy: lazy(() =>
+    import('@client/pages/yinsi/yinsi').then((m) => ({ default: m.PrivacyPage })),
+  ),
+  privacy2: lazy(() =>
+    import('@client/pages/yinsi/gy').then((m) => ({ default: m.PrivacyNoticePage })),
+  ),
+  news: lazy(() =>
+    import('@client/pages/index/detail').then((m) => ({ default: m.NewsDetailPage })),
   ),
 };
 const NotAvailablePage = lazy(() =>

@@ -2,12 +2,24 @@ import 'i18next';
 import type common from './locales/common/zh-CN.json';
 import type market from './locales/market/zh-CN.json';
 import type account from './locales/account/zh-CN.json';
+import type orders from './locales/orders/zh-CN.json';
+import type wallet from './locales/wallet/zh-CN.json';
+import type kyc from './locales/kyc/zh-CN.json';
+import type savings from './locales/savings/zh-CN.json';
+import type content from './locales/content/zh-CN.json';
 
 /**
  * The merged texts of every feature folder, typed from the default locale; add one line per new
  * folder (see the note in index.ts). locales.test.ts checks the other languages match.
  */
-export type Resources = typeof common & typeof market & typeof account;
+export type Resources = typeof common &
+  typeof market &
+  typeof account &
+  typeof orders &
+  typeof wallet &
+  typeof kyc &
+  typeof savings &
+  typeof content;
 
 declare module 'i18next' {
   interface CustomTypeOptions {

@@ -17,7 +17,6 @@ import { toMarketSnapshot } from './snapshot';
 
 export interface SocketData {
   userId: string | null;
-  channels: Set<string>;
 }
 
 export type GatewayServer = Server<
@@ -48,14 +47,69 @@ export interface Gateway {
 }
 
 /**
+ * A server-to-client WebSocket text frame (RFC 6455 §5.2: FIN, opcode 1, unmasked), header and
+ * payload in one Buffer, so writing it to a socket is one write.
+ */
+export function wsTextFrame(text: string): Buffer {
+  const n = Buffer.byteLength(text);
+  const head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + n);
+  frame[0] = 0x81;
+  if (n < 126) frame[1] = n;
+  else if (n < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(n, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(n / 2 ** 32), 2);
+    frame.writeUInt32BE(n >>> 0, 6);
+  }
+  frame.write(text, head);
+  return frame;
+}
+
+/**
+ * The Engine.IO and `ws` internals the broadcast fast path reads (Engine.IO's own pre-encoded
+ * broadcast calls the same `sendFrame`). Each is checked on every use: when a library changes
+ * shape, sockets simply take Socket.IO's normal path.
+ */
+interface RawConn {
+  readyState?: string;
+  writeBuffer?: unknown[];
+  transport?: { name?: string; socket?: RawWebSocket };
+}
+interface RawWebSocket {
+  readyState?: number;
+  _extensions?: Record<string, unknown>;
+  _sender?: { sendFrame?: (list: Buffer[]) => void };
+}
+
+/**
+ * The `ws` sender of a socket that can take a ready frame now: open, on the websocket transport,
+ * uncompressed, and with nothing waiting in Engine.IO's write buffer (a frame written directly
+ * must not overtake a packet queued before it). Else null.
+ */
+function directSender(socket: GatewaySocket): Required<RawWebSocket>['_sender'] | null {
+  const conn = socket.conn as unknown as RawConn;
+  if (conn.readyState !== 'open' || conn.writeBuffer?.length !== 0) return null;
+  const ws = conn.transport?.name === 'websocket' ? conn.transport.socket : undefined;
+  if (ws?.readyState !== 1 || !ws._extensions || 'permessage-deflate' in ws._extensions)
+    return null;
+  return typeof ws._sender?.sendFrame === 'function' ? ws._sender : null;
+}
+
+/**
  * The Socket.IO gateway: market data to anyone, user events to authenticated sockets. Ticks and
- * snapshots come from the bus and go out with `io.local` (never through an adapter, which would
- * repeat them on every gateway): one broadcast per tick per room, encoded once for all sockets.
+ * snapshots come from the bus and go out only to this gateway's sockets (never through an adapter,
+ * which would repeat them on every gateway): one broadcast per tick per room, encoded and framed
+ * once for all its sockets.
  */
 export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): Promise<Gateway> {
   const io: GatewayServer = new Server(httpServer, {
     transports: ['websocket'],
     serveClient: false,
+    // Explicit (it is Engine.IO's default): broadcast frames go out exactly as built.
+    perMessageDeflate: false,
     maxHttpBufferSize: 16 * 1024,
     pingInterval: 20_000,
     pingTimeout: 20_000,
@@ -63,25 +117,47 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   let snapshot: MarketSnapshot | null = null;
   const lastTicks = new Map<string, Tick>();
   const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
+  const nsp = io.of('/');
 
-  const rooms = io.of('/').adapter.rooms;
-  const count = (event: 'tick' | 'market', room: string) => {
-    const n = rooms.get(room)?.size ?? 0;
+  /**
+   * `io.local.to(room).emit(event, payload)`, cheaper per socket. Socket.IO encodes and frames a
+   * broadcast once too, but then runs Engine.IO's per-socket machinery for every socket (a packet
+   * object, the write buffer, a flush, events, a drain callback): most of its CPU per delivery.
+   * Here the frame (the very bytes Socket.IO would send) is written straight to each socket's
+   * WebSocket; a socket that cannot take it now gets the normal emit, which queues in order.
+   */
+  const broadcast = (
+    room: string,
+    event: 'tick' | 'market',
+    payload: Tick | MarketSnapshot,
+    fallback: (socket: GatewaySocket) => void,
+  ) => {
     deps.metrics?.broadcasts.inc({ event });
-    if (n) deps.metrics?.deliveries.inc({ event }, n);
+    // Read the adapter at each call: attaching the Redis adapter replaces the namespace's adapter.
+    const ids = nsp.adapter.rooms.get(room);
+    if (!ids?.size) return;
+    // Socket.IO's EVENT packet on the main namespace ("2" + JSON array) inside an Engine.IO
+    // message ("4"), as its encoder writes it for a payload without binary parts.
+    const frame = wsTextFrame(`42${JSON.stringify([event, payload])}`);
+    for (const id of ids) {
+      const socket = nsp.sockets.get(id);
+      if (!socket) continue;
+      const sender = directSender(socket);
+      if (sender) sender.sendFrame!([frame]);
+      else fallback(socket);
+    }
+    deps.metrics?.deliveries.inc({ event }, ids.size);
   };
 
   const offs = await Promise.all([
     deps.bus.subscribe('tick', ({ tick }) => {
       lastTicks.set(tick.id, tick);
-      const room = `ticks:${tick.id}`;
-      io.local.to(room).emit('tick', tick);
-      count('tick', room);
+      broadcast(`ticks:${tick.id}`, 'tick', tick, (s) => s.emit('tick', tick));
     }),
     deps.bus.subscribe('market', ({ market }) => {
-      snapshot = toMarketSnapshot(market);
-      io.local.to('market').emit('market', snapshot);
-      count('market', 'market');
+      const snap = toMarketSnapshot(market);
+      snapshot = snap;
+      broadcast('market', 'market', snap, (s) => s.emit('market', snap));
     }),
     deps.bus.subscribe('product', ({ product }) => {
       io.local.emit('product', product);
@@ -90,7 +166,6 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
 
   io.use((socket, next) => {
     const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    socket.data.channels = new Set();
     socket.data.userId = null;
     if (token === undefined || token === null || token === '') return next();
     if (typeof token !== 'string' || !deps.authenticate) return next(new Error('UNAUTHENTICATED'));
@@ -104,45 +179,61 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     );
   });
 
-  io.on('connection', (socket) => {
-    deps.metrics?.sockets.inc();
-    socket.on('disconnect', () => deps.metrics?.sockets.dec());
-    if (socket.data.userId) void socket.join(`user:${socket.data.userId}`);
-    socket.emit('hello', { serverTime: Date.now(), userId: socket.data.userId });
+  // The handlers are shared by every socket (Socket.IO calls them with `this` = the socket), so
+  // an idle connection carries no closures of ours; its channels are its rooms.
 
-    // Every client event spends a token; past the rate the event is answered RATE_LIMITED.
-    socket.use((packet, next) => {
-      limiter.consume(socket.id).then(
-        () => next(),
+  /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
+  const limited = <A extends unknown[]>(handle: (socket: GatewaySocket, ...args: A) => void) =>
+    function (this: GatewaySocket, ...args: A) {
+      limiter.consume(this.id).then(
+        () => handle(this, ...args),
         () => {
-          const ack: unknown = packet[packet.length - 1];
+          const ack: unknown = args[args.length - 1];
           if (typeof ack === 'function')
             (ack as (a: SubscribeAck) => void)({ error: { code: 'RATE_LIMITED' } });
         },
       );
-    });
+    };
 
-    socket.on('subscribe', (raw, ack) => {
-      if (typeof ack !== 'function') return;
-      const answer = subscribe(socket, raw);
-      ack(answer);
-      if ('ok' in answer) sendSnapshots(socket, raw);
-    });
-    socket.on('unsubscribe', (raw, ack) => {
-      if (typeof ack !== 'function') return;
-      const parsed = channelsSchema.safeParse(raw);
-      if (!parsed.success) return ack({ error: { code: 'VALIDATION_FAILED' } });
-      for (const ch of parsed.data) {
-        socket.data.channels.delete(ch);
-        void socket.leave(ch);
-      }
-      ack({ ok: true });
-    });
-    socket.on('time', (ack) => {
-      if (typeof ack === 'function') ack({ serverTime: Date.now() });
-    });
-    socket.on('disconnect', () => void limiter.delete(socket.id));
+  const onSubscribe = limited((socket, raw: unknown, ack: unknown) => {
+    if (typeof ack !== 'function') return;
+    const answer = subscribe(socket, raw);
+    (ack as (a: SubscribeAck) => void)(answer);
+    if ('ok' in answer) sendSnapshots(socket, raw as string[]);
   });
+  const onUnsubscribe = limited((socket, raw: unknown, ack: unknown) => {
+    if (typeof ack !== 'function') return;
+    const answer = (a: SubscribeAck) => (ack as (a: SubscribeAck) => void)(a);
+    const parsed = channelsSchema.safeParse(raw);
+    if (!parsed.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
+    for (const ch of parsed.data) if (parseChannel(ch)) void socket.leave(ch);
+    answer({ ok: true });
+  });
+  const onTime = limited((_socket, ack: unknown) => {
+    if (typeof ack === 'function')
+      (ack as (a: { serverTime: number }) => void)({ serverTime: Date.now() });
+  });
+  function onDisconnect(this: GatewaySocket) {
+    deps.metrics?.sockets.dec();
+    void limiter.delete(this.id);
+  }
+
+  io.on('connection', (socket) => {
+    deps.metrics?.sockets.inc();
+    socket.on('disconnect', onDisconnect);
+    if (socket.data.userId) void socket.join(`user:${socket.data.userId}`);
+    socket.emit('hello', { serverTime: Date.now(), userId: socket.data.userId });
+    socket.on('subscribe', onSubscribe);
+    socket.on('unsubscribe', onUnsubscribe);
+    socket.on('time', onTime);
+  });
+
+  /** The market-data channels a socket is in (its rooms, less its own id and its user room). */
+  const channelsOf = (socket: GatewaySocket) => {
+    const out = new Set<string>();
+    for (const room of socket.rooms) if (parseChannel(room)) out.add(room);
+    return out;
+  };
 
   const subscribe = (socket: GatewaySocket, raw: unknown): SubscribeAck => {
     const parsed = channelsSchema.safeParse(raw);
@@ -154,10 +245,10 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       if (ch.kind === 'ticks' && !deps.productIds.has(ch.productId))
         return { error: { code: 'NOT_FOUND', message: `unknown product ${ch.productId}` } };
     }
-    const fresh = parsed.data.filter((c) => !socket.data.channels.has(c));
-    if (socket.data.channels.size + fresh.length > socketLimits.maxChannels)
+    const channels = channelsOf(socket);
+    const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
+    if (channels.size + fresh.length > socketLimits.maxChannels)
       return { error: { code: 'TOO_MANY_CHANNELS' } };
-    for (const c of fresh) socket.data.channels.add(c);
     void socket.join(fresh);
     return { ok: true };
   };

@@ -18,6 +18,11 @@ import { createWalletService } from '@server/modules/wallet/wallet.service';
 import { publishSummary } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import { createSavingsService } from '@server/modules/savings/savings.service';
+import { createSavingsJob } from '@server/modules/savings/savings.job';
+import { savingsPolicy } from '@server/modules/savings/savings.policy';
+import { movableClock, systemClock } from '@server/platform/clock';
+import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
 import { createLimiter } from '@server/platform/rate-limit';
 import { createMetrics, metricsRoute, type Metrics } from '@server/platform/metrics';
@@ -85,6 +90,8 @@ export async function startApi(
     (await insertInviteCode(db, 'WELCOME', null))
   )
     log.info('invitation code for the first accounts: WELCOME');
+  if (embedded && (await seedContentOnce(db)))
+    log.info('seeded Home banners, highlights, news and text pages in every language');
 
   // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
   // points these events at its own Socket.IO server once it exists.
@@ -121,6 +128,21 @@ export async function startApi(
           },
         })
       : null;
+  // TEST_CLOCK=1 (browser journeys only): a platform clock /api/test/clock can move forward.
+  const testClock = config.TEST_CLOCK === '1' ? movableClock() : null;
+  if (testClock) log.warn('TEST_CLOCK=1: the platform clock can be moved through /api/test/clock');
+  const clock = testClock ?? systemClock;
+  const policy = savingsPolicy(config);
+  const savings = createSavingsService({ db, clock, policy, balancesChanged });
+  // Every api process runs the daily job; row locks and the (user, day) key make it once.
+  const savingsJob = createSavingsJob({
+    db,
+    clock,
+    policy,
+    balancesChanged,
+    log: log.child({ part: 'savings' }),
+  });
+  savingsJob.start();
   const app = createApiApp({
     config,
     db,
@@ -133,6 +155,10 @@ export async function startApi(
     wallet,
     kyc,
     orders,
+    savings,
+    testClock: testClock
+      ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
+      : null,
     metrics,
     operatorTokenHash: operator.hash,
   });
@@ -143,6 +169,7 @@ export async function startApi(
     userEvents,
     close: async () => {
       await worker?.stop();
+      await savingsJob.stop();
       await market.close();
       redis?.disconnect();
     },

@@ -14,6 +14,7 @@ import {
 import { merge, Subject } from 'rxjs';
 import { intervalMs, type Interval } from '@shared/product';
 import { getCandles, getTicks } from '@client/api/market';
+import { useTheme } from '@client/app/theme';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { formatClock, formatDateTime, formatDay } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
@@ -41,6 +42,29 @@ function palette(el: HTMLElement) {
     accent: get('--accent', '#2563eb'),
   };
 }
+type Palette = ReturnType<typeof palette>;
+
+/** The chart's own colours (the series take theirs when created and on a theme change). */
+function chartColors(colors: Palette, el: HTMLElement) {
+  return {
+    layout: {
+      background: { type: ColorType.Solid, color: colors.background },
+      textColor: colors.text,
+      fontFamily: getComputedStyle(el).fontFamily,
+    },
+    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    rightPriceScale: { borderColor: colors.grid },
+    timeScale: { borderColor: colors.grid },
+  };
+}
+
+const lineColors = (colors: Palette) => ({ color: colors.accent });
+const candleColors = (colors: Palette) => ({
+  upColor: colors.up,
+  downColor: colors.down,
+  wickUpColor: colors.up,
+  wickDownColor: colors.down,
+});
 
 const timeMs = (time: Time) => (typeof time === 'number' ? time * 1000 : 0);
 
@@ -86,23 +110,20 @@ export function Chart({
   const { lang } = useFormat();
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
+  /** Repaints the current series in new colours; set by the series effect. */
+  const recolorRef = useRef<((colors: Palette) => void) | null>(null);
+  const { theme } = useTheme();
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
 
   useEffect(() => {
     const el = containerRef.current;
     if (!el) return;
-    const colors = palette(el);
+    const base = chartColors(palette(el), el);
     const chart = createChart(el, {
       autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: colors.background },
-        textColor: colors.text,
-        fontFamily: getComputedStyle(el).fontFamily,
-      },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      rightPriceScale: { borderColor: colors.grid },
-      timeScale: { borderColor: colors.grid, timeVisible: true, secondsVisible: false },
+      ...base,
+      timeScale: { ...base.timeScale, timeVisible: true, secondsVisible: false },
     });
     chartRef.current = chart;
     return () => {
@@ -114,6 +135,15 @@ export function Chart({
   useEffect(() => {
     chartRef.current?.applyOptions(localization(lang));
   }, [lang]);
+
+  // A theme change (settings or the system) re-reads the CSS variables into the canvas.
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!chartRef.current || !el) return;
+    const colors = palette(el);
+    chartRef.current.applyOptions(chartColors(colors, el));
+    recolorRef.current?.(colors);
+  }, [theme]);
 
   useEffect(() => {
     const chart = chartRef.current;
@@ -171,10 +201,11 @@ export function Chart({
 
     if (view === 'line') {
       const series = chart.addSeries(LineSeries, {
-        color: colors.accent,
+        ...lineColors(colors),
         lineWidth: 2,
         priceFormat,
       });
+      recolorRef.current = (c) => series.applyOptions(lineColors(c));
       const sub = lineFeed({
         ticks$: live$,
         reload$,
@@ -195,6 +226,7 @@ export function Chart({
         }),
       );
       return () => {
+        recolorRef.current = null;
         sub.unsubscribe();
         dropSeries(series);
       };
@@ -202,13 +234,11 @@ export function Chart({
 
     const interval = view;
     const series = chart.addSeries(CandlestickSeries, {
-      upColor: colors.up,
-      downColor: colors.down,
-      wickUpColor: colors.up,
-      wickDownColor: colors.down,
+      ...candleColors(colors),
       borderVisible: false,
       priceFormat,
     });
+    recolorRef.current = (c) => series.applyOptions(candleColors(c));
     const sub = candleFeed({
       precision,
       intervalMs: intervalMs[interval],
@@ -233,6 +263,7 @@ export function Chart({
       }),
     );
     return () => {
+      recolorRef.current = null;
       sub.unsubscribe();
       dropSeries(series);
     };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { intervals } from '@shared/product';
+import { intervals, type Product } from '@shared/product';
 import { ApiError } from '@client/api/client';
 import { ChangeBadge } from '@client/components/ChangeBadge';
 import { PageHeader } from '@client/components/PageHeader';
@@ -11,6 +11,7 @@ import { useProduct, type LiveProduct } from '@client/state';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
 import { MarketNotice } from './MarketNotice';
+import { Ticket } from './Ticket';
 import './detail.css';
 
 const views: ChartView[] = ['line', ...intervals];
@@ -63,7 +64,7 @@ function IntervalSwitcher({
   );
 }
 
-function ProductDetail({ product }: { product: LiveProduct }) {
+function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product }) {
   const { t } = useTranslation();
   const [view, setView] = useState<ChartView>('1m');
   return (
@@ -87,6 +88,7 @@ function ProductDetail({ product }: { product: LiveProduct }) {
         <IntervalSwitcher view={view} onChange={setView} />
         <Chart productId={product.id} precision={product.precision} view={view} />
       </section>
+      <Ticket product={raw} />
     </>
   );
 }
@@ -116,11 +118,14 @@ function ProductById({ id }: { id: string }) {
       );
     }
     case 'ready':
-      return <ProductDetail product={request.data.live} />;
+      return <ProductDetail product={request.data.live} raw={request.data.raw} />;
   }
 }
 
-/** Product trading detail (/pages/Detail/Detail?id=BTCUSDT): live price, 24h figures, chart. */
+/**
+ * Product trading detail (/pages/Detail/Detail?id=BTCUSDT): live price, 24h figures, chart, and
+ * the order ticket.
+ */
 export function DetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();

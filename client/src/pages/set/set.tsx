@@ -7,8 +7,9 @@ import { LanguageSelect } from '@client/components/LanguageSelect';
 import { PageHeader } from '@client/components/PageHeader';
 import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
+import { ThemeSelect } from './ThemeSelect';
 
-/** /pages/set/set: language, password changes, and clearing the cache (which signs out). */
+/** /pages/set/set: language, theme, password changes, and clearing the cache (which signs out). */
 export function SettingsPage() {
   const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
@@ -29,6 +30,9 @@ export function SettingsPage() {
         </h2>
         <div className="menu__row menu__row--static">
           <LanguageSelect testId="language-select" showLabel />
+        </div>
+        <div className="menu__row menu__row--static">
+          <ThemeSelect />
         </div>
         <button
           type="button"

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { User } from '@shared/accounts';
@@ -8,7 +8,8 @@ import { ConfirmDialog } from '@client/components/ConfirmDialog';
 import { ChevronIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
-import { logout, refreshUser, showToast, useUser } from '@client/state';
+import { logout, refreshUser, showToast, useAccountSummary, useUser } from '@client/state';
+import { UserFigures } from './UserFigures';
 import './user.css';
 
 /** The personal centre menu of seed spec §2, in its order; the pages come with their features. */
@@ -50,7 +51,16 @@ function KycBadge({ status }: { status: User['kyc']['status'] }) {
   );
 }
 
-function Profile({ user }: { user: User }) {
+// `verified` comes live from the account summary, so an approval shows without a reload.
+function Profile({
+  user,
+  verified,
+  children,
+}: {
+  user: User;
+  verified: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
   const copy = () => {
@@ -75,7 +85,7 @@ function Profile({ user }: { user: User }) {
           </p>
           <p className="profile__tags">
             <span className="profile__role">{t('account.user.ordinaryUser')}</span>
-            <KycBadge status={user.kyc.status} />
+            <KycBadge status={verified ? 'verified' : user.kyc.status} />
           </p>
         </div>
         <dl className="profile__score">
@@ -85,6 +95,7 @@ function Profile({ user }: { user: User }) {
           </dd>
         </dl>
       </section>
+      {children}
       <section className="invite-card" aria-labelledby="invite-title">
         <div>
           <h2 id="invite-title" className="invite-card__title">
@@ -115,6 +126,7 @@ function Profile({ user }: { user: User }) {
 export function UserPage() {
   const { t } = useTranslation();
   const user = useUser();
+  const summary = useAccountSummary();
   const [failed, setFailed] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
   const [asking, setAsking] = useState(false);
@@ -141,7 +153,9 @@ export function UserPage() {
     <>
       <PageHeader title={t('pages.user')} />
       {user ? (
-        <Profile user={user} />
+        <Profile user={user} verified={summary.summary?.verified ?? false}>
+          <UserFigures state={summary} />
+        </Profile>
       ) : failed ? (
         <ErrorState error={failed} onRetry={() => setAttempt((n) => n + 1)} />
       ) : (

@@ -11,6 +11,7 @@ export function appInfoRoutes(config: Config): Router {
     serviceUrl: config.SERVICE_URL,
     depositChannels: ['bank', 'usdt-trc20', 'usdt-erc20'],
     languages: [...languages],
+    ...(config.TEST_CLOCK === '1' ? { testClock: true } : {}),
   };
   const r = Router();
   r.get('/app-info', (_req, res) => {

@@ -5,6 +5,7 @@ import { conflict, notFound, validationFailed } from '@server/platform/http/erro
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
+import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import { publishSummary } from '../wallet/summary';
 import * as repo from './kyc.repo';
 import { presentKyc, presentOpsKyc } from './kyc.presenter';
@@ -25,11 +26,18 @@ export function createKycService(db: Db, uploads: UploadService, userEvents: Use
   };
 
   const review = async (id: number, to: 'verified' | 'rejected', reason: string | null) => {
-    const row = await db.transaction(async (tx) => {
+    const { row, message } = await db.transaction(async (tx) => {
       const k = await repo.reviewKycSubmission(tx, id, to, reason);
       if (!k) throw await notPending(tx, id);
-      return k;
+      const message = await writeSystemMessage(
+        tx,
+        k.user_id,
+        to === 'verified' ? 'kyc_verified' : 'kyc_rejected',
+        reason ? { reason } : {},
+      );
+      return { row: k, message };
     });
+    announceMessage(userEvents, message);
     // The summary's `verified` flag follows the check.
     await publishSummary(db, userEvents, row.user_id);
     return presentOpsKyc(row);

@@ -7,6 +7,7 @@ import { idempotent, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
+import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import * as repo from './deposit.repo';
 import { transfer } from './ledger';
 import { presentDeposit, presentOpsDeposit } from './wallet.presenters';
@@ -113,7 +114,7 @@ export function createDepositService({ db, config, uploads, userEvents }: Deposi
 
     /** Credits the deposit: its status and the ledger transfer commit together, once. */
     async approve(id: number): Promise<OpsDeposit> {
-      const row = await db.transaction(async (tx) => {
+      const { row, message } = await db.transaction(async (tx) => {
         const d = await repo.reviewDeposit(tx, id, 'approved', null);
         if (!d) throw await notPending(tx, id);
         await transfer(tx, {
@@ -125,19 +126,29 @@ export function createDepositService({ db, config, uploads, userEvents }: Deposi
             { account: { user: d.user_id, kind: 'available' }, amount: d.amount },
           ],
         });
-        return d;
+        const params = { amount: d.amount, ref: String(d.id) };
+        return {
+          row: d,
+          message: await writeSystemMessage(tx, d.user_id, 'deposit_approved', params),
+        };
       });
+      announceMessage(userEvents, message);
       await publishSummary(db, userEvents, row.user_id);
       return presentOpsDeposit(row);
     },
 
     /** Refuses the deposit with a reason the user sees; no money moves. */
     async reject(id: number, reason: string): Promise<OpsDeposit> {
-      const row = await db.transaction(async (tx) => {
+      const { row, message } = await db.transaction(async (tx) => {
         const d = await repo.reviewDeposit(tx, id, 'rejected', reason);
         if (!d) throw await notPending(tx, id);
-        return d;
+        const params = { amount: d.amount, reason, ref: String(d.id) };
+        return {
+          row: d,
+          message: await writeSystemMessage(tx, d.user_id, 'deposit_rejected', params),
+        };
       });
+      announceMessage(userEvents, message);
       return presentOpsDeposit(row);
     },
   };

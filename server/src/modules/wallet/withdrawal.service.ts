@@ -13,6 +13,7 @@ import { idempotent, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { AuthService } from '../auth/auth.service';
+import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import { latestKycSubmission } from '../kyc/kyc.repo';
 import { transfer, type Leg } from './ledger';
 import { publishSummary } from './summary';
@@ -47,7 +48,7 @@ export function createWithdrawalService({ db, config, auth, userEvents }: Withdr
     to: 'success' | 'failed',
     reason: string | null,
   ): Promise<OpsWithdrawal> => {
-    const { userId, answer } = await db.transaction(async (tx) => {
+    const { userId, answer, message } = await db.transaction(async (tx) => {
       const w = await repo.reviewWithdrawal(tx, id, to, reason);
       if (!w) {
         const status = await repo.withdrawalStatus(tx, id);
@@ -65,8 +66,15 @@ export function createWithdrawalService({ db, config, auth, userEvents }: Withdr
         ref: `withdrawal:${id}`,
         legs,
       });
-      return { userId: w.user_id, answer: await byId(tx, id) };
+      const message = await writeSystemMessage(
+        tx,
+        w.user_id,
+        to === 'success' ? 'withdrawal_succeeded' : 'withdrawal_failed',
+        { amount: w.amount, ref: String(id), ...(reason ? { reason } : {}) },
+      );
+      return { userId: w.user_id, answer: await byId(tx, id), message };
     });
+    announceMessage(userEvents, message);
     await publishSummary(db, userEvents, userId);
     return answer;
   };

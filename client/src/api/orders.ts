@@ -1,0 +1,48 @@
+import type { Order, PlaceOrderBody } from '@shared/orders';
+import type { Page } from '@shared/wallet';
+import { request } from './client';
+
+/**
+ * Places a timed order. `idempotencyKey` names the attempt: sending the same attempt again (a
+ * retry after a lost answer) replays the first answer instead of buying twice. Rejects with the
+ * server's ApiError (AMOUNT_OUT_OF_RANGE, RATE_CHANGED, QUOTE_STALE, …).
+ */
+export function placeOrder(body: PlaceOrderBody, idempotencyKey: string): Promise<Order> {
+  return request<Order>('/orders', {
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+}
+
+export interface OrdersQuery {
+  /** open = positions, closed = settled; none = every order. */
+  status?: 'open' | 'closed';
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** One page of the user's orders, newest first. */
+export function getOrders(query: OrdersQuery, signal?: AbortSignal): Promise<Page<Order>> {
+  return request<Page<Order>>('/orders', {
+    query: { status: query.status, limit: query.limit, cursor: query.cursor },
+    signal,
+  });
+}
+
+/** One of the user's own orders (another user's is NOT_FOUND). */
+export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
+  return request<Order>(`/orders/${encodeURIComponent(id)}`, { signal });
+}
+
+/** A content page of the server (`GET /api/pages/:slug`), in the given language. */
+export interface ContentPage {
+  slug: string;
+  title: string;
+  body: string;
+}
+
+/** The trading rules (entry, exit, draw, void), linked from the order ticket. */
+export function getTradingRules(lang: string, signal?: AbortSignal): Promise<ContentPage> {
+  return request<ContentPage>('/pages/rules', { query: { lang }, signal });
+}

@@ -1,0 +1,122 @@
+import type {
+  Deposit,
+  DepositChannel,
+  DepositChannelId,
+  FundRecord,
+  Page,
+  TransferKind,
+  Withdrawal,
+  WithdrawalAccount,
+} from '@shared/wallet';
+import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
+import { request, upload } from './client';
+
+/** The wallet endpoints of API.md (Wallet). Money in minor units throughout. */
+
+export interface PageRequest {
+  cursor?: string | null;
+  limit?: number;
+}
+
+/** What a withdrawal form needs before the user types (GET /api/withdrawals/rules). */
+export interface WithdrawalRules {
+  min: number;
+  max: number;
+  requiresKyc: boolean;
+}
+
+export interface UploadProgress {
+  onProgress?: (sent: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export type DepositFields =
+  | {
+      channel: 'bank';
+      amount: number;
+      payerBank: string;
+      payerCard: string;
+      payerName: string;
+      remark?: string;
+    }
+  | { channel: Exclude<DepositChannelId, 'bank'>; quantity: number; remark?: string };
+
+export function getDepositChannels(signal?: AbortSignal): Promise<DepositChannel[]> {
+  return request('/deposits/channels', { signal });
+}
+
+/**
+ * Sends a deposit with its transfer screenshot as multipart. The Idempotency-Key is made once
+ * per filled-in form, so a retry after a lost answer cannot record the deposit twice.
+ */
+export function createDeposit(
+  fields: DepositFields,
+  screenshot: Blob,
+  idempotencyKey: string,
+  options: UploadProgress = {},
+): Promise<Deposit> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== '') form.append(name, String(value));
+  }
+  form.append('screenshot', screenshot, fileName('screenshot', screenshot));
+  return upload('/deposits', form, { ...options, headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+export function listDeposits(page: PageRequest, signal?: AbortSignal): Promise<Page<Deposit>> {
+  return request('/deposits', { query: { ...page }, signal });
+}
+
+export function listWithdrawalAccounts(signal?: AbortSignal): Promise<WithdrawalAccount[]> {
+  return request('/withdrawal-accounts', { signal });
+}
+
+export function getWithdrawalAccount(id: string, signal?: AbortSignal): Promise<WithdrawalAccount> {
+  return request(`/withdrawal-accounts/${encodeURIComponent(id)}`, { signal });
+}
+
+/** 201 the bound account; 409 ACCOUNT_ALREADY_BOUND once that type is bound. */
+export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
+  return request('/withdrawal-accounts', { method: 'POST', body });
+}
+
+export function getWithdrawalRules(signal?: AbortSignal): Promise<WithdrawalRules> {
+  return request('/withdrawals/rules', { signal });
+}
+
+/** 403 WRONG_TRADE_PASSWORD / KYC_REQUIRED, 409 INSUFFICIENT_BALANCE, 400 AMOUNT_OUT_OF_RANGE. */
+export function createWithdrawal(
+  body: { accountId: string; amount: number; tradePassword: string },
+  idempotencyKey: string,
+): Promise<Withdrawal> {
+  return request('/withdrawals', {
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+}
+
+export function listWithdrawals(
+  page: PageRequest,
+  signal?: AbortSignal,
+): Promise<Page<Withdrawal>> {
+  return request('/withdrawals', { query: { ...page }, signal });
+}
+
+export function listFundRecords(
+  page: PageRequest & { type?: TransferKind },
+  signal?: AbortSignal,
+): Promise<Page<FundRecord>> {
+  return request('/wallet/ledger', { query: { ...page }, signal });
+}
+
+/** A private upload (a screenshot, an ID photo): only its owner may fetch it, with the token. */
+export function getUpload(id: string, signal?: AbortSignal): Promise<Blob> {
+  return request(`/uploads/${encodeURIComponent(id)}`, { signal, responseType: 'blob' });
+}
+
+/** A file name with the right extension: the server sniffs the bytes, people read the name. */
+export function fileName(base: string, blob: Blob): string {
+  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' }[blob.type];
+  return `${base}.${ext ?? 'bin'}`;
+}

@@ -1,0 +1,50 @@
+import {
+  lazy as reactLazy,
+  type ComponentProps,
+  type ComponentType,
+  type LazyExoticComponent,
+} from 'react';
+
+/**
+ * A page chunk that did not load (network error, server down, a deploy removed the old file).
+ * `retry()` arms a fresh import for the next render: React.lazy keeps a failed import forever,
+ * so the error boundary (components/ErrorBoundary.tsx) calls this before rendering again.
+ */
+export class ChunkLoadError extends Error {
+  constructor(
+    cause: unknown,
+    readonly retry: () => void,
+  ) {
+    super('page chunk failed to load', { cause });
+    this.name = 'ChunkLoadError';
+  }
+}
+
+export function isChunkLoadError(error: unknown): error is ChunkLoadError {
+  return error instanceof ChunkLoadError;
+}
+
+/**
+ * React.lazy for page chunks, with a retry: a failed import throws a ChunkLoadError, whose
+ * `retry()` swaps in a new lazy component that imports again when next rendered.
+ */
+// `any` as in React.lazy's own signature: the page's props are whatever its component takes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazy<T extends ComponentType<any>>(
+  load: () => Promise<{ default: T }>,
+): ComponentType<ComponentProps<T>> {
+  let current: LazyExoticComponent<T>;
+  const arm = () => {
+    current = reactLazy(() =>
+      load().catch((err: unknown) => {
+        throw new ChunkLoadError(err, arm);
+      }),
+    );
+  };
+  arm();
+  function LazyPage(props: ComponentProps<T>) {
+    const Page = current as ComponentType<ComponentProps<T>>;
+    return <Page {...props} />;
+  }
+  return LazyPage;
+}

@@ -1,0 +1,71 @@
+/**
+ * Registers the service worker (client/public/sw.js) in production builds. The worker's URL
+ * carries a build id (`sw.js?v=<id>`) hashed from the hashed asset names in index.html, so each
+ * build is a new worker with its own cache, which installs and takes over on the next load
+ * (skipWaiting + clients.claim in sw.js). The worker never touches /api/ or /socket.io/.
+ */
+
+/** Paths of the entry script, its modulepreloads and the stylesheets index.html references. */
+export function shellAssetUrls(doc: Document): string[] {
+  const nodes = doc.querySelectorAll<HTMLScriptElement | HTMLLinkElement>(
+    'script[type="module"][src], link[rel="modulepreload"][href], link[rel="stylesheet"][href]',
+  );
+  return [...nodes].map((node) => new URL('src' in node ? node.src : node.href).pathname);
+}
+
+/** A short, stable id for a set of asset URLs (FNV-1a, 32 bits, base 36); order does not count. */
+export function buildIdFrom(urls: readonly string[]): string {
+  let hash = 0x811c9dc5;
+  for (const char of [...urls].sort().join('\n')) {
+    hash ^= char.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+/** Only in production builds, on secure contexts (https, localhost); after the page has loaded. */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  const sw = navigator.serviceWorker;
+  const url = `${import.meta.env.BASE_URL}sw.js?v=${buildIdFrom(shellAssetUrls(document))}`;
+  handOverAssets(sw);
+  const register = () => {
+    sw.register(url, { scope: import.meta.env.BASE_URL }).catch((err: unknown) =>
+      console.warn('service worker not registered', err),
+    );
+  };
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
+
+/**
+ * Built assets (chunks, language files) that this page fetched without the worker, above all
+ * before it took over, are handed to the worker to cache, whenever they finish loading: what
+ * goes through the worker it caches itself (those have a workerStart).
+ */
+function handOverAssets(sw: ServiceWorkerContainer): void {
+  if (typeof PerformanceObserver === 'undefined') return;
+  const assets = new URL(`${import.meta.env.BASE_URL}assets/`, location.href).href;
+  const pending = new Set<string>();
+  let worker: ServiceWorker | null = null;
+  const flush = () => {
+    if (!worker || pending.size === 0) return;
+    worker.postMessage({ type: 'cache', urls: [...pending] });
+    pending.clear();
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as PerformanceResourceTiming[]) {
+      const { name, workerStart } = entry;
+      if (workerStart === 0 && name.startsWith(assets) && !name.endsWith('.map')) pending.add(name);
+    }
+    flush();
+  }).observe({ type: 'resource', buffered: true });
+  void sw.ready.then((registration) => {
+    worker = registration.active;
+    flush();
+  });
+  sw.addEventListener('controllerchange', () => {
+    worker = sw.controller ?? worker;
+    flush();
+  });
+}

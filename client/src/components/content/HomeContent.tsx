@@ -1,0 +1,64 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { HomeContent } from '@shared/content';
+import { getHomeContent } from '@client/api/content';
+import { ErrorState } from '@client/components/StateViews';
+import { useRequest, type RequestState } from '@client/state';
+import { BannerCarousel } from './BannerCarousel';
+import { Highlights } from './Highlights';
+import { NewsList } from './NewsList';
+import './content.css';
+
+export type HomeRequest = RequestState<HomeContent> & { retry: () => void; lang: string };
+
+/** Banners, highlights and the first news, in the current language (again on a switch). */
+export function useHomeContent(): HomeRequest {
+  const { i18n } = useTranslation();
+  const lang = i18n.resolvedLanguage ?? i18n.language;
+  const request = useRequest(`home:${lang}`, (signal) => getHomeContent(lang, signal));
+  return { ...request, lang };
+}
+
+/** The carousel, or a quiet placeholder of its height while it loads. */
+export function HomeBanner({ home }: { home: HomeRequest }) {
+  if (home.status === 'ready')
+    return <BannerCarousel key={home.lang} banners={home.data.banners} />;
+  return <div className="banner banner--placeholder" aria-hidden="true" />;
+}
+
+/** Platform highlights and news. */
+export function HomeMore({ home }: { home: HomeRequest }) {
+  switch (home.status) {
+    case 'loading':
+      return null;
+    case 'error':
+      return <ErrorState error={home.error} onRetry={home.retry} />;
+    case 'ready':
+      return (
+        <>
+          <Highlights items={home.data.highlights} />
+          <NewsList
+            key={home.lang}
+            lang={home.lang}
+            first={{ items: home.data.news, nextCursor: home.data.newsCursor }}
+          />
+        </>
+      );
+  }
+}
+
+/** The privacy policy and the other text pages, at the foot of Home. */
+export function HomeFooter() {
+  const { t } = useTranslation();
+  return (
+    <footer className="home-footer">
+      <nav aria-label={t('content.home.footer')}>
+        <Link to="/pages/yinsi/yinsi" data-testid="privacy-link">
+          {t('pages.privacy')}
+        </Link>
+        <Link to="/pages/yinsi/gy">{t('pages.privacy2')}</Link>
+        <Link to="/pages/aboutUs/aboutUs">{t('pages.aboutUs')}</Link>
+      </nav>
+    </footer>
+  );
+}

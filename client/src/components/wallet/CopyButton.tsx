@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import { showToast } from '@client/state';
+
+/** Copies with the clipboard API, or the older selection command where that API is missing. */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text);
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  // Deprecated, but the only way on plain-HTTP pages, where navigator.clipboard is absent.
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('copy refused');
+}
+
+/** A copy button for one value; "copy succeeded" (seed spec §8) or how to copy by hand. */
+export function CopyButton({
+  text,
+  label,
+  testId,
+}: {
+  text: string;
+  label: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const copy = () => {
+    copyText(text).then(
+      () => showToast(t('common.copySucceeded')),
+      () => showToast(t('common.copyFailed')),
+    );
+  };
+  return (
+    <button
+      type="button"
+      className="button button--secondary button--small"
+      data-testid={testId}
+      aria-label={label}
+      onClick={copy}
+    >
+      {t('common.copy')}
+    </button>
+  );
+}
+
+/** A label, a value the user types into their bank app, and its copy button. */
+export function CopyRow({
+  label,
+  value,
+  testId,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="copy-row">
+      <dt className="copy-row__label">{label}</dt>
+      <dd className="copy-row__value">
+        <span className="copy-row__text" data-testid={`${testId}-value`}>
+          {value}
+        </span>
+        <CopyButton text={value} testId={testId} label={t('wallet.copyLabel', { what: label })} />
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { amountToMinor, sanitizeAmountInput } from '@shared/amount-input';
+import { cardNumber } from '@shared/wallet.schemas';
+import type { DepositChannel } from '@shared/wallet';
+import type { MessageKey } from '@client/components/form/validation';
+import type { Resources } from '@client/i18n/i18next';
+import { convertAtRate } from './money';
+
+type WalletRuleKey = `wallet.rules.${keyof Resources['wallet']['rules']}`;
+type KycRuleKey = `kyc.rules.${keyof Resources['kyc']['rules']}`;
+
+/**
+ * A message key of the wallet or kyc locale folders. The form's MessageKey names the shared
+ * folders; these keys are checked against the locale files here, at compile time.
+ */
+export const msg = (key: WalletRuleKey | KycRuleKey): MessageKey => key as string as MessageKey;
+
+/** Spec §8 "empty value": what a blank withdrawal account field says. */
+export const notEmpty = (value: string): MessageKey | null =>
+  value.trim() === '' ? msg('wallet.rules.empty') : null;
+
+export const required = (value: string): MessageKey | null =>
+  value.trim() === '' ? 'common.required' : null;
+
+/** Text up to `max` characters, not blank. */
+export const text =
+  (max: number, blank: (v: string) => MessageKey | null = required) =>
+  (value: string): MessageKey | null =>
+    blank(value) ?? (value.trim().length > max ? msg('wallet.rules.tooLong') : null);
+
+export const cardNumberRule =
+  (blank: (v: string) => MessageKey | null = required) =>
+  (value: string): MessageKey | null =>
+    blank(value) ?? (cardNumber.safeParse(value).success ? null : msg('wallet.rules.cardNumber'));
+
+/** Bank transfers are whole currency units: digits only, then the spec's amount-input rule. */
+export const wholeAmountInput = (raw: string): string => {
+  const digits = raw.replace(/\D/g, '');
+  return digits === '' ? '' : sanitizeAmountInput(digits);
+};
+
+/** Money typed by hand: the spec's amount-input rule (2 decimals, ≤ 0 → 1, capped). */
+export const amountInput = (raw: string): string => sanitizeAmountInput(raw);
+
+/** What a deposit entry credits, in minor units, or null when it is not a complete amount. */
+export function depositCredit(channel: DepositChannel, input: string): number | null {
+  const minor = amountToMinor(input.trim());
+  if (minor === null) return null;
+  return channel.channel === 'bank' ? minor : convertAtRate(minor, channel.rate);
+}
+
+/** The rule of a deposit amount or quantity: filled, complete, and within the channel's limits. */
+export function depositAmountRule(channel: DepositChannel | null) {
+  return (value: string): MessageKey | null => {
+    const blank = required(value);
+    if (blank || !channel) return blank;
+    if (channel.channel === 'bank' && !/^\d+$/.test(value.trim()))
+      return msg('wallet.rules.wholeNumber');
+    const credit = depositCredit(channel, value);
+    if (credit === null || credit < channel.min || credit > channel.max)
+      return 'errors.AMOUNT_OUT_OF_RANGE';
+    return null;
+  };
+}
+
+/** A withdrawal amount within the server's limits (minor units). */
+export function withdrawAmountRule(limits: { min: number; max: number } | null) {
+  return (value: string): MessageKey | null => {
+    const blank = required(value);
+    if (blank || !limits) return blank;
+    const minor = amountToMinor(value.trim());
+    if (minor === null || minor < limits.min || minor > limits.max)
+      return 'errors.AMOUNT_OUT_OF_RANGE';
+    return null;
+  };
+}

@@ -1,0 +1,60 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router-dom';
+import type { Product } from '@shared/product';
+import { loginPath } from '@client/app/guard';
+import { RulesSheet } from '@client/components/orders/RulesSheet';
+import { useIsLoggedIn } from '@client/state';
+import { TicketForm } from './TicketForm';
+import './ticket.css';
+
+function TicketFrame({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const [rulesOpen, setRulesOpen] = useState(false);
+  return (
+    <section className="ticket" aria-labelledby="ticket-title">
+      <header className="ticket__head">
+        <h2 id="ticket-title" className="ticket__title">
+          {t('orders.ticket.heading')}
+        </h2>
+        <button
+          type="button"
+          className="ticket__link"
+          data-testid="rules-link"
+          aria-haspopup="dialog"
+          onClick={() => setRulesOpen(true)}
+        >
+          {t('orders.ticket.rules')}
+        </button>
+      </header>
+      {children}
+      {rulesOpen && <RulesSheet onClose={() => setRulesOpen(false)} />}
+    </section>
+  );
+}
+
+function LoginPrompt() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <div className="ticket__login" data-testid="ticket-login">
+      <p>{t('orders.ticket.loginPrompt')}</p>
+      <Link className="button" to={loginPath(location.pathname, location.search)}>
+        {t('pages.login')}
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * The order ticket under the chart: a login prompt for visitors, the ticket for users. The
+ * product's REST record brings the duration ladder and the stake bounds.
+ */
+export function Ticket({ product }: { product: Product }) {
+  const loggedIn = useIsLoggedIn();
+  return (
+    <TicketFrame>
+      {loggedIn ? <TicketForm key={product.id} product={product} /> : <LoginPrompt />}
+    </TicketFrame>
+  );
+}

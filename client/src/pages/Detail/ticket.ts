@@ -1,0 +1,104 @@
+/**
+ * The order ticket's rules, kept out of the component so they can be tested: the amount bounds,
+ * "place all", and the idempotency key of an attempt.
+ */
+import { amountToMinor } from '@shared/amount-input';
+import type { PlaceOrderBody } from '@shared/orders';
+import type { DurationRate } from '@shared/product';
+import { ApiError } from '@client/api/client';
+
+export interface StakeBounds {
+  /** Minor units. */
+  minStake: number;
+  maxStake: number;
+}
+
+/** The largest amount the amount-input rule lets the user type: the max stake, in units. */
+export function inputMax({ maxStake }: StakeBounds): number {
+  return maxStake / 100;
+}
+
+/**
+ * "Place all": the whole available balance, bounded by the max stake. Null when there is nothing
+ * to place (no balance), so the ticket can say so instead of filling in zero.
+ */
+export function placeAllAmount(available: number, { maxStake }: StakeBounds): number | null {
+  if (!Number.isSafeInteger(available) || available <= 0) return null;
+  return Math.min(available, maxStake);
+}
+
+export type AmountCheck =
+  { ok: true; amount: number } | { ok: false; reason: 'empty' | 'outOfRange' | 'insufficient' };
+
+/**
+ * Checks the typed amount before the confirmation step: complete, within the product's stake
+ * bounds, and covered by the available balance (when known; the server checks it anyway).
+ */
+export function checkAmount(
+  input: string,
+  bounds: StakeBounds,
+  available: number | null,
+): AmountCheck {
+  const amount = amountToMinor(input);
+  if (amount === null || amount === 0) return { ok: false, reason: 'empty' };
+  if (amount < bounds.minStake || amount > bounds.maxStake)
+    return { ok: false, reason: 'outOfRange' };
+  if (available !== null && amount > available) return { ok: false, reason: 'insufficient' };
+  return { ok: true, amount };
+}
+
+/** The rung to preselect: the one chosen before if the product still offers it, else the first. */
+export function pickDuration(
+  durations: readonly DurationRate[],
+  previous: number | null,
+): DurationRate | null {
+  return durations.find((d) => d.seconds === previous) ?? durations[0] ?? null;
+}
+
+/** A new Idempotency-Key: 128 random bits in hex (works on plain http too, unlike randomUUID). */
+export function newIdempotencyKey(
+  random: (bytes: Uint8Array) => void = (b) => crypto.getRandomValues(b),
+): string {
+  const bytes = new Uint8Array(16);
+  random(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** One confirmed purchase: its body and the key that makes a resend of it safe. */
+export interface Attempt {
+  key: string;
+  body: PlaceOrderBody;
+}
+
+const sameBody = (a: PlaceOrderBody, b: PlaceOrderBody) =>
+  a.productId === b.productId &&
+  a.direction === b.direction &&
+  a.amount === b.amount &&
+  a.duration === b.duration &&
+  a.rate === b.rate;
+
+/**
+ * The attempt to send: the unfinished one again when the user retries the same order (its first
+ * answer may have been lost, and the key makes the server answer it once), else a new one.
+ */
+export function attemptFor(
+  unfinished: Attempt | null,
+  body: PlaceOrderBody,
+  newKey: () => string = newIdempotencyKey,
+): Attempt {
+  return unfinished && sameBody(unfinished.body, body) ? unfinished : { key: newKey(), body };
+}
+
+/**
+ * True when a failure leaves it unknown whether the order was placed (no answer, a timeout, a
+ * server error): the attempt is kept, and a retry reuses its key. A refusal (4xx) is final.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return (
+    error.code === 'NETWORK' ||
+    error.code === 'TIMEOUT' ||
+    error.code === 'BAD_RESPONSE' ||
+    error.status >= 500
+  );
+}

@@ -1,0 +1,150 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CoinNetwork, WithdrawalAccount } from '@shared/wallet';
+import { bindWithdrawalAccount } from '@client/api/wallet';
+import { messageText } from '@client/components/error-text';
+import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { useForm } from '@client/components/form/useForm';
+import type { Rule } from '@client/components/form/validation';
+import { CountrySelect } from '@client/components/wallet/CountrySelect';
+import { cardNumberRule, msg, notEmpty, text } from '@client/components/wallet/rules';
+import { coinAddressPatterns } from '@shared/wallet.schemas';
+import { showToast } from '@client/state';
+
+type Bound = (account: WithdrawalAccount) => void;
+
+/** Bind a bank card: holder name, nationality, bank, card number, bank address (optional). */
+export function BindBankForm({ onBound }: { onBound: Bound }) {
+  const { t } = useTranslation();
+  const form = useForm(
+    { holderName: '', nationality: '', bankName: '', cardNumber: '', bankAddress: '' },
+    {
+      holderName: text(50, notEmpty),
+      nationality: notEmpty,
+      bankName: text(60, notEmpty),
+      cardNumber: cardNumberRule(notEmpty),
+      bankAddress: (v) => (v.trim().length > 200 ? msg('wallet.rules.tooLong') : null),
+    },
+  );
+  const send = form.onSubmit(async (v) => {
+    const account = await bindWithdrawalAccount({
+      type: 'bank',
+      holderName: v.holderName.trim(),
+      nationality: v.nationality,
+      bankName: v.bankName.trim(),
+      cardNumber: v.cardNumber.trim(),
+      bankAddress: v.bankAddress.trim() || undefined,
+    });
+    showToast(t('common.operationSucceeded'));
+    onBound(account);
+  });
+  return (
+    <form id={form.formId} className="form card" onSubmit={send} noValidate data-testid="bank-form">
+      <h2 className="card__title">{t('wallet.account.bindBank')}</h2>
+      <FormError message={form.formError} />
+      <TextField
+        {...form.field('holderName')}
+        label={t('wallet.fields.holderName')}
+        testId="holder-name"
+        autoComplete="name"
+        maxLength={50}
+      />
+      <CountrySelect
+        {...form.field('nationality')}
+        label={t('wallet.fields.nationality')}
+        testId="nationality"
+      />
+      <TextField
+        {...form.field('bankName')}
+        label={t('wallet.fields.bankName')}
+        testId="bank-name"
+        autoComplete="off"
+        maxLength={60}
+      />
+      <TextField
+        {...form.field('cardNumber')}
+        label={t('wallet.fields.cardNumber')}
+        testId="card-number"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={40}
+      />
+      <TextField
+        {...form.field('bankAddress')}
+        label={t('wallet.fields.bankAddressOptional')}
+        testId="bank-address"
+        autoComplete="off"
+        maxLength={200}
+      />
+      <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
+    </form>
+  );
+}
+
+const networks: CoinNetwork[] = ['TRC20', 'ERC20'];
+
+type CoinField = 'network' | 'address';
+const addressRule: Rule<CoinField> = (value, values) => {
+  const blank = notEmpty(value);
+  if (blank) return blank;
+  const network = values.network as CoinNetwork | '';
+  if (!network || coinAddressPatterns[network].test(value.trim())) return null;
+  return msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
+};
+
+/** Bind a coin address: the network, and an address in that network's format. */
+export function BindCoinForm({ onBound }: { onBound: Bound }) {
+  const { t } = useTranslation();
+  const networkId = useId();
+  const form = useForm<CoinField>(
+    { network: 'TRC20', address: '' },
+    { network: notEmpty, address: addressRule },
+  );
+  const network = form.field('network');
+  const send = form.onSubmit(async (v) => {
+    const account = await bindWithdrawalAccount({
+      type: 'coin',
+      network: v.network as CoinNetwork,
+      address: v.address.trim(),
+    });
+    showToast(t('common.operationSucceeded'));
+    onBound(account);
+  });
+  return (
+    <form id={form.formId} className="form card" onSubmit={send} noValidate data-testid="coin-form">
+      <h2 className="card__title">{t('wallet.account.bindCoin')}</h2>
+      <FormError message={form.formError} />
+      <div className={`field${network.error ? ' field--invalid' : ''}`}>
+        <label className="field__label" htmlFor={networkId}>
+          {t('wallet.fields.network')}
+        </label>
+        <select
+          id={networkId}
+          className="field__input"
+          data-testid="network"
+          value={network.value}
+          aria-invalid={network.error ? true : undefined}
+          onChange={(event) => network.onValue(event.target.value)}
+          onBlur={network.onBlur}
+        >
+          {networks.map((n) => (
+            <option key={n} value={n}>
+              USDT-{n}
+            </option>
+          ))}
+        </select>
+        {network.error && <p className="field__error">{messageText(t, network.error)}</p>}
+      </div>
+      <TextField
+        {...form.field('address')}
+        label={t('wallet.fields.address')}
+        hint={t(form.values.network === 'ERC20' ? 'wallet.rules.erc20' : 'wallet.rules.trc20')}
+        testId="address"
+        autoComplete="off"
+        autoCapitalize="off"
+        maxLength={100}
+      />
+      <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
+    </form>
+  );
+}

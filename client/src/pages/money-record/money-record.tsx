@@ -1,0 +1,82 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { transferKinds, type TransferKind } from '@shared/wallet';
+import { listFundRecords } from '@client/api/wallet';
+import { useFormat } from '@client/i18n/useFormat';
+import { PageHeader } from '@client/components/PageHeader';
+import { PagedList } from '@client/components/wallet/PagedList';
+import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
+import { useMoney } from '@client/components/wallet/useMoney';
+import { usePaged } from '@client/components/wallet/usePaged';
+import '@client/components/wallet/wallet.css';
+
+const isKind = (v: string | null): v is TransferKind =>
+  (transferKinds as readonly string[]).includes(v ?? '');
+
+/**
+ * /pages/money-record/money-record: every movement of the available balance, newest first, with
+ * its type, signed amount, the balance after it and the time; `?type=` filters by type.
+ */
+export function MoneyRecordPage() {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const format = useFormat();
+  const filterId = useId();
+  const [params, setParams] = useSearchParams();
+  const type = isKind(params.get('type')) ? (params.get('type') as TransferKind) : undefined;
+  const paged = usePaged(`ledger:${type ?? ''}`, (cursor, signal) =>
+    listFundRecords({ cursor, type }, signal),
+  );
+  useLiveRefresh(paged.refresh);
+
+  return (
+    <>
+      <PageHeader title={t('pages.moneyRecord')} back />
+      <div className="tabs-row">
+        <label className="visually-hidden" htmlFor={filterId}>
+          {t('wallet.record.filter')}
+        </label>
+        <select
+          id={filterId}
+          className="field__input"
+          data-testid="ledger-type"
+          value={type ?? ''}
+          onChange={(event) =>
+            setParams(event.target.value ? { type: event.target.value } : {}, { replace: true })
+          }
+        >
+          <option value="">{t('wallet.record.allTypes')}</option>
+          {transferKinds.map((k) => (
+            <option key={k} value={k}>
+              {t(`wallet.kind.${k}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="list-wrap">
+        <PagedList paged={paged} label={t('pages.moneyRecord')} testId="ledger-list">
+          {(r) => (
+            <div data-testid={`ledger-row-${r.id}`} data-type={r.type} data-amount={r.amount}>
+              <div className="record__line">
+                <span className="record__title">{t(`wallet.kind.${r.type}`)}</span>
+                <span
+                  className={`record__amount ${r.amount > 0 ? 'up' : r.amount < 0 ? 'down' : ''}`}
+                  data-testid={`ledger-amount-${r.id}`}
+                >
+                  {money.signed(r.amount)}
+                </span>
+              </div>
+              <div className="record__line">
+                <span className="record__meta">{format.dateTime(r.createdAt)}</span>
+                <span className="record__meta num" data-testid={`ledger-balance-${r.id}`}>
+                  {t('wallet.record.balanceAfter', { amount: money.plain(r.balanceAfter) })}
+                </span>
+              </div>
+            </div>
+          )}
+        </PagedList>
+      </div>
+    </>
+  );
+}

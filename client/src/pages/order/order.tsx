@@ -1,0 +1,136 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { getProducts } from '@client/api/market';
+import { PageHeader } from '@client/components/PageHeader';
+import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
+import { errorText } from '@client/components/error-text';
+import { useRequest } from '@client/state';
+import { OrderCard } from './OrderCard';
+import { isOrderTab, orderTabs, type OrderTab } from './order-list';
+import { PnlSummary } from './PnlSummary';
+import { useOrderList } from './useOrderList';
+import '@client/components/orders/orders.css';
+import './order.css';
+
+/** Product names for the cards (the id stands in until they arrive, or if they cannot). */
+function useProductNames(): ReadonlyMap<string, string> {
+  const products = useRequest('products', (signal) => getProducts(undefined, signal));
+  const data = products.status === 'ready' ? products.data : null;
+  return useMemo(() => new Map(data?.map((p) => [p.id, p.name]) ?? []), [data]);
+}
+
+function OrderListView({ tab }: { tab: OrderTab }) {
+  const { t } = useTranslation();
+  const { list, load, retry, loadMore, more } = useOrderList(tab);
+  const names = useProductNames();
+  const sentinel = useRef<HTMLDivElement>(null);
+  const canLoadMore = list.loaded && list.nextCursor !== null && !more.busy && !more.error;
+
+  // Next page when the end of the list scrolls into view.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !canLoadMore) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) loadMore();
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [canLoadMore, loadMore]);
+
+  if (!list.loaded) {
+    if (load.status === 'error') return <ErrorState error={load.error} onRetry={retry} />;
+    return <LoadingState />;
+  }
+  if (list.items.length === 0) return <EmptyState text={t('common.noData')} />;
+  return (
+    <>
+      <ul className="order-list" data-testid={`list-${tab}`}>
+        {list.items.map((order) => (
+          <OrderCard
+            key={order.id}
+            order={order}
+            productName={names.get(order.productId) ?? order.productId}
+          />
+        ))}
+      </ul>
+      <div ref={sentinel} className="order-list__end">
+        {list.nextCursor === null ? (
+          <p className="order-list__no-more" data-testid="no-more">
+            {t('common.noMore')}
+          </p>
+        ) : more.error ? (
+          <div className="state state--error" role="alert">
+            <p>{errorText(t, more.error)}</p>
+            <button type="button" className="button" onClick={loadMore}>
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : (
+          <button
+            type="button"
+            className="button button--secondary"
+            data-testid="load-more"
+            disabled={more.busy}
+            onClick={loadMore}
+          >
+            {more.busy ? t('common.loading') : t('orders.list.loadMore')}
+          </button>
+        )}
+      </div>
+    </>
+  );
+}
+
+/**
+ * /pages/order/order: account P&L on top, then three tabs: the order record (every order), the
+ * position list (open, live) and the closed-position record (settled). `?tab=` picks one.
+ */
+export function OrderPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab: OrderTab = isOrderTab(asked) ? asked : 'records';
+
+  const choose = (next: OrderTab) => setParams({ tab: next }, { replace: true });
+
+  return (
+    <>
+      <PageHeader title={t('pages.orders')} back />
+      <PnlSummary />
+      <div className="order-tabs" role="tablist" aria-label={t('orders.list.tabsLabel')}>
+        {orderTabs.map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`order-tab-${name}`}
+            className="order-tabs__tab"
+            aria-selected={name === tab}
+            aria-controls="order-panel"
+            tabIndex={name === tab ? 0 : -1}
+            data-testid={`tab-${name}`}
+            onClick={() => choose(name)}
+            onKeyDown={(event) => {
+              if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+              const step = event.key === 'ArrowRight' ? 1 : -1;
+              const next =
+                orderTabs[(orderTabs.indexOf(tab) + step + orderTabs.length) % orderTabs.length]!;
+              choose(next);
+              document.getElementById(`order-tab-${next}`)?.focus();
+            }}
+          >
+            {t(`orders.tabs.${name}`)}
+          </button>
+        ))}
+      </div>
+      <section id="order-panel" role="tabpanel" aria-labelledby={`order-tab-${tab}`}>
+        {/* Keyed: each tab is its own list, loaded afresh when chosen. */}
+        <OrderListView key={tab} tab={tab} />
+      </section>
+    </>
+  );
+}

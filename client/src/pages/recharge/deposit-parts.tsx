@@ -1,0 +1,108 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { minorToDecimal } from '@shared/amount-input';
+import type { DepositChannel, DepositChannelId } from '@shared/wallet';
+import { ApiError } from '@client/api/client';
+import { createDeposit, getDepositChannels, type DepositFields } from '@client/api/wallet';
+import { PageHeader } from '@client/components/PageHeader';
+import { ErrorState, LoadingState } from '@client/components/StateViews';
+import type { PickedImage } from '@client/components/wallet/ImagePicker';
+import { newIdempotencyKey } from '@client/components/wallet/money';
+import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
+import { depositCredit } from '@client/components/wallet/rules';
+import { useMoney } from '@client/components/wallet/useMoney';
+import { showToast, useRequest } from '@client/state';
+
+/** Loads the platform's receiving details of one channel, with the page's loading and error states. */
+export function ChannelPage({
+  channel,
+  children,
+}: {
+  channel: DepositChannelId;
+  children: (details: DepositChannel) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const channels = useRequest('deposit-channels', getDepositChannels);
+  const details =
+    channels.status === 'ready' ? channels.data.find((c) => c.channel === channel) : undefined;
+  return (
+    <>
+      <PageHeader title={t(depositChannelInfo[channel].page)} back>
+        <Link className="section__link" to={walletPaths.deposits}>
+          {t('wallet.deposit.records')}
+        </Link>
+      </PageHeader>
+      {channels.status === 'loading' ? (
+        <LoadingState />
+      ) : channels.status === 'error' ? (
+        <ErrorState error={channels.error} onRetry={channels.retry} />
+      ) : details ? (
+        children(details)
+      ) : (
+        <p className="state">{t('wallet.deposit.channelClosed')}</p>
+      )}
+    </>
+  );
+}
+
+/**
+ * The amount handed over by the amount step (`?amount=` in minor units), as the text of the
+ * entry field: whole units for a bank transfer, up to 2 decimals for a USDT quantity.
+ */
+export function useAmountParam(whole: boolean): string {
+  const [params] = useSearchParams();
+  const raw = params.get('amount');
+  if (!raw || !/^\d{1,15}$/.test(raw)) return '';
+  const minor = Number(raw);
+  if (whole) return minor % 100 === 0 ? String(minor / 100) : '';
+  // "150.50" → "150.5", "150.00" → "150": as a person would type it.
+  return minorToDecimal(minor).replace(/\.?0+$/, '');
+}
+
+/** What the entered amount credits, under the field: "credited: 100.00 USDT". */
+export function CreditNote({ channel, input }: { channel: DepositChannel; input: string }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const credit = depositCredit(channel, input);
+  return (
+    <p className="field__hint num" data-testid="credit-note">
+      {t('wallet.deposit.limits', { min: money.money(channel.min), max: money.money(channel.max) })}
+      {channel.channel !== 'bank' && credit !== null && (
+        <>
+          <br />
+          {t('wallet.deposit.credited', { amount: money.money(credit) })}
+        </>
+      )}
+    </p>
+  );
+}
+
+/**
+ * Sends a deposit with upload progress. One Idempotency-Key per filled-in form: a retry after a
+ * lost answer replays the first deposit; a refusal (4xx, nothing stored) gets a fresh key.
+ */
+export function useDepositSubmit() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
+
+  const submit = async (fields: DepositFields, screenshot: PickedImage) => {
+    setProgress({ sent: 0, total: 0 });
+    try {
+      await createDeposit(fields, screenshot.blob, key, {
+        onProgress: (sent, total) => setProgress({ sent, total }),
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500)
+        setKey(newIdempotencyKey());
+      throw err;
+    } finally {
+      setProgress(null);
+    }
+    showToast(t('wallet.deposit.submitted'));
+    void navigate(walletPaths.deposits, { replace: true });
+  };
+  return { submit, progress };
+}

@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DepositChannel } from '@shared/wallet';
+import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { useForm } from '@client/components/form/useForm';
+import { CopyRow } from '@client/components/wallet/CopyButton';
+import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
+import {
+  cardNumberRule,
+  depositAmountRule,
+  msg,
+  text,
+  wholeAmountInput,
+} from '@client/components/wallet/rules';
+import { UploadProgress } from '@client/components/wallet/UploadProgress';
+import { useMoney } from '@client/components/wallet/useMoney';
+import { ChannelPage, CreditNote, useAmountParam, useDepositSubmit } from './deposit-parts';
+import { RemarkField } from './RemarkField';
+import '@client/components/form/form.css';
+import '@client/components/wallet/wallet.css';
+
+type BankChannel = Extract<DepositChannel, { channel: 'bank' }>;
+
+function BankDepositForm({ details }: { details: BankChannel }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const [shot, setShot] = useState<PickedImage | null>(null);
+  const { submit, progress } = useDepositSubmit();
+  const form = useForm(
+    {
+      amount: useAmountParam(true),
+      payerBank: '',
+      payerCard: '',
+      payerName: '',
+      screenshot: '',
+      remark: '',
+    },
+    {
+      amount: depositAmountRule(details),
+      payerBank: text(60),
+      payerCard: cardNumberRule(),
+      payerName: text(50),
+      screenshot: (v) => (v ? null : msg('wallet.rules.screenshot')),
+    },
+  );
+
+  const send = form.onSubmit(async (values) => {
+    if (!shot) return;
+    await submit(
+      {
+        channel: 'bank',
+        amount: Number(values.amount) * 100,
+        payerBank: values.payerBank.trim(),
+        payerCard: values.payerCard.trim(),
+        payerName: values.payerName.trim(),
+        remark: values.remark.trim() || undefined,
+      },
+      shot,
+    );
+  });
+
+  return (
+    <div className="wallet-page">
+      <section className="card" aria-labelledby="receiving-title">
+        <h2 id="receiving-title" className="card__title">
+          {t('wallet.deposit.platformAccount')}
+        </h2>
+        <dl className="copy-list">
+          <CopyRow
+            label={t('wallet.fields.bankName')}
+            value={details.bankName}
+            testId="copy-bank-name"
+          />
+          <CopyRow
+            label={t('wallet.fields.cardNumber')}
+            value={details.cardNumber}
+            testId="copy-card-number"
+          />
+          <CopyRow
+            label={t('wallet.fields.holderName')}
+            value={details.holderName}
+            testId="copy-holder-name"
+          />
+        </dl>
+        <p className="card__note">{t('wallet.deposit.bankNote')}</p>
+      </section>
+      <form id={form.formId} className="form card" onSubmit={send} noValidate>
+        <FormError message={form.formError} />
+        <TextField
+          {...form.field('amount')}
+          label={t('wallet.deposit.amount', { currency: money.currency })}
+          testId="amount"
+          inputMode="numeric"
+          autoComplete="off"
+          filter={wholeAmountInput}
+        />
+        <CreditNote channel={details} input={form.values.amount} />
+        <h2 className="card__title">{t('wallet.deposit.payer')}</h2>
+        <TextField
+          {...form.field('payerBank')}
+          label={t('wallet.fields.payerBank')}
+          testId="payer-bank"
+          autoComplete="off"
+          maxLength={60}
+        />
+        <TextField
+          {...form.field('payerCard')}
+          label={t('wallet.fields.payerCard')}
+          testId="payer-card"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          maxLength={40}
+        />
+        <TextField
+          {...form.field('payerName')}
+          label={t('wallet.fields.payerName')}
+          testId="payer-name"
+          autoComplete="cc-name"
+          maxLength={50}
+        />
+        <ImagePicker
+          label={t('wallet.deposit.screenshot')}
+          placeholder={t('wallet.deposit.screenshotHint')}
+          testId="screenshot"
+          value={shot}
+          error={form.errors.screenshot ?? null}
+          disabled={form.submitting}
+          onChange={(picked) => {
+            setShot(picked);
+            form.field('screenshot').onValue('chosen');
+          }}
+        />
+        <RemarkField value={form.values.remark} onValue={form.field('remark').onValue} />
+        {progress && <UploadProgress sent={progress.sent} total={progress.total} />}
+        <SubmitButton busy={form.submitting}>{t('wallet.deposit.submit')}</SubmitButton>
+      </form>
+    </div>
+  );
+}
+
+/** /pages/recharge/recharge-bank-card: the platform's bank details, then the payer's and the proof. */
+export function RechargeBankCardPage() {
+  return (
+    <ChannelPage channel="bank">
+      {(details) => details.channel === 'bank' && <BankDepositForm details={details} />}
+    </ChannelPage>
+  );
+}

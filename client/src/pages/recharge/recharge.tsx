@@ -1,0 +1,97 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { depositChannels, type DepositChannelId } from '@shared/wallet';
+import { getDepositChannels } from '@client/api/wallet';
+import { PageHeader } from '@client/components/PageHeader';
+import { ErrorState, LoadingState } from '@client/components/StateViews';
+import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
+import { useMoney } from '@client/components/wallet/useMoney';
+import { useRequest } from '@client/state';
+import '@client/components/wallet/wallet.css';
+
+/**
+ * /pages/recharge/recharge: choose a deposit channel (bank card, USDT-TRC20, USDT-ERC20), then
+ * the amount step (/pages/transfer/transfer), then the channel's page with its receiving details.
+ */
+export function RechargePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const money = useMoney();
+  const channels = useRequest('deposit-channels', getDepositChannels);
+  const [chosen, setChosen] = useState<DepositChannelId | null>(null);
+  const [missing, setMissing] = useState(false);
+
+  const next = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen) {
+      setMissing(true);
+      return;
+    }
+    void navigate(`${walletPaths.transfer}?channel=${chosen}`);
+  };
+
+  return (
+    <>
+      <PageHeader title={t('pages.recharge')} back>
+        <Link className="section__link" to={walletPaths.deposits} data-testid="deposit-records">
+          {t('wallet.deposit.records')}
+        </Link>
+      </PageHeader>
+      {channels.status === 'loading' ? (
+        <LoadingState />
+      ) : channels.status === 'error' ? (
+        <ErrorState error={channels.error} onRetry={channels.retry} />
+      ) : (
+        <form className="wallet-page" onSubmit={next} noValidate>
+          <fieldset
+            className="choice-list"
+            aria-describedby={missing ? 'channel-missing' : undefined}
+          >
+            <legend className="card__title">{t('wallet.deposit.chooseChannel')}</legend>
+            {depositChannels.map((id) => {
+              const info = depositChannelInfo[id];
+              const channel = channels.data.find((c) => c.channel === id);
+              return (
+                <label key={id} className="choice">
+                  <input
+                    type="radio"
+                    name="channel"
+                    value={id}
+                    data-testid={info.testId}
+                    checked={chosen === id}
+                    disabled={!channel}
+                    onChange={() => {
+                      setChosen(id);
+                      setMissing(false);
+                    }}
+                  />
+                  <span className="choice__text">
+                    <span className="choice__title">{t(info.title)}</span>
+                    {channel && (
+                      <span className="choice__sub num">
+                        {t('wallet.deposit.limits', {
+                          min: money.money(channel.min),
+                          max: money.money(channel.max),
+                        })}
+                      </span>
+                    )}
+                  </span>
+                </label>
+              );
+            })}
+          </fieldset>
+          {missing && (
+            <p className="form-error" id="channel-missing" role="alert" data-testid="form-error">
+              {t('wallet.deposit.selectChannel')}
+            </p>
+          )}
+          <button type="submit" className="button button--block" data-testid="submit">
+            {t('wallet.next')}
+          </button>
+          <p className="card__note">{t('wallet.deposit.reviewNote')}</p>
+        </form>
+      )}
+    </>
+  );
+}

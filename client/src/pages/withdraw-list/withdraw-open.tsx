@@ -1,0 +1,89 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { minorToDecimal } from '@shared/amount-input';
+import type { Deposit, DepositStatus } from '@shared/wallet';
+import { listDeposits } from '@client/api/wallet';
+import { useFormat } from '@client/i18n/useFormat';
+import { PageHeader } from '@client/components/PageHeader';
+import { PagedList } from '@client/components/wallet/PagedList';
+import { PrivateImage } from '@client/components/wallet/PrivateImage';
+import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
+import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
+import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
+import { useMoney } from '@client/components/wallet/useMoney';
+import { usePaged } from '@client/components/wallet/usePaged';
+import '@client/components/wallet/wallet.css';
+
+const tone: Record<DepositStatus, Tone> = { pending: 'pending', approved: 'good', rejected: 'bad' };
+
+function DepositRow({ deposit: d }: { deposit: Deposit }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const format = useFormat();
+  const [showShot, setShowShot] = useState(false);
+  return (
+    <>
+      <div className="record__line">
+        <span className="record__title">{t(depositChannelInfo[d.channel].title)}</span>
+        <StatusTag
+          tone={tone[d.status]}
+          text={t(`wallet.depositStatus.${d.status}`)}
+          testId={`deposit-status-${d.id}`}
+        />
+      </div>
+      <div className="record__line">
+        <span className="record__meta">{format.dateTime(d.createdAt)}</span>
+        <span className="record__amount" data-testid={`deposit-amount-${d.id}`}>
+          {money.money(d.amount)}
+        </span>
+      </div>
+      {d.quantity !== undefined && (
+        <p className="record__meta num">
+          {t('wallet.deposit.quantityRate', {
+            quantity: format.decimal(minorToDecimal(d.quantity)),
+            rate: d.rate ?? '1',
+          })}
+        </p>
+      )}
+      {d.remark && (
+        <p className="record__meta">{t('wallet.deposit.remarkShown', { remark: d.remark })}</p>
+      )}
+      {d.status === 'rejected' && d.reason && (
+        <p className="record__reason" data-testid={`deposit-reason-${d.id}`}>
+          {t('wallet.reason', { reason: d.reason })}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button--secondary button--small record__toggle"
+        aria-expanded={showShot}
+        onClick={() => setShowShot((v) => !v)}
+      >
+        {t(showShot ? 'wallet.deposit.hideScreenshot' : 'wallet.deposit.showScreenshot')}
+      </button>
+      {showShot && <PrivateImage id={d.screenshotId} alt={t('wallet.deposit.screenshot')} />}
+    </>
+  );
+}
+
+/** /pages/withdraw-list/withdraw-open: the user's deposits, newest first, with their review state. */
+export function DepositListPage() {
+  const { t } = useTranslation();
+  const paged = usePaged('deposits', (cursor, signal) => listDeposits({ cursor }, signal));
+  useLiveRefresh(paged.refresh);
+  return (
+    <>
+      <PageHeader title={t('pages.depositList')} back>
+        <Link className="section__link" to={walletPaths.recharge} data-testid="deposit">
+          {t('wallet.deposit.new')}
+        </Link>
+      </PageHeader>
+      <div className="list-wrap">
+        <PagedList paged={paged} label={t('pages.depositList')} testId="deposit-list">
+          {(d) => <DepositRow deposit={d} />}
+        </PagedList>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import type { MessageParams, SystemMessageKind } from '@shared/content';
+import type { Queryable } from '@server/platform/db';
+import type { UserEvents } from '@server/platform/user-events';
+import { insertMessage } from './messages.repo';
+
+/** What to tell the user's sockets once the transaction that wrote the message has committed. */
+export interface MessageAnnouncement {
+  userId: number;
+  id: string;
+  title: string;
+}
+
+/** Minor units as a plain decimal ("10050" → "100.50"), exactly. */
+export function plainAmount(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/**
+ * A zh-CN wording of each kind (the default language). The client words known kinds in the
+ * reader's language itself; this text is for anything that does not (the socket event's title,
+ * API readers that do not know a kind).
+ */
+export function fallbackText(
+  kind: SystemMessageKind,
+  params: MessageParams,
+): { title: string; body: string } {
+  const amount = plainAmount(params.amount ?? 0);
+  const reason = params.reason ?? '';
+  switch (kind) {
+    case 'deposit_approved':
+      return { title: '充值已到账', body: `您的充值 ${amount} 已审核通过，已存入可用余额。` };
+    case 'deposit_rejected':
+      return { title: '充值未通过', body: `您的充值 ${amount} 未通过审核。原因：${reason}` };
+    case 'withdrawal_succeeded':
+      return { title: '提现成功', body: `您的提现 ${amount} 已处理，请耐心等待到账。` };
+    case 'withdrawal_failed':
+      return {
+        title: '提现失败',
+        body: `您的提现 ${amount} 未能完成，金额已退回可用余额。原因：${reason}`,
+      };
+    case 'kyc_verified':
+      return { title: '实名认证已通过', body: '您的实名认证已审核通过。' };
+    case 'kyc_rejected':
+      return {
+        title: '实名认证未通过',
+        body: `您的实名认证未通过审核。原因：${reason}。您可以重新提交。`,
+      };
+  }
+}
+
+/**
+ * Writes a system message to one user inside the caller's transaction, so the message exists
+ * exactly when the review it reports does. Pass the answer to `announceMessage` after commit.
+ */
+export async function writeSystemMessage(
+  tx: Queryable,
+  userId: number,
+  kind: SystemMessageKind,
+  params: MessageParams,
+): Promise<MessageAnnouncement> {
+  const row = await insertMessage(tx, { userId, kind, params });
+  return { userId, id: String(row.id), title: fallbackText(kind, params).title };
+}
+
+/** The `message` socket event for a committed message (fire-and-forget, like every user event). */
+export function announceMessage(userEvents: UserEvents, a: MessageAnnouncement): void {
+  userEvents.emit(a.userId, 'message', { id: a.id, title: a.title });
+}

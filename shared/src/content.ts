@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { defaultLanguage, languages } from './languages';
+import { idValue, pageQuery } from './wallet.schemas';
+
+/**
+ * Content (API.md "Identity, savings, content"; DECISIONS.md "Content"): text pages per language,
+ * news, the Home banners and highlights, and system messages.
+ */
+
+/** The text pages the client shows, by slug. */
+export const pageSlugs = ['about', 'privacy', 'privacy-2', 'rules', 'savings-rules'] as const;
+export type PageSlug = (typeof pageSlugs)[number];
+
+/**
+ * Texts (pages, news bodies) are plain text: paragraphs separated by a blank line, `## ` starts a
+ * heading line and `- ` a list item. No markup reaches the page, so nothing in them can run.
+ */
+export interface ContentPage {
+  slug: PageSlug;
+  /** The language the text is in: the one asked for, else zh-CN, else any there is. */
+  lang: string;
+  title: string;
+  body: string;
+  updatedAt: number;
+}
+
+export interface NewsSummary {
+  id: string;
+  lang: string;
+  title: string;
+  /** The start of the body, for lists. */
+  summary: string;
+  publishedAt: number;
+}
+
+export interface NewsItem extends NewsSummary {
+  body: string;
+}
+
+export const bannerThemes = ['blue', 'green', 'amber', 'violet'] as const;
+export type BannerTheme = (typeof bannerThemes)[number];
+
+export interface Banner {
+  id: string;
+  title: string;
+  subtitle: string;
+  /** An in-app route (`/pages/...`), or null for a banner that only informs. */
+  link: string | null;
+  theme: BannerTheme;
+}
+
+export const highlightIcons = ['tape', 'clock', 'shield', 'support'] as const;
+export type HighlightIcon = (typeof highlightIcons)[number];
+
+export interface Highlight {
+  id: string;
+  icon: HighlightIcon;
+  title: string;
+  body: string;
+}
+
+/** GET /api/content/home: everything Home shows besides the live products. */
+export interface HomeContent {
+  banners: Banner[];
+  highlights: Highlight[];
+  news: NewsSummary[];
+  /** Whether more news exists beyond `news` (the cursor to go on with). */
+  newsCursor: string | null;
+}
+
+/**
+ * System messages are stored as a kind with parameters, not as text: the client words them in
+ * the reader's language at display time (DECISIONS.md, Content). `custom` is an operator's text.
+ */
+export const systemMessageKinds = [
+  'deposit_approved',
+  'deposit_rejected',
+  'withdrawal_succeeded',
+  'withdrawal_failed',
+  'kyc_verified',
+  'kyc_rejected',
+] as const;
+export type SystemMessageKind = (typeof systemMessageKinds)[number];
+export type MessageKind = SystemMessageKind | 'custom';
+
+export interface MessageParams {
+  /** Minor units. */
+  amount?: number;
+  reason?: string;
+  /** The deposit or withdrawal the message is about. */
+  ref?: string;
+}
+
+export interface Message {
+  id: string;
+  kind: MessageKind;
+  params: MessageParams;
+  /**
+   * The operator's text for `custom`; for the other kinds a zh-CN rendering, for readers that do
+   * not know the kind (the client words known kinds itself).
+   */
+  title: string;
+  body: string;
+  /** Sent to every user rather than to this one. */
+  broadcast: boolean;
+  read: boolean;
+  createdAt: number;
+}
+
+/** What POST /api/ops/messages answers. */
+export interface OpsMessage {
+  id: string;
+  userId: string | null;
+  kind: MessageKind;
+  title: string;
+  body: string;
+  createdAt: number;
+}
+
+// Request schemas.
+
+export const langQuery = z.object({
+  lang: z
+    .enum(languages, { error: `lang must be one of ${languages.join(', ')}` })
+    .default(defaultLanguage),
+});
+export const pageParams = z.object({ slug: z.string().max(40) });
+export const newsListQuery = pageQuery.extend(langQuery.shape);
+export const newsParams = z.object({ id: idValue });
+export const messageParams = z.object({ id: idValue });
+export const messageListQuery = pageQuery;
+
+const text = (what: string, max: number) =>
+  z
+    .string({ error: `${what} is required` })
+    .trim()
+    .min(1, `${what} is required`)
+    .max(max, `${what} must be at most ${max} characters`);
+
+export const opsMessageBody = z.object({
+  userId: idValue.optional(),
+  title: text('title', 120),
+  body: text('body', 2000),
+});
+export const opsNewsBody = z.object({
+  /** Adds or replaces this language's text of an existing item instead of publishing a new one. */
+  newsId: idValue.optional(),
+  lang: z.enum(languages, { error: `lang must be one of ${languages.join(', ')}` }),
+  title: text('title', 120),
+  body: text('body', 20_000),
+});
+export const opsPageBody = z.object({
+  lang: z.enum(languages, { error: `lang must be one of ${languages.join(', ')}` }),
+  title: text('title', 120),
+  body: text('body', 20_000),
+});
+
+export type OpsMessageBody = z.infer<typeof opsMessageBody>;
+export type OpsNewsBody = z.infer<typeof opsNewsBody>;
+export type OpsPageBody = z.infer<typeof opsPageBody>;
+
+export const isPageSlug = (slug: string): slug is PageSlug =>
+  (pageSlugs as readonly string[]).includes(slug);

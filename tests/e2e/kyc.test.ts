@@ -1,0 +1,301 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { repoRoot } from '@tests/support/processes';
+
+const run = promisify(execFile);
+
+/** A valid PNG (a colour gradient), made here: no fixture files. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      rows.set([(x * 255) / width, (y * 255) / height, (x ^ y) & 255], row + 1 + x * 3);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** Width and height of a baseline or progressive JPEG, from its SOF marker. */
+function jpegSize(bytes: Buffer): { width: number; height: number } | null {
+  let i = 2;
+  while (i + 9 < bytes.length) {
+    if (bytes[i] !== 0xff) return null;
+    const marker = bytes[i + 1]!;
+    const length = bytes.readUInt16BE(i + 2);
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { height: bytes.readUInt16BE(i + 5), width: bytes.readUInt16BE(i + 7) };
+    i += 2 + length;
+  }
+  return null;
+}
+
+interface OpsKyc {
+  id: string;
+  userAccount: string;
+  frontId: string;
+  backId: string;
+  idNumber: string;
+  nationality: string;
+}
+
+/**
+ * Issue 7 journeys: identity verification with two photos (one large, made smaller in the
+ * browser), approved by the operator CLI (verified badge), or rejected with a reason and
+ * submitted again; and the withdrawal rule that asks for it.
+ */
+describe('identity verification journeys (Chromium, embedded app)', () => {
+  let app: AppUnderTest;
+  let browser: Browser;
+  let serial = 0;
+
+  beforeAll(async () => {
+    // Withdrawals need a verified identity (the default).
+    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.dispose();
+  });
+
+  const ops = async (...args: string[]): Promise<unknown> => {
+    const { stdout } = await run(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['scripts/ops.ts', ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          DATA_DIR: app.dataDir,
+          PORT: String(app.port),
+          OPERATOR_TOKEN: '',
+          OPS_URL: '',
+        },
+      },
+    );
+    return JSON.parse(stdout) as unknown;
+  };
+  const pendingOf = async (account: string): Promise<OpsKyc> => {
+    const list = (await ops('kyc', 'list', '--status', 'pending')) as { items: OpsKyc[] };
+    const mine = list.items.find((k) => k.userAccount === account);
+    expect(mine, `a pending check of ${account}`).toBeDefined();
+    return mine!;
+  };
+
+  const register = async () => {
+    const account = `kyc_${process.pid % 10_000}_${++serial}`;
+    const res = await fetch(`${app.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        account,
+        phone: '+8613800138000',
+        inviteCode: 'WELCOME',
+        password: 'kyc-pass-1',
+        passwordConfirm: 'kyc-pass-1',
+        tradePassword: '123456',
+        tradePasswordConfirm: '123456',
+      }),
+    });
+    expect(res.status).toBe(201);
+    return account;
+  };
+
+  const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+  const unexpected = (errors: string[]) =>
+    errors.filter((e) => !/Failed to load resource: .* status of 4\d\d/.test(e));
+
+  const logIn = async (page: Page, account: string) => {
+    await open(page, '/pages/login/login');
+    await page.getByTestId('account').fill(account);
+    await page.getByTestId('password').fill('kyc-pass-1');
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/#\/pages\/index\/index/);
+  };
+
+  const chooseCountry = async (page: Page, search: string, code: string) => {
+    await page.getByTestId('kyc-nationality').click();
+    await page.getByTestId('kyc-nationality-search').fill(search);
+    await page.getByTestId(`country-${code}`).click();
+    await page.getByTestId('kyc-nationality-dialog').waitFor({ state: 'detached' });
+  };
+
+  it('submits with two photos, shows verifying, and the approval shows the verified badge', async () => {
+    const account = await register();
+    const { page, context, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    page.setDefaultTimeout(10_000);
+    await logIn(page, account);
+    await page.getByRole('link', { name: '我的' }).click();
+    expect(await text(page, 'kyc-badge')).toBe('未认证');
+    await page.getByTestId('menu-verify').click();
+    await page.waitForURL(/#\/pages\/verify\/verify$/);
+    expect(await text(page, 'kyc-status')).toBe('未提交');
+
+    // Everything missing: each field says what it needs, the photos "please upload ID photo".
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'kyc-name-error')).toBe('请填写此项');
+    expect(await text(page, 'kyc-nationality-error')).toBe('请填写此项');
+    expect(await text(page, 'kyc-front-error')).toBe('请上传证件照片');
+    expect(await text(page, 'kyc-back-error')).toBe('请上传证件照片');
+
+    await page.getByTestId('kyc-name').fill('张三');
+    await chooseCountry(page, '中国', 'CN');
+    expect(await text(page, 'kyc-nationality')).toContain('中国');
+    // China: 15 or 18 digits, the last may be X (typed in lower case, kept as X).
+    await page.getByTestId('kyc-id-number').fill('1101051949123100');
+    await page.getByTestId('kyc-name').click();
+    await expect
+      .poll(() => text(page, 'kyc-id-number-error'))
+      .toBe('15 或 18 位数字（最后一位可以是 X）');
+    await page.getByTestId('kyc-id-number').fill('11010519491231002x');
+    expect(await page.getByTestId('kyc-id-number').inputValue()).toBe('11010519491231002X');
+    await expect.poll(() => page.getByTestId('kyc-id-number-error').count()).toBe(0);
+
+    // The front: a large picture (taken with the camera input), made smaller before upload;
+    // the back from the album. Both previewed; the back replaced once.
+    await page
+      .getByTestId('kyc-front')
+      .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: png(2400, 1500) });
+    await page.getByTestId('kyc-front-preview').waitFor();
+    await page
+      .getByTestId('kyc-back-album')
+      .setInputFiles({ name: 'old.png', mimeType: 'image/png', buffer: png(50, 50) });
+    await page.getByTestId('kyc-back-preview').waitFor();
+    await page
+      .getByTestId('kyc-back-album')
+      .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: png(320, 200) });
+    await expect
+      .poll(() =>
+        page.evaluate<number>(
+          `document.querySelector('[data-testid="kyc-back-preview"]').naturalWidth`,
+        ),
+      )
+      .toBe(320);
+    expect(await page.getByTestId('kyc-front-error').count()).toBe(0);
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'kyc-status')).toBe('认证中');
+    expect(await page.getByTestId('kyc-name').count()).toBe(0);
+
+    // The operator sees the submission; the front arrived as a JPEG at most 1600 px wide.
+    const check = await pendingOf(account);
+    expect(check).toMatchObject({ idNumber: '11010519491231002X', nationality: 'CN' });
+    const operatorToken = fs.readFileSync(path.join(app.dataDir, 'operator-token'), 'utf8').trim();
+    const front = await fetch(`${app.url}/api/uploads/${check.frontId}`, {
+      headers: { Authorization: `Bearer ${operatorToken}` },
+    });
+    expect(front.headers.get('content-type')).toBe('image/jpeg');
+    expect(jpegSize(Buffer.from(await front.arrayBuffer()))).toEqual({ width: 1600, height: 1000 });
+
+    // Approved: the page follows live, and the personal centre shows the verified badge.
+    await ops('kyc', 'approve', check.id);
+    await expect.poll(() => text(page, 'kyc-status')).toBe('已认证');
+    await page.getByRole('button', { name: '返回' }).click();
+    await page.waitForURL(/#\/pages\/user\/user$/);
+    await expect.poll(() => text(page, 'kyc-badge')).toBe('已认证');
+    expect(await page.getByTestId('kyc-badge').getAttribute('class')).toContain('verified');
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('is rejected with a reason, submits again; withdrawing before that explains KYC_REQUIRED', async () => {
+    const account = await register();
+    const { page, context, errors } = await phonePage(browser, { locale: 'en' });
+    page.setDefaultTimeout(10_000);
+    await logIn(page, account);
+
+    // Withdrawals need a verified identity: the page says so and links to verification.
+    const token = await page.evaluate<string>('JSON.parse(localStorage.getItem("token"))');
+    const bound = await fetch(`${app.url}/api/withdrawal-accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        type: 'coin',
+        network: 'ERC20',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      }),
+    });
+    expect(bound.status).toBe(201);
+    await open(page, '/pages/withdraw-money/withdraw-money');
+    await page.getByTestId('kyc-notice').waitFor();
+    await page.getByTestId('amount').fill('20');
+    await page.getByTestId('trade-password').fill('123456');
+    await page.getByTestId('submit').click();
+    await expect
+      .poll(() => text(page, 'form-error'))
+      .toBe('Please complete identity verification first.');
+    expect(await text(page, 'kyc-required')).toContain('Withdrawals need a verified identity.');
+    await page.getByTestId('kyc-required').getByTestId('kyc-link').click();
+    await page.waitForURL(/#\/pages\/verify\/verify$/);
+
+    // Another nationality: 5-30 letters and digits.
+    expect(await text(page, 'kyc-status')).toBe('Not submitted');
+    await page.getByTestId('kyc-name').fill('Jane Doe');
+    await chooseCountry(page, 'germ', 'DE');
+    await page.getByTestId('kyc-id-number').fill('L01X00T47');
+    await page.getByTestId('kyc-front').setInputFiles({
+      name: 'front.png',
+      mimeType: 'image/png',
+      buffer: png(300, 190),
+    });
+    await page.getByTestId('kyc-back').setInputFiles({
+      name: 'back.png',
+      mimeType: 'image/png',
+      buffer: png(300, 190),
+    });
+    await page.getByTestId('kyc-back-preview').waitFor();
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'kyc-status')).toBe('Verifying');
+
+    const first = await pendingOf(account);
+    await ops('kyc', 'reject', first.id, '--reason', 'The photo of the back is blurred');
+    await expect.poll(() => text(page, 'kyc-status')).toBe('Rejected');
+    expect(await text(page, 'kyc-reason')).toBe('Reason: The photo of the back is blurred');
+
+    // Submit again, from an empty form.
+    await page.getByTestId('kyc-name').fill('Jane Doe');
+    await chooseCountry(page, 'de', 'DE');
+    await page.getByTestId('kyc-id-number').fill('L01X00T47');
+    await page.getByTestId('kyc-front-album').setInputFiles({
+      name: 'front.png',
+      mimeType: 'image/png',
+      buffer: png(300, 190),
+    });
+    await page.getByTestId('kyc-back-album').setInputFiles({
+      name: 'back-sharp.png',
+      mimeType: 'image/png',
+      buffer: png(310, 190),
+    });
+    await page.getByTestId('kyc-back-preview').waitFor();
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'kyc-status')).toBe('Verifying');
+    expect(await page.getByTestId('kyc-reason').count()).toBe(0);
+    const second = await pendingOf(account);
+    expect(second.id).not.toBe(first.id);
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+});

@@ -1,0 +1,318 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { repoRoot } from '@tests/support/processes';
+
+const run = promisify(execFile);
+
+/** A small valid PNG (a colour gradient), made here: no fixture files. */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) {
+      rows.set([(x * 255) / width, (y * 255) / height, 128], row + 1 + x * 3);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * Issue 5 journey: a USDT-TRC20 deposit with a screenshot, approved by the operator CLI, shows up
+ * live (balance and fund record, no reload); a coin address is bound; a withdrawal is held, the
+ * operator rejects it, and the hold returns with the reason shown. Also the bank card page.
+ */
+describe('money journeys (Chromium, embedded app)', () => {
+  let app: AppUnderTest;
+  let browser: Browser;
+  let serial = 0;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([
+      startApp({ SIM_BACKFILL_HOURS: '1', WITHDRAW_REQUIRES_KYC: '0' }),
+      launchBrowser(),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.dispose();
+  });
+
+  /** `npm run ops -- …` against this app (its data dir holds the operator token). */
+  const ops = async (...args: string[]): Promise<unknown> => {
+    const { stdout } = await run(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['scripts/ops.ts', ...args],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          DATA_DIR: app.dataDir,
+          PORT: String(app.port),
+          OPERATOR_TOKEN: '',
+          OPS_URL: '',
+        },
+      },
+    );
+    return JSON.parse(stdout) as unknown;
+  };
+
+  const register = async () => {
+    const account = `money_${process.pid % 10_000}_${++serial}`;
+    const res = await fetch(`${app.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        account,
+        phone: '+8613800138000',
+        inviteCode: 'WELCOME',
+        password: 'money-pass-1',
+        passwordConfirm: 'money-pass-1',
+        tradePassword: '123456',
+        tradePasswordConfirm: '123456',
+      }),
+    });
+    expect(res.status).toBe(201);
+    return account;
+  };
+
+  const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
+  /** The id in the first `prefix<id>` test id on the page. */
+  const firstId = async (page: Page, prefix: string) => {
+    const el = page.locator(`[data-testid^="${prefix}"]`).first();
+    await el.waitFor();
+    return ((await el.getAttribute('data-testid')) ?? '').slice(prefix.length);
+  };
+  /** Console errors other than the browser's own line for an expected 4xx answer. */
+  const unexpected = (errors: string[]) =>
+    errors.filter((e) => !/Failed to load resource: .* status of 4\d\d/.test(e));
+
+  const logIn = async (page: Page, account: string) => {
+    await open(page, '/pages/login/login');
+    await page.getByTestId('account').fill(account);
+    await page.getByTestId('password').fill('money-pass-1');
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/#\/pages\/index\/index/);
+  };
+
+  it('deposits USDT-TRC20, is credited live, binds a coin address, withdraws, and gets the hold back on rejection', async () => {
+    const account = await register();
+    const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    page.setDefaultTimeout(10_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await logIn(page, account);
+
+    // The personal centre: figures at zero, and the deposit button.
+    await page.getByRole('link', { name: '我的' }).click();
+    await expect.poll(() => text(page, 'available-balance')).toBe('0.00');
+    expect(await text(page, 'total-assets')).toBe('0.00');
+    await page.getByTestId('deposit').click();
+
+    // Choose a channel ("select a deposit channel" first), then the amount step.
+    await page.waitForURL(/#\/pages\/recharge\/recharge$/);
+    await page.getByTestId('channel-usdt-trc20').waitFor();
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'form-error')).toBe('请选择充值通道');
+    await page.getByTestId('channel-usdt-trc20').check();
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/#\/pages\/transfer\/transfer\?channel=usdt-trc20$/);
+    await page.getByTestId('quantity').fill('150.505');
+    expect(await page.getByTestId('quantity').inputValue()).toBe('150.50');
+    await page.getByTestId('submit').click();
+
+    // The channel page: the address with copy, the amount carried over, the screenshot required.
+    await page.waitForURL(/recharge-usdt-trc20\?amount=15050$/);
+    expect(await page.getByTestId('quantity').inputValue()).toBe('150.5');
+    const address = await text(page, 'deposit-address');
+    expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    await page.getByTestId('copy-address').click();
+    await expect.poll(() => text(page, 'toast')).toBe('复制成功');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(address);
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'screenshot-error')).toBe('请上传转账截图');
+    await page
+      .getByTestId('screenshot')
+      .setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png(360, 640) });
+    await page.getByTestId('screenshot-preview').waitFor();
+    await page.getByTestId('remark').fill('TRC20 tx 9f3a');
+    expect(await text(page, 'remark-count')).toBe('13/140');
+    await page.getByTestId('submit').click();
+
+    // Deposit details: under review.
+    await page.waitForURL(/#\/pages\/withdraw-list\/withdraw-open$/);
+    const depositId = await firstId(page, 'deposit-status-');
+    expect(await text(page, `deposit-status-${depositId}`)).toBe('审核中');
+    expect(await text(page, `deposit-amount-${depositId}`)).toBe('150.50 USDT');
+
+    // A second tab on the personal centre; this one on the fund records (empty so far).
+    const centre = await context.newPage();
+    await open(centre, '/pages/user/user');
+    await expect.poll(() => text(centre, 'available-balance')).toBe('0.00');
+    await open(page, '/pages/money-record/money-record');
+    await page.getByText('暂无数据').waitFor();
+    // Marks both documents: a reload would lose the marks.
+    await page.evaluate('window.__noReload = 1');
+    await centre.evaluate('window.__noReload = 1');
+
+    await ops('deposits', 'approve', depositId);
+    await expect.poll(() => text(centre, 'available-balance')).toBe('150.50');
+    expect(await text(centre, 'total-assets')).toBe('150.50');
+    const depositRow = await firstId(page, 'ledger-row-');
+    expect(await page.getByTestId(`ledger-row-${depositRow}`).innerText()).toMatch(/充值/);
+    expect(await text(page, `ledger-amount-${depositRow}`)).toBe('+150.50');
+    expect(await text(page, `ledger-balance-${depositRow}`)).toBe('余额 150.50');
+    expect(await page.evaluate('window.__noReload')).toBe(1);
+    expect(await centre.evaluate('window.__noReload')).toBe(1);
+
+    // Withdraw without an account: "not yet bound", with the way to bind one.
+    await open(page, '/pages/withdraw-money/withdraw-money');
+    expect(await text(page, 'not-bound')).toBe('暂未绑定');
+    await page.getByTestId('bind-account').click();
+    await page.waitForURL(/#\/pages\/account\/account$/);
+    await page.getByTestId('bind-coin').click();
+    await page.waitForURL(/account\?bind=coin$/);
+    await page.getByTestId('network').selectOption('TRC20');
+    await page.getByTestId('address').fill('0x52908400098527886E0F7030069857D2E4169EE7');
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'address-error')).toBe('TRC20 地址以 T 开头，后接 33 位字母和数字');
+    const payout = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
+    await page.getByTestId('address').fill(payout);
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'toast')).toBe('操作成功');
+    await page.waitForURL(/#\/pages\/account\/account$/);
+    const accountId = await firstId(page, 'account-');
+    await expect.poll(() => page.getByTestId('bind-coin').count()).toBe(0);
+    expect(await page.getByTestId(`account-${accountId}`).innerText()).toContain('TRC20');
+    // Bound: changes go through customer service.
+    expect(await page.getByTestId('change-coin').getAttribute('href')).toMatch(/^https?:/);
+    await open(page, '/pages/account/account?bind=coin');
+    expect(await text(page, 'bound-notice')).toContain('联系客服');
+    await open(page, `/pages/account/account-detail?id=${accountId}`);
+    expect(await text(page, 'detail-address')).toBe(payout);
+
+    // Withdraw: a wrong transaction password first, then the right one.
+    await open(page, '/pages/withdraw-money/withdraw-money');
+    await page.getByTestId(`account-option-${accountId}`).check();
+    await page.getByTestId('amount').fill('100');
+    await page.getByTestId('trade-password').fill('654321');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'trade-password-error')).toBe('交易密码错误。');
+    await page.getByTestId('trade-password').fill('123456');
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/#\/pages\/withdraw-list\/withdraw-list$/);
+    expect(await text(page, 'toast')).toBe('提现：请耐心等待到账');
+    const withdrawalId = await firstId(page, 'withdrawal-status-');
+    expect(await text(page, `withdrawal-status-${withdrawalId}`)).toBe('审核中');
+    // The amount is held at once: available drops, total assets keep it.
+    await expect.poll(() => text(centre, 'available-balance')).toBe('50.50');
+    expect(await text(centre, 'total-assets')).toBe('150.50');
+
+    // The operator rejects: the hold returns, the record says failed with the reason, live.
+    await page.evaluate('window.__noReload = 2');
+    await ops('withdrawals', 'reject', withdrawalId, '--reason', '收款地址需核实');
+    await expect.poll(() => text(page, `withdrawal-status-${withdrawalId}`)).toBe('失败');
+    expect(await text(page, `withdrawal-reason-${withdrawalId}`)).toBe('原因：收款地址需核实');
+    await expect.poll(() => text(centre, 'available-balance')).toBe('150.50');
+    expect(await page.evaluate('window.__noReload')).toBe(2);
+
+    // The fund records show the hold and its return.
+    await open(page, '/pages/money-record/money-record');
+    await page.locator('[data-type="withdraw_release"]').waitFor();
+    expect(await page.locator('[data-type="withdraw_hold"]').innerText()).toContain('-100.00');
+    expect(await page.locator('[data-type="withdraw_release"]').innerText()).toContain('+100.00');
+    await page.getByTestId('ledger-list-end').getByText('没有更多了').waitFor();
+    // The deposit shows approved.
+    await open(page, '/pages/withdraw-list/withdraw-open');
+    await expect.poll(() => text(page, `deposit-status-${depositId}`)).toBe('已通过');
+    expect(await ops('ledger', 'check')).toEqual({ ok: true, problems: [] });
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('bank card deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
+    const account = await register();
+    const { context, page, errors } = await phonePage(browser, { locale: 'en' });
+    page.setDefaultTimeout(10_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await logIn(page, account);
+    await open(page, '/pages/recharge/recharge');
+    await page.getByTestId('channel-bank').check();
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/transfer\?channel=bank$/);
+    // Whole numbers only: the dot and cents are not taken.
+    await page.getByTestId('amount').fill('5');
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'amount-error')).toBe('Please enter another amount.');
+    await page.getByTestId('amount').fill('200.75');
+    expect(await page.getByTestId('amount').inputValue()).toBe('20075');
+    await page.getByTestId('amount').fill('200');
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/recharge-bank-card\?amount=20000$/);
+    expect(await page.getByTestId('amount').inputValue()).toBe('200');
+
+    const card = await text(page, 'copy-card-number-value');
+    await page.getByTestId('copy-card-number').click();
+    await expect.poll(() => text(page, 'toast')).toBe('Copied');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(card);
+    await page.getByTestId('copy-bank-name').click();
+    await page.getByTestId('copy-holder-name').click();
+
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'payer-bank-error')).toBe('Please fill in this field');
+    expect(await text(page, 'screenshot-error')).toBe('Please upload the transfer screenshot');
+    await page.getByTestId('payer-bank').fill('Bank of Tests');
+    await page.getByTestId('payer-card').fill('6222 0200 1234 5678');
+    await page.getByTestId('payer-name').fill('Test Payer');
+    await page
+      .getByTestId('screenshot')
+      .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: png(200, 300) });
+    await page.getByTestId('screenshot-preview').waitFor();
+    await page.getByTestId('remark').fill('x'.repeat(150));
+    expect(await page.getByTestId('remark').inputValue()).toHaveLength(140);
+    expect(await text(page, 'remark-count')).toBe('140/140');
+    await page.getByTestId('submit').click();
+    await page.waitForURL(/withdraw-open$/);
+    const id = await firstId(page, 'deposit-status-');
+    expect(await text(page, `deposit-status-${id}`)).toBe('Under review');
+    expect(await text(page, `deposit-amount-${id}`)).toBe('200.00 USDT');
+
+    // The owner sees their own screenshot (fetched with the session token).
+    await page.getByRole('button', { name: 'View screenshot' }).click();
+    await page.locator('img[data-testid^="upload-"]').waitFor();
+    expect(
+      await page.evaluate<number>(
+        `document.querySelector('img[data-testid^="upload-"]').naturalWidth`,
+      ),
+    ).toBe(200);
+
+    // A refusal moves no money; its system message brings the list up to date.
+    await ops('deposits', 'reject', id, '--reason', 'Payment not received');
+    await expect.poll(() => text(page, `deposit-status-${id}`)).toBe('Rejected');
+    expect(await text(page, `deposit-reason-${id}`)).toBe('Reason: Payment not received');
+    await page.getByTestId('deposit-list-end').getByText('No more').waitFor();
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+});
