@@ -20,7 +20,7 @@ describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
       REDIS_URL: '',
     });
     try {
-      await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`, 200, 110_000); // a first start backfills 24 h
       const ready = await waitForHttp(`http://127.0.0.1:${port}/readyz`);
       expect(await ready.json()).toMatchObject({ ok: true, checks: { database: true, bus: true } });
       const unknown = await fetch(`http://127.0.0.1:${port}/api/nope`);
