@@ -146,6 +146,12 @@ describe('money journeys (Chromium, embedded app)', () => {
     await page.waitForURL(/recharge-usdt-trc20\?amount=15050$/);
     expect(await page.getByTestId('quantity').inputValue()).toBe('150.5');
     const address = await text(page, 'deposit-address');
+    // The address as a scannable QR code, drawn on the client.
+    const qr = page.getByTestId('address-qr');
+    await expect.poll(() => qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(
+      await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
     expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     await page.getByTestId('copy-address').click();
     await expect.poll(() => text(page, 'toast')).toBe('复制成功');

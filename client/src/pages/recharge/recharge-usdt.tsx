@@ -13,6 +13,7 @@ import { ChannelPage, CreditNote, useAmountParam, useDepositSubmit } from './dep
 import { RemarkField } from './RemarkField';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
+import { QrCode } from '@client/components/wallet/QrCode';
 
 type CoinChannel = Exclude<DepositChannel, { channel: 'bank' }>;
 
@@ -44,6 +45,10 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
         <h2 id="address-title" className="card__title">
           {t('wallet.deposit.address', { network: details.network })}
         </h2>
+        <QrCode
+          text={details.address}
+          label={t('wallet.deposit.address', { network: details.network })}
+        />
         <p className="address" data-testid="deposit-address">
           {details.address}
         </p>
