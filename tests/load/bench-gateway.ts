@@ -24,7 +24,8 @@ import { BENCH_PRODUCT } from './bench/stream';
  */
 
 const usage = `usage: npm run bench:gateway -- [--subscribers 1000] [--duration 10] [--warmup 2]
-  [--tick-rate 10] [--ramp 1000] [--only a,b,c] [--redis redis://127.0.0.1:6379] [--profile]`;
+  [--tick-rate 10] [--ramp 1000] [--only a,b,c] [--redis redis://127.0.0.1:6379] [--profile]
+  [--gateway-script <entry for (c), e.g. an older gateway wrapped like bench/servers/gateway.ts>]`;
 
 export interface BenchOptions {
   subscribers: number;
@@ -35,6 +36,8 @@ export interface BenchOptions {
   only: ServerId[];
   redisUrl: string;
   profileDir: string | null;
+  /** Another entry for (c), e.g. an older gateway for a before/after comparison. */
+  gatewayScript: string | null;
 }
 
 export function parseBenchArgs(argv: string[]): BenchOptions {
@@ -50,6 +53,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       only: { type: 'string' },
       redis: { type: 'string' },
       profile: { type: 'boolean' },
+      'gateway-script': { type: 'string' },
     },
   });
   const num = (
@@ -80,6 +84,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     rampPerSec: num('ramp', v.ramp, 1000, 1, 20_000),
     only,
     redisUrl,
+    gatewayScript: v['gateway-script'] ?? null,
     profileDir: v.profile
       ? path.join(os.tmpdir(), `bench-gateway-${new Date().toISOString().replace(/[:.]/g, '-')}`)
       : null,
@@ -135,7 +140,8 @@ async function runPhase(
   const label = serverLabels[id];
   const port = await freePort();
   const key = `${namespace}-${id}`;
-  const server = new Child(label, scripts[id], serverEnv(id, port, o.redisUrl, key));
+  const script = id === 'c' && o.gatewayScript ? o.gatewayScript : scripts[id];
+  const server = new Child(label, script, serverEnv(id, port, o.redisUrl, key));
   track(server);
   const audience = new Audience(`http://127.0.0.1:${port}`, ['market', `ticks:${BENCH_PRODUCT}`]);
   const loadBefore = load1();

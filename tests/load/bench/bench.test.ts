@@ -44,6 +44,7 @@ describe('parseBenchArgs', () => {
       durationSec: 10,
       only: ['a', 'b', 'c'],
       ticksPerSec: 10,
+      gatewayScript: null,
     });
     expect(
       parseBenchArgs('--subscribers 2000 --duration 20 --only c,b --tick-rate 5'.split(' ')),

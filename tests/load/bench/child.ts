@@ -37,7 +37,7 @@ export class Child {
   ) {
     // --expose-gc: the heap figure is read after a full collection in the child itself.
     const execArgv = ['--expose-gc', '--import', 'tsx'];
-    this.proc = fork(path.join(repoRoot, script), [], {
+    this.proc = fork(path.resolve(repoRoot, script), [], {
       cwd: repoRoot,
       execArgv,
       env: { ...process.env, ...env },
