@@ -47,6 +47,9 @@ if (builtAt >= sourceAt) {
     {
       cwd: root,
       stdio: 'inherit',
+      // Always the production build: vitest sets NODE_ENV=test, and Vite honours an inherited
+      // NODE_ENV, which would serve React's development build (StrictMode effects run twice).
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
   if (res.status !== 0) process.exit(res.status ?? 1);

@@ -115,9 +115,15 @@ export async function buildTestApi(
 
 export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;
 
+/**
+ * What the HTTP helpers need: supertest over the in-process app (`buildTestApi`) or over a
+ * running server (`{ http: request(app.url) }`, the browser suites).
+ */
+export type HttpApi = Pick<TestApi, 'http'>;
+
 let counter = 0;
 /** A registered, logged-in user; returns its token and profile. */
-export async function registerUser(api: TestApi, prefix = 'user') {
+export async function registerUser(api: HttpApi, prefix = 'user') {
   const account = `${prefix}${Date.now().toString(36).slice(-5)}${counter++}`.slice(0, 20);
   const password = 'correct horse 1';
   await api.http

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { OPERATOR_TOKEN, registerUser, type TestApi } from './api';
+import { OPERATOR_TOKEN, registerUser, type HttpApi } from './api';
 
 /** Tiny real images (1×1 pixel), by their bytes: no fixture files. */
 export const images = {
@@ -33,7 +33,7 @@ export const bankDepositFields = (amount: number | string) => ({
 
 /** POST /api/deposits as a multipart form; `screenshot: null` leaves the file out. */
 export function postDeposit(
-  api: TestApi,
+  api: HttpApi,
   headers: Headers,
   fields: Record<string, string>,
   screenshot: { bytes: Buffer; name?: string } | null = { bytes: images.png },
@@ -45,20 +45,20 @@ export function postDeposit(
 }
 
 /** A pending bank deposit of `amount` minor units; returns its id. */
-export async function deposit(api: TestApi, user: TestUser, amount: number): Promise<string> {
+export async function deposit(api: HttpApi, user: TestUser, amount: number): Promise<string> {
   const res = await postDeposit(api, user.auth, bankDepositFields(amount)).expect(201);
   return res.body.id as string;
 }
 
 /** Deposits and approves: the user's available balance grows by `amount`. */
-export async function fund(api: TestApi, user: TestUser, amount: number): Promise<void> {
+export async function fund(api: HttpApi, user: TestUser, amount: number): Promise<void> {
   const id = await deposit(api, user, amount);
   await api.http.post(`/api/ops/deposits/${id}/approve`).set(opsAuth).expect(200);
 }
 
 /** POST /api/kyc; `null` leaves that photo out. */
 export function postKyc(
-  api: TestApi,
+  api: HttpApi,
   headers: Headers,
   fields: Record<string, string> = {
     name: 'Zhang San',
@@ -75,7 +75,7 @@ export function postKyc(
 }
 
 /** Submits an identity check and has an operator approve it. */
-export async function verifyKyc(api: TestApi, user: TestUser): Promise<void> {
+export async function verifyKyc(api: HttpApi, user: TestUser): Promise<void> {
   await postKyc(api, user.auth).expect(201);
   const list = await api.http.get('/api/ops/kyc?status=pending&limit=100').set(opsAuth).expect(200);
   const mine = (list.body.items as { id: string; userId: string }[]).find(
@@ -93,7 +93,7 @@ export const bankAccountBody = {
 };
 
 /** Binds a bank card; returns the account id. */
-export async function bindBank(api: TestApi, user: TestUser): Promise<string> {
+export async function bindBank(api: HttpApi, user: TestUser): Promise<string> {
   const res = await api.http
     .post('/api/withdrawal-accounts')
     .set(user.auth)
@@ -103,7 +103,7 @@ export async function bindBank(api: TestApi, user: TestUser): Promise<string> {
 }
 
 /** A registered user with a verified identity, a bound bank card and `balance` available. */
-export async function readyUser(api: TestApi, balance: number, prefix = 'rich') {
+export async function readyUser(api: HttpApi, balance: number, prefix = 'rich') {
   const user = await registerUser(api, prefix);
   await verifyKyc(api, user);
   const accountId = await bindBank(api, user);
@@ -111,7 +111,7 @@ export async function readyUser(api: TestApi, balance: number, prefix = 'rich') 
   return { ...user, accountId };
 }
 
-export async function summaryOf(api: TestApi, user: TestUser) {
+export async function summaryOf(api: HttpApi, user: TestUser) {
   return (await api.http.get('/api/account/summary').set(user.auth).expect(200)).body as {
     available: number;
     withdrawHold: number;
@@ -120,7 +120,7 @@ export async function summaryOf(api: TestApi, user: TestUser) {
   };
 }
 
-export async function expectLedgerOk(api: TestApi): Promise<void> {
+export async function expectLedgerOk(api: HttpApi): Promise<void> {
   const res = await api.http.get('/api/ops/ledger/check').set(opsAuth).expect(200);
   expect(res.body).toEqual({ ok: true, problems: [] });
 }

@@ -275,7 +275,8 @@ export function Chart({
         ref={containerRef}
         className="chart"
         data-testid="chart"
-        role="img"
+        // A figure, not an image: the chart library puts its attribution link inside.
+        role="figure"
         aria-label={t('market.chartLabel')}
       />
       {status.kind !== 'ready' && (

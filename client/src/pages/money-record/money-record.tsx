@@ -9,6 +9,7 @@ import { PagedList } from '@client/components/wallet/PagedList';
 import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
 import { useMoney } from '@client/components/wallet/useMoney';
 import { usePaged } from '@client/components/wallet/usePaged';
+import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 
 const isKind = (v: string | null): v is TransferKind =>

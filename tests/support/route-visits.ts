@@ -1,0 +1,413 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// Functions passed to page.evaluate run in the browser: they see the DOM.
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import type { Page } from 'playwright-core';
+import { appRoutes, homeAliases } from '@client/app/route-table';
+import { OPERATOR_TOKEN, registerUser, type HttpApi } from './api';
+import { repoRoot } from './processes';
+import { deposit, opsAuth, readyUser, type TestUser } from './wallet';
+
+/**
+ * The data behind the route suite and the screenshots: a trader with history on every screen
+ * and a newcomer with none (the empty states). Seeded through the public API and the operator
+ * API of a running app started with `OPERATOR_TOKEN`.
+ */
+export interface RouteSeed {
+  trader: TestUser & { accountId: string };
+  newcomer: TestUser;
+  newsId: string;
+}
+
+export const routeAppEnv = { OPERATOR_TOKEN, SIM_BACKFILL_HOURS: '1' };
+
+export async function seedRouteData(url: string): Promise<RouteSeed> {
+  const api: HttpApi = { http: request(url) };
+  // Verified, a bank card bound, 10 000.00 deposited and approved (a message).
+  const trader = await readyUser(api, 1_000_000, 'trader');
+  // A pending deposit, a rejected one (a second message), a coin address, a pending withdrawal.
+  await deposit(api, trader, 50_000);
+  const rejected = await deposit(api, trader, 20_000);
+  await api.http
+    .post(`/api/ops/deposits/${rejected}/reject`)
+    .set(opsAuth)
+    .send({ reason: 'Screenshot unreadable' })
+    .expect(200);
+  await api.http
+    .post('/api/withdrawal-accounts')
+    .set(trader.auth)
+    .send({ type: 'coin', network: 'TRC20', address: 'TXyZ7aBcDeFgHiJkLmNoPqRsTuVwXyZ123' })
+    .expect(201);
+  await api.http
+    .post('/api/withdrawals')
+    .set(trader.auth)
+    .send({ accountId: trader.accountId, amount: 30_000, tradePassword: '123456' })
+    .expect(201);
+  await api.http.post('/api/savings/in').set(trader.auth).send({ amount: 100_000 }).expect(201);
+  await placeOpenOrder(api, trader);
+
+  const newcomer = await registerUser(api, 'newbie');
+  const news = await api.http.get('/api/news?lang=zh-CN').expect(200);
+  const items = (news.body as { items: { id: string | number }[] }).items;
+  return { trader, newcomer, newsId: String(items[0]?.id ?? '') };
+}
+
+/** A 5-minute "up" order on BTCUSDT, retried while the simulator's first ticks arrive. */
+async function placeOpenOrder(api: HttpApi, user: TestUser): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await api.http
+      .post('/api/orders')
+      .set(user.auth)
+      .send({ productId: 'BTCUSDT', direction: 'up', amount: 10_000, duration: 300 });
+    if (res.status === 201) return;
+    if (Date.now() > deadline) throw new Error(`order refused: ${res.status} ${res.text}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export type Visitor = 'trader' | 'newcomer' | 'guest';
+
+export interface RouteVisit {
+  /** The route with its query, as it follows `#`. */
+  path: string;
+  as: Visitor;
+  /** The empty state is expected (a list with nothing in it). */
+  empty?: boolean;
+}
+
+/**
+ * Every route of the spec's table (seed spec §2) with the data each needs, as a trader; the
+ * sign-in and registration pages as a guest; the lists again as a newcomer, empty.
+ */
+export function routeVisits(seed: RouteSeed): RouteVisit[] {
+  const query: Record<string, string> = {
+    '/pages/account/account-detail': `?id=${seed.trader.accountId}`,
+    '/pages/transfer/transfer': '?channel=bank',
+    '/pages/Detail/Detail': '?id=BTCUSDT',
+    '/pages/password/password': '?kind=login',
+    '/pages/index/detail': `?id=${seed.newsId}`,
+    '/pages/recharge/recharge-bank-card': '?amount=100000',
+    '/pages/recharge/recharge-usdt-trc20': '?amount=10000',
+    '/pages/recharge/recharge-usdt-erc20': '?amount=10000',
+  };
+  const guestOnly = new Set(['/pages/login/login', '/pages/login/registerCheck']);
+  const visits: RouteVisit[] = [
+    ...homeAliases.map((p) => ({ path: p, as: 'guest' as const })),
+    ...appRoutes.map((r) => ({
+      path: r.path + (query[r.path] ?? ''),
+      as:
+        guestOnly.has(r.path) || r.path === '/pages/login/register'
+          ? ('guest' as const)
+          : ('trader' as const),
+    })),
+    { path: '/pages/order/order?tab=positions', as: 'trader' },
+    { path: '/pages/account/account?bind=bank', as: 'newcomer' },
+    { path: '/pages/password/password?kind=trade', as: 'trader' },
+    { path: '/pages/transfer/transfer?channel=usdt-trc20', as: 'trader' },
+    { path: '/pages/verify/verify', as: 'newcomer' },
+  ];
+  for (const p of [
+    '/pages/money-record/money-record',
+    '/pages/order/order?tab=history',
+    '/pages/withdraw-list/withdraw-list',
+    '/pages/withdraw-list/withdraw-open',
+    '/pages/Particulars/Particulars',
+  ])
+    visits.push({ path: p, as: 'newcomer', empty: true });
+  // Nothing bound yet: not an empty list but the two "bind" offers.
+  visits.push({ path: '/pages/account/account', as: 'newcomer' });
+  return visits;
+}
+
+/** A file-system-safe name for a visit: `trader--pages-order-order--tab-history`. */
+export function visitName(v: RouteVisit): string {
+  const slug = v.path
+    .replace(/^\/$/, 'root')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return `${v.as}--${slug}`;
+}
+
+/** Local storage of a visitor: the session (token and profile) and the language. */
+export function storageScript(seed: RouteSeed, as: Visitor, lang: string): string {
+  const user = as === 'trader' ? seed.trader : as === 'newcomer' ? seed.newcomer : null;
+  const lines = [`localStorage.setItem('i18nLang', ${JSON.stringify(lang)});`];
+  if (user)
+    lines.push(`localStorage.setItem('token', ${JSON.stringify(JSON.stringify(user.token))});`);
+  // Register step two needs step one's answers (else it sends the visitor back to step one).
+  if (as === 'guest')
+    lines.push(
+      `localStorage.setItem('registerInfo', ${JSON.stringify(
+        JSON.stringify({ account: 'newguest1', phone: '+8613800138000', inviteCode: 'WELCOME' }),
+      )});`,
+    );
+  // Only on the first document of the page: a test that changes storage later keeps its change.
+  return `if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); ${lines.join(' ')} }`;
+}
+
+/** Network activity of a page: requests in flight and everything that failed. */
+export function watchNetwork(page: Page) {
+  const inFlight = new Set<unknown>();
+  const failures: string[] = [];
+  const errors: string[] = [];
+  let lastChange = Date.now();
+  page.on('request', (r) => {
+    inFlight.add(r);
+    lastChange = Date.now();
+  });
+  page.on('requestfinished', (r) => {
+    inFlight.delete(r);
+    lastChange = Date.now();
+  });
+  page.on('requestfailed', (r) => {
+    inFlight.delete(r);
+    lastChange = Date.now();
+    failures.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText ?? 'failed'}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failures.push(`${r.request().method()} ${r.url()}: ${r.status()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return {
+    failures,
+    errors,
+    /** Resolves once no request has been in flight for `quietMs` and no spinner shows. */
+    async settle(quietMs = 400, timeoutMs = 20_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const loading = await page.locator('[role="status"] .spinner').count();
+        if (inFlight.size === 0 && loading === 0 && Date.now() - lastChange >= quietMs) return;
+        if (Date.now() > deadline)
+          throw new Error(
+            `page never settled: ${inFlight.size} requests in flight, ${loading} spinners`,
+          );
+        await page.waitForTimeout(100);
+      }
+    },
+  };
+}
+
+/** Every key of the zh-CN locale files (`common.loading`, …) and their top-level names. */
+export function localeKeys(): { keys: Set<string>; roots: string[] } {
+  const dir = path.join(repoRoot, 'client/src/i18n/locales');
+  const keys = new Set<string>();
+  const roots = new Set<string>();
+  const walk = (node: unknown, prefix: string) => {
+    if (typeof node === 'string') keys.add(prefix);
+    else if (node && typeof node === 'object')
+      for (const [k, v] of Object.entries(node)) walk(v, prefix ? `${prefix}.${k}` : k);
+  };
+  for (const feature of fs.readdirSync(dir)) {
+    const tree = JSON.parse(
+      fs.readFileSync(path.join(dir, feature, 'zh-CN.json'), 'utf8'),
+    ) as object;
+    for (const root of Object.keys(tree)) roots.add(root);
+    walk(tree, '');
+  }
+  return { keys, roots: [...roots] };
+}
+
+/** Translation keys shown as text: known keys, or anything shaped like `<root>.<name>`. */
+export function rawKeysIn(text: string, { keys, roots }: ReturnType<typeof localeKeys>): string[] {
+  const shaped = new RegExp(`\\b(?:${roots.join('|')})\\.[A-Za-z][\\w.]*`, 'g');
+  const found = new Set(text.match(shaped) ?? []);
+  for (const token of text.match(/[A-Za-z][\w-]*(?:\.[\w-]+)+/g) ?? [])
+    if (keys.has(token)) found.add(token);
+  return [...found];
+}
+
+/**
+ * Layout problems a reader would see: the page wider than the phone, and text cut off inside
+ * its box without an ellipsis (a long German or Thai label, a long number).
+ */
+export function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1)
+      problems.push(`page is ${document.documentElement.scrollWidth}px wide (viewport ${width})`);
+    const describe = (el: Element) => {
+      const id = el.getAttribute('data-testid');
+      const cls = typeof el.className === 'string' ? el.className.split(' ')[0] : '';
+      return `${el.tagName.toLowerCase()}${id ? `[${id}]` : cls ? `.${cls}` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    };
+    const scrollsX = (el: Element) => {
+      for (let p: Element | null = el; p; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll') return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!(el instanceof HTMLElement) || el.closest('svg, canvas, select, [aria-hidden="true"]'))
+        continue;
+      const style = getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden') continue;
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      // Text for screen readers only (the 1×1 "visually hidden" pattern) is clipped on purpose.
+      if (el.clientWidth <= 1 && el.clientHeight <= 1) continue;
+      const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent?.trim());
+      if (!ownText) continue;
+      if (rect.right > width + 1 && !scrollsX(el)) problems.push(`${describe(el)} runs off screen`);
+      else if (
+        el.scrollWidth > el.clientWidth + 1 &&
+        style.overflowX !== 'visible' &&
+        style.textOverflow !== 'ellipsis' &&
+        !scrollsX(el.parentElement ?? el)
+      )
+        problems.push(`${describe(el)} is cut off (${el.scrollWidth}px in ${el.clientWidth}px)`);
+    }
+    return problems;
+  });
+}
+
+/** Serious and critical axe-core violations on the page, one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const loaded = await page.evaluate('typeof window.axe === "object"');
+  if (!loaded)
+    await page.addScriptTag({
+      content: fs.readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8'),
+    });
+  interface AxeNode {
+    target: string[];
+    any: { data?: { fgColor?: string; bgColor?: string; contrastRatio?: number } | null }[];
+  }
+  interface AxeViolation {
+    id: string;
+    impact: string;
+    help: string;
+    nodes: AxeNode[];
+  }
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run: (ctx: Document, o: object) => Promise<{ violations: AxeViolation[] }> };
+    };
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  // "#_r_0_ (#8a94a6 on #f5f7fa, 3.2)": what failed, with the colours when contrast did.
+  const node = (n: AxeNode) => {
+    const data = n.any.find((a) => a.data?.contrastRatio)?.data;
+    const colours = data ? ` (${data.fgColor} on ${data.bgColor}, ${data.contrastRatio})` : '';
+    return `${n.target.join(' ')}${colours}`;
+  };
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map(node).join(', ')}`);
+}
+
+/**
+ * Everything a pointer can use must be reachable with Tab: walks the tab order from the top of
+ * the page and returns the visible controls it never reached, and clickable-looking elements
+ * (pointer cursor) that are no control at all.
+ */
+export async function keyboardGaps(page: Page): Promise<string[]> {
+  const controls = await page.evaluate(() => {
+    const selector =
+      'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [role="button"], [role="tab"], [role="link"]';
+    const visible = (el: HTMLElement) => {
+      const r = el.getBoundingClientRect();
+      const s = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[inert]');
+    };
+    let n = 0;
+    const found: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      // A file input hidden behind its styled label is reached through the label's control.
+      if (!visible(el) && !(el instanceof HTMLInputElement && el.type === 'file')) continue;
+      const id = `k${n++}`;
+      el.dataset.kbd = id;
+      // Tabs and radio buttons take one Tab stop per group; arrow keys move within it.
+      const tablist = el.closest('[role="tablist"]');
+      if (el.getAttribute('role') === 'tab' && tablist)
+        el.dataset.kbdGroup = `tablist-${[...document.querySelectorAll('[role="tablist"]')].indexOf(tablist)}`;
+      if (el instanceof HTMLInputElement && el.type === 'radio' && el.name)
+        el.dataset.kbdGroup = `radio-${el.name}`;
+      found.push(id);
+    }
+    const fake: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      if (!visible(el) || getComputedStyle(el).cursor !== 'pointer') continue;
+      if (el.closest(`${selector}, label, summary`)) continue;
+      fake.push(
+        `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} "${(el.textContent ?? '').trim().slice(0, 30)}"`,
+      );
+    }
+    return { ids: found, fake };
+  });
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  const reached = new Set<string>();
+  for (let i = 0; i < controls.ids.length + 10; i++) {
+    await page.keyboard.press('Tab');
+    const ids = await page.evaluate(() => {
+      const a = document.activeElement as HTMLElement | null;
+      // A file input is focused through its label-styled wrapper; count the input itself.
+      const el = a?.dataset.kbd ? a : a?.querySelector<HTMLElement>('[data-kbd]');
+      if (!el?.dataset.kbd) return [];
+      const group = el.dataset.kbdGroup;
+      return group
+        ? [...document.querySelectorAll<HTMLElement>(`[data-kbd-group="${group}"]`)].map(
+            (g) => g.dataset.kbd ?? '',
+          )
+        : [el.dataset.kbd];
+    });
+    for (const id of ids) reached.add(id);
+  }
+  const missed = await page.evaluate(
+    (ids) =>
+      ids.map((id) => {
+        const el = document.querySelector<HTMLElement>(`[data-kbd="${id}"]`);
+        return el
+          ? `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} "${(el.textContent ?? el.getAttribute('aria-label') ?? '').trim().slice(0, 30)}" not reachable by Tab`
+          : `${id} went away`;
+      }),
+    controls.ids.filter((id) => !reached.has(id)),
+  );
+  return [...missed, ...controls.fake.map((f) => `${f} looks clickable but is no control`)];
+}
+
+/**
+ * Up and down are never told by colour alone: every number drawn in the rise or fall colour
+ * carries a sign or an arrow.
+ */
+export function colourOnlySigns(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const probe = document.createElement('span');
+    document.body.append(probe);
+    const colourOf = (v: string) => {
+      probe.style.color = `var(${v})`;
+      return getComputedStyle(probe).color;
+    };
+    const up = colourOf('--up');
+    const down = colourOf('--down');
+    probe.remove();
+    const problems: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const colour = getComputedStyle(el).color;
+      if (colour !== up && colour !== down) continue;
+      const text = (el.textContent ?? '').trim();
+      // A figure (no words): a price, a change, an amount. Words in the fall colour are errors.
+      if (!/^[^\p{L}]*\d[^\p{L}]*$/u.test(text) || el.getBoundingClientRect().width === 0) continue;
+      if (
+        el.querySelector('*') &&
+        [...el.children].every((c) => getComputedStyle(c).color === colour)
+      )
+        continue; // judged at the children
+      const context = `${el.parentElement?.textContent ?? ''}`;
+      if (!/[+\-−▲▼↑↓]/.test(text) && !/[▲▼↑↓]/.test(context))
+        problems.push(
+          `${el.tagName.toLowerCase()} "${text.slice(0, 30)}" is ${colour === up ? 'rise' : 'fall'} coloured with no sign or arrow`,
+        );
+    }
+    return problems;
+  });
+}
