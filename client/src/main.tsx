@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from '@client/app/App';
+import { App, preloadPage } from '@client/app/App';
 import { registerServiceWorker } from '@client/app/service-worker';
 import { startTheme } from '@client/app/theme';
 import { initI18n } from '@client/i18n';
@@ -13,6 +13,9 @@ const root = createRoot(document.getElementById('root')!);
 
 // The stored session goes to the api client and the socket before any page asks for data.
 startSession();
+
+// The page's chunk is fetched alongside the language files, not after them.
+preloadPage(window.location.hash || '#/');
 
 // The language file is fetched before the first render so no untranslated key ever flashes.
 initI18n()

@@ -143,8 +143,10 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
     expect(sw.status).toBe(200);
     expect(sw.headers.get('cache-control')).toBe('no-cache');
     const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
-    const asset = await fetch(new URL(entry!, app.url));
+    const asset = await fetch(new URL(entry!, app.url), { headers: { 'Accept-Encoding': 'gzip' } });
     expect(asset.headers.get('cache-control')).toMatch(/immutable/);
+    // Sent compressed to a browser that takes gzip (a third of the bytes on a phone's network).
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
 
     // And the browser reads it as the page's manifest.
     const { context, page } = await phone();

@@ -109,6 +109,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
         const found: string[] = [];
         try {
           await page.locator('#root *').first().waitFor();
+          if (visit.ready) await page.locator(visit.ready).waitFor({ timeout: 20_000 });
           await net.settle();
           const text = await visibleText(page);
           found.push(...rawKeysIn(text, keys).map((k) => `raw translation key ${k}`));

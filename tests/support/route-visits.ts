@@ -76,6 +76,8 @@ export interface RouteVisit {
   as: Visitor;
   /** The empty state is expected (a list with nothing in it). */
   empty?: boolean;
+  /** Shown once the page is in the state worth checking (e.g. a price that has moved). */
+  ready?: string;
 }
 
 /**
@@ -94,9 +96,14 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
     '/pages/recharge/recharge-usdt-erc20': '?amount=10000',
   };
   const guestOnly = new Set(['/pages/login/login', '/pages/login/registerCheck']);
+  // The live price after it has moved, coloured: its direction must show by more than colour.
+  const ready: Record<string, string> = {
+    '/pages/Detail/Detail': '.live-price:not([data-direction="flat"])',
+  };
   const visits: RouteVisit[] = [
     ...homeAliases.map((p) => ({ path: p, as: 'guest' as const })),
     ...appRoutes.map((r) => ({
+      ready: ready[r.path],
       path: r.path + (query[r.path] ?? ''),
       as:
         guestOnly.has(r.path) || r.path === '/pages/login/register'
@@ -402,7 +409,9 @@ export function colourOnlySigns(page: Page): Promise<string[]> {
         [...el.children].every((c) => getComputedStyle(c).color === colour)
       )
         continue; // judged at the children
-      const context = `${el.parentElement?.textContent ?? ''}`;
+      // An arrow may be drawn by CSS (::before/::after) or sit beside the figure.
+      const drawn = ['::before', '::after'].map((p) => getComputedStyle(el, p).content).join('');
+      const context = `${el.parentElement?.textContent ?? ''}${drawn}`;
       if (!/[+\-−▲▼↑↓]/.test(text) && !/[▲▼↑↓]/.test(context))
         problems.push(
           `${el.tagName.toLowerCase()} "${text.slice(0, 30)}" is ${colour === up ? 'rise' : 'fall'} coloured with no sign or arrow`,

@@ -1,8 +1,8 @@
-import { Suspense, type ComponentType } from 'react';
+import { Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoadingState } from '@client/components/StateViews';
 // React.lazy with a retry: a page chunk that fails to load shows the chunk error with Retry.
-import { lazy } from './lazy-page';
+import { lazy, type LazyPage } from './lazy-page';
 import { Layout } from './Layout';
 import { RequireAuth } from './RequireAuth';
 import { appRoutes, HOME, homeAliases, type BuiltPage } from './route-table';
@@ -10,7 +10,7 @@ import './app.css';
 import '@client/components/components.css';
 
 // Every page is its own chunk: the first load carries the shell, not the chart library.
-const pages: Record<BuiltPage, ComponentType> = {
+const pages: Record<BuiltPage, LazyPage<object>> = {
   home: lazy(() => import('@client/pages/index/index').then((m) => ({ default: m.HomePage }))),
   product: lazy(() =>
     import('@client/pages/product/product').then((m) => ({ default: m.ProductPage })),
@@ -111,6 +111,16 @@ const NotAvailablePage = lazy(() =>
 const NotFoundPage = lazy(() =>
   import('@client/components/NotAvailablePage').then((m) => ({ default: m.NotFoundPage })),
 );
+
+/**
+ * Starts fetching the chunk of the page at `hash` (`#/pages/…?…`) at once, alongside the
+ * language files, instead of after them: the first screen appears a round trip sooner.
+ */
+export function preloadPage(hash: string): void {
+  const path = hash.replace(/^#/, '').split('?')[0] ?? '';
+  const route = appRoutes.find((r) => r.path === (homeAliases.includes(path) ? HOME : path));
+  if (route?.page) pages[route.page].preload();
+}
 
 export function App() {
   return (

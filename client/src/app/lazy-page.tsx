@@ -28,11 +28,14 @@ export function isChunkLoadError(error: unknown): error is ChunkLoadError {
  * React.lazy for page chunks, with a retry: a failed import throws a ChunkLoadError, whose
  * `retry()` swaps in a new lazy component that imports again when next rendered.
  */
+/** A lazily loaded page that can start fetching its chunk before it is first rendered. */
+export type LazyPage<P> = ComponentType<P> & { preload: () => void };
+
 // `any` as in React.lazy's own signature: the page's props are whatever its component takes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazy<T extends ComponentType<any>>(
   load: () => Promise<{ default: T }>,
-): ComponentType<ComponentProps<T>> {
+): LazyPage<ComponentProps<T>> {
   let current: LazyExoticComponent<T>;
   const arm = () => {
     current = reactLazy(() =>
@@ -46,5 +49,8 @@ export function lazy<T extends ComponentType<any>>(
     const Page = current as ComponentType<ComponentProps<T>>;
     return <Page {...props} />;
   }
+  // The browser keeps one copy of a module: a fetch started here is the one the render awaits.
+  // A failure here is left to that render, which shows the chunk error with its retry.
+  LazyPage.preload = () => void load().catch(() => undefined);
   return LazyPage;
 }

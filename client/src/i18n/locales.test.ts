@@ -34,6 +34,12 @@ const sameAsEnglish: Record<string, readonly Language[]> = {
   'pages.recharge': ['id'], // "Deposit" is usual in Indonesian apps
   'market.volumeShort': ['id'], // "Vol {{value}}"
   'market.status.maintenance': ['fr'],
+  // Chart intervals as German trading apps write them: short enough for seven tabs on a phone.
+  'market.interval.1m': ['de'],
+  'market.interval.5m': ['de'],
+  'market.interval.15m': ['de'],
+  'market.interval.1h': ['de'],
+  'market.interval.4h': ['de'],
 };
 /** Codes, units, figures and variables, which no language translates. */
 const isUntranslatable = (text: string) =>

@@ -15,12 +15,12 @@ export function AccountLabel({
   return a.type === 'bank' ? (
     <>
       {withType && `${t('wallet.account.bankCard')} · `}
-      {a.bankName} <span className="num">{maskTail(a.cardNumber)}</span>
+      {a.bankName} <span className="num nowrap">{maskTail(a.cardNumber)}</span>
     </>
   ) : (
     <>
       {withType && `${t('wallet.account.coinAddress')} · `}USDT-{a.network}{' '}
-      <span className="num">{maskTail(a.address, 6)}</span>
+      <span className="num nowrap">{maskTail(a.address, 6)}</span>
     </>
   );
 }

@@ -47,14 +47,19 @@ export function CopyButton({
   );
 }
 
-/** A label, a value the user types into their bank app, and its copy button. */
+/**
+ * A label, a value the user types into their bank app, and its copy button; `shown` is how
+ * the value reads on screen when that differs from what is copied (a grouped card number).
+ */
 export function CopyRow({
   label,
   value,
+  shown = value,
   testId,
 }: {
   label: string;
   value: string;
+  shown?: string;
   testId: string;
 }) {
   const { t } = useTranslation();
@@ -63,7 +68,7 @@ export function CopyRow({
       <dt className="copy-row__label">{label}</dt>
       <dd className="copy-row__value">
         <span className="copy-row__text" data-testid={`${testId}-value`}>
-          {value}
+          {shown}
         </span>
         <CopyButton text={value} testId={testId} label={t('wallet.copyLabel', { what: label })} />
       </dd>

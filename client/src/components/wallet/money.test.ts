@@ -3,6 +3,7 @@ import {
   convertAtRate,
   formatMoney,
   formatSignedMoney,
+  groupedDigits,
   maskTail,
   newIdempotencyKey,
 } from './money';
@@ -38,6 +39,13 @@ describe('helpers', () => {
   it('masks the middle of long numbers', () => {
     expect(maskTail('6222 0200 1234 5678')).toBe('6222 •••• 5678');
     expect(maskTail('12345678')).toBe('12345678');
+  });
+
+  it('groups card numbers by four, leaving anything else as it is', () => {
+    expect(groupedDigits('6222020000000000000')).toBe('6222 0200 0000 0000 000');
+    expect(groupedDigits('1234')).toBe('1234');
+    expect(groupedDigits('TXyZ7aBc')).toBe('TXyZ7aBc');
+    expect(groupedDigits('')).toBe('');
   });
 
   it('makes distinct 32-hex-digit idempotency keys', () => {

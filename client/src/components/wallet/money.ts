@@ -49,3 +49,10 @@ export function maskTail(value: string, keep = 4): string {
   if (plain.length <= keep * 2) return plain;
   return `${plain.slice(0, keep)} •••• ${plain.slice(-keep)}`;
 }
+
+/**
+ * A card number as banks print it, in groups of four ("6222 0200 0000 0000 000"): easier to
+ * read and type, and it wraps between groups on a narrow screen, never one digit alone.
+ */
+export const groupedDigits = (value: string): string =>
+  /^\d+$/.test(value) ? (value.match(/\d{1,4}/g) ?? []).join(' ') : value;

@@ -68,11 +68,18 @@ const candleColors = (colors: Palette) => ({
 
 const timeMs = (time: Time) => (typeof time === 'number' ? time * 1000 : 0);
 
-function localization(lang: string) {
+function localization(lang: string, precision: number) {
+  // Axis prices in the reader's decimal mark ("66900,00" in German), ungrouped to stay narrow.
+  const price = new Intl.NumberFormat(lang, {
+    minimumFractionDigits: precision,
+    maximumFractionDigits: precision,
+    useGrouping: false,
+  });
   return {
     localization: {
       locale: lang,
       timeFormatter: (time: Time) => formatDateTime(timeMs(time), lang),
+      priceFormatter: (value: number) => price.format(value),
     },
     timeScale: {
       // The library labels in UTC by default; users read their own clock, in their language.
@@ -133,8 +140,8 @@ export function Chart({
   }, []);
 
   useEffect(() => {
-    chartRef.current?.applyOptions(localization(lang));
-  }, [lang]);
+    chartRef.current?.applyOptions(localization(lang, precision));
+  }, [lang, precision]);
 
   // A theme change (settings or the system) re-reads the CSS variables into the canvas.
   useEffect(() => {

@@ -7,6 +7,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { countryName } from '@client/components/wallet/countries';
 import { ServiceLink } from '@client/components/wallet/ServiceLink';
+import { groupedDigits } from '@client/components/wallet/money';
 import { useRequest } from '@client/state';
 import '@client/components/wallet/wallet.css';
 
@@ -72,7 +73,7 @@ export function AccountDetailPage() {
                   />
                   <Row
                     label={t('wallet.fields.cardNumber')}
-                    value={account.data.cardNumber}
+                    value={groupedDigits(account.data.cardNumber)}
                     testId="detail-card-number"
                   />
                   <Row

@@ -4,6 +4,7 @@ import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { CopyRow } from '@client/components/wallet/CopyButton';
+import { groupedDigits } from '@client/components/wallet/money';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import {
   cardNumberRule,
@@ -74,6 +75,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           <CopyRow
             label={t('wallet.fields.cardNumber')}
             value={details.cardNumber}
+            shown={groupedDigits(details.cardNumber)}
             testId="copy-card-number"
           />
           <CopyRow

@@ -1,0 +1,133 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * `npm run screenshots`: every route of the spec's table (the route suite's visits, with its
+ * seeded trader and newcomer) at 390×844, as full-page PNGs per language and theme, plus one
+ * contact sheet per route putting the variants side by side for review. Prints the layout
+ * problems (text running off the screen or cut off) found in each language as it goes.
+ *
+ *   npm run screenshots -- [--variants zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light]
+ *                          [--only <part of a route>] [--out artifacts/screenshots]
+ *
+ * Sheets hold four variants each (the first sheet of a route: zh-CN and English, both themes;
+ * the second: German and Thai, the longest texts).
+ *
+ * Starts its own embedded app (PGlite, in-process bus) on a free port; needs /usr/bin/chromium.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchBrowser, startApp } from '@tests/support/browser';
+import { repoRoot } from '@tests/support/processes';
+import {
+  layoutProblems,
+  routeAppEnv,
+  routeVisits,
+  seedRouteData,
+  storageScript,
+  visitName,
+  watchNetwork,
+} from '@tests/support/route-visits';
+
+const { values } = parseArgs({
+  options: {
+    variants: {
+      type: 'string',
+      default: 'zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light',
+    },
+    only: { type: 'string', default: '' },
+    out: { type: 'string', default: 'artifacts/screenshots' },
+  },
+});
+const isTheme = (t: string): t is 'light' | 'dark' => t === 'light' || t === 'dark';
+const variants = values.variants.split(',').map((v) => {
+  const [lang = '', theme = 'light'] = v.split(':');
+  if (!lang || !isTheme(theme)) throw new Error(`bad variant ${v}`);
+  return { lang, theme };
+});
+const out = path.resolve(repoRoot, values.out);
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
+
+console.log('starting the embedded app and seeding a trader and a newcomer…');
+const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
+let problemCount = 0;
+try {
+  const seed = await seedRouteData(app.url);
+  const visits = routeVisits(seed).filter((v) => v.path.includes(values.only));
+  const total = visits.length * variants.length;
+  let done = 0;
+  for (const { lang, theme } of variants) {
+    const contexts = new Map<string, Awaited<ReturnType<typeof browser.newContext>>>();
+    const dir = path.join(out, `${lang}-${theme}`);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const visit of visits) {
+      let context = contexts.get(visit.as);
+      if (!context) {
+        context = await browser.newContext({
+          viewport: { width: 390, height: 844 },
+          locale: lang,
+          colorScheme: theme,
+          deviceScaleFactor: 1,
+          hasTouch: true,
+        });
+        await context.addInitScript(storageScript(seed, visit.as, lang));
+        // tsx keeps function names with a helper that does not exist in the page.
+        await context.addInitScript('window.__name = (f) => f;');
+        contexts.set(visit.as, context);
+      }
+      const page = await context.newPage();
+      const net = watchNetwork(page);
+      await page.goto(`${app.url}/#${visit.path}`);
+      await page.locator('#root *').first().waitFor();
+      await net.settle().catch((err: unknown) => console.warn(`  ${visit.path}: ${String(err)}`));
+      // The carousel and countdowns move: a still frame, and the same one every run.
+      await page.addStyleTag({
+        content: '*,*::before,*::after{transition:none!important;animation:none!important}',
+      });
+      await page.screenshot({ path: path.join(dir, `${visitName(visit)}.png`), fullPage: true });
+      for (const problem of await layoutProblems(page)) {
+        problemCount++;
+        console.log(`  ${lang} ${theme} ${visit.as} ${visit.path}: ${problem}`);
+      }
+      await page.close();
+      done++;
+      if (done % 10 === 0 || done === total)
+        process.stdout.write(`  ${done}/${total} screenshots (${lang}, ${theme})\n`);
+    }
+    for (const context of contexts.values()) await context.close();
+  }
+
+  // Sheets per route, four variants side by side, labelled, for looking at one by one.
+  const perSheet = 4;
+  const sheet = await browser.newPage({
+    viewport: { width: 390 * perSheet + 16 * 3, height: 900 },
+  });
+  let sheets = 0;
+  for (const visit of visits) {
+    for (let i = 0; i < variants.length; i += perSheet) {
+      const cells = variants
+        .slice(i, i + perSheet)
+        .map(({ lang, theme }) => {
+          const file = path.join(out, `${lang}-${theme}`, `${visitName(visit)}.png`);
+          const data = fs.readFileSync(file).toString('base64');
+          return `<figure><figcaption>${lang} · ${theme}</figcaption><img src="data:image/png;base64,${data}"></figure>`;
+        })
+        .join('');
+      await sheet.setContent(
+        `<style>body{margin:0;display:flex;gap:16px;align-items:flex-start;font:14px sans-serif;background:#888}
+         figure{margin:0;width:390px}figcaption{padding:4px;background:#222;color:#fff}img{display:block;width:390px}</style>
+         <body>${cells}</body>`,
+      );
+      const name = `${visitName(visit)}-${i / perSheet + 1}.png`;
+      await sheet.screenshot({ path: path.join(out, 'sheets', name), fullPage: true });
+      sheets++;
+    }
+  }
+  console.log(`\n${total} screenshots and ${sheets} sheets in ${path.relative(repoRoot, out)}`);
+  console.log(`${problemCount} layout problems`);
+} finally {
+  await browser.close();
+  await app.dispose();
+}
+process.exit(problemCount > 0 ? 1 : 0);
