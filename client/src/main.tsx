@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadPage } from '@client/app/App';
 import { registerServiceWorker } from '@client/app/service-worker';
@@ -21,10 +21,14 @@ preloadPage(window.location.hash || '#/');
 initI18n()
   .catch((err: unknown) => console.error('i18n failed to start', err))
   .finally(() =>
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
+    // A transition: React renders the first screen in slices and lets the browser breathe
+    // between them (the boot screen stays until it is done), instead of one long task.
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      ),
     ),
   );
 

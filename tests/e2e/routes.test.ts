@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import {
+  appDrawn,
   axeViolations,
   colourOnlySigns,
   keyboardGaps,
@@ -108,7 +109,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
         const { page, net } = await open(visit, lang, colorScheme);
         const found: string[] = [];
         try {
-          await page.locator('#root *').first().waitFor();
+          await page.locator(appDrawn).first().waitFor();
           if (visit.ready) await page.locator(visit.ready).waitFor({ timeout: 20_000 });
           await net.settle();
           const text = await visibleText(page);
@@ -162,7 +163,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
       const found: string[] = [];
       try {
         await page.goto(`${app.url}/#${visit.path}`);
-        await page.locator('#root *').first().waitFor();
+        await page.locator(appDrawn).first().waitFor();
         await page.waitForTimeout(700);
         if (asked > 0) {
           withData++;

@@ -70,6 +70,9 @@ async function placeOpenOrder(api: HttpApi, user: TestUser): Promise<void> {
 
 export type Visitor = 'trader' | 'newcomer' | 'guest';
 
+/** Present once the app has drawn anything of its own (index.html's boot screen is replaced). */
+export const appDrawn = '#root > :not(.boot)';
+
 export interface RouteVisit {
   /** The route with its query, as it follows `#`. */
   path: string;

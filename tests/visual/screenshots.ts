@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import {
+  appDrawn,
   layoutProblems,
   routeAppEnv,
   routeVisits,
@@ -79,7 +80,7 @@ try {
       const page = await context.newPage();
       const net = watchNetwork(page);
       await page.goto(`${app.url}/#${visit.path}`);
-      await page.locator('#root *').first().waitFor();
+      await page.locator(appDrawn).first().waitFor();
       await net.settle().catch((err: unknown) => console.warn(`  ${visit.path}: ${String(err)}`));
       // The carousel and countdowns move: a still frame, and the same one every run.
       await page.addStyleTag({

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LiveProduct, LiveRequest } from '@client/state';
@@ -10,7 +11,17 @@ export function detailPath(id: string): string {
   return `/pages/Detail/Detail?id=${encodeURIComponent(id)}`;
 }
 
-function ProductRow({ product }: { product: LiveProduct }) {
+/** What a row shows: a row whose figures did not move is not drawn again on the next snapshot. */
+const sameRow = (a: { product: LiveProduct }, b: { product: LiveProduct }) =>
+  a.product.id === b.product.id &&
+  a.product.name === b.product.name &&
+  a.product.price === b.product.price &&
+  a.product.precision === b.product.precision &&
+  a.product.changePct === b.product.changePct &&
+  a.product.volume === b.product.volume &&
+  a.product.status === b.product.status;
+
+const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct }) {
   const { t } = useTranslation();
   const format = useFormat();
   return (
@@ -37,7 +48,7 @@ function ProductRow({ product }: { product: LiveProduct }) {
       </Link>
     </li>
   );
-}
+}, sameRow);
 
 /** Name, latest price, 24h change and 24h volume per product; each row opens the detail. */
 export function ProductList({ products }: { products: LiveProduct[] }) {

@@ -18,7 +18,6 @@ import { useProducts } from '@client/state';
  */
 export function HomePage() {
   const { t } = useTranslation();
-  const products = useProducts();
   const home = useHomeContent();
   return (
     <>
@@ -35,10 +34,15 @@ export function HomePage() {
             {t('market.allProducts')}
           </Link>
         </div>
-        <ProductsView request={products} />
+        <LiveProducts />
       </section>
       <HomeMore home={home} />
       <HomeFooter />
     </>
   );
+}
+
+/** The live list on its own: the market snapshot re-renders it each second, not the whole page. */
+function LiveProducts() {
+  return <ProductsView request={useProducts()} />;
 }
