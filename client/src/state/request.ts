@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState } from 'react';
+import { startTransition, useEffect, useEffectEvent, useState } from 'react';
 import { isAbort } from '@client/api/client';
 
 export type RequestState<T> =
@@ -19,11 +19,14 @@ export function useRequest<T>(
 
   useEffect(() => {
     const controller = new AbortController();
+    // Results render as transitions: React draws a page full of new data in slices, between
+    // which taps and scrolling still get through, instead of in one long task.
     run(controller.signal).then(
-      (data) => setResult({ key: fullKey, state: { status: 'ready', data } }),
+      (data) =>
+        startTransition(() => setResult({ key: fullKey, state: { status: 'ready', data } })),
       (error: unknown) => {
         if (!isAbort(error) && !controller.signal.aborted) {
-          setResult({ key: fullKey, state: { status: 'error', error } });
+          startTransition(() => setResult({ key: fullKey, state: { status: 'error', error } }));
         }
       },
     );

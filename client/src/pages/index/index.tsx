@@ -1,3 +1,4 @@
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LanguageSelect } from '@client/components/LanguageSelect';
@@ -19,6 +20,10 @@ import { useProducts } from '@client/state';
 export function HomePage() {
   const { t } = useTranslation();
   const home = useHomeContent();
+  // The page fills in from the top: what lies below the live list appears once the list has
+  // loaded (or failed), so nothing already on screen is pushed down by it.
+  const [listSettled, setListSettled] = useState(false);
+  const settle = useCallback(() => setListSettled(true), []);
   return (
     <>
       <PageHeader title={t('app.title')}>
@@ -34,15 +39,20 @@ export function HomePage() {
             {t('market.allProducts')}
           </Link>
         </div>
-        <LiveProducts />
+        <LiveProducts onSettled={settle} />
       </section>
-      <HomeMore home={home} />
-      <HomeFooter />
+      {listSettled && <HomeMore home={home} />}
+      {listSettled && home.status !== 'loading' && <HomeFooter />}
     </>
   );
 }
 
 /** The live list on its own: the market snapshot re-renders it each second, not the whole page. */
-function LiveProducts() {
-  return <ProductsView request={useProducts()} />;
+function LiveProducts({ onSettled }: { onSettled: () => void }) {
+  const products = useProducts();
+  const settled = products.status !== 'loading';
+  useEffect(() => {
+    if (settled) onSettled();
+  }, [settled, onSettled]);
+  return <ProductsView request={products} />;
 }
