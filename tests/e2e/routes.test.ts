@@ -8,13 +8,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import {
-  appDrawn,
   axeViolations,
   colourOnlySigns,
   keyboardGaps,
   layoutProblems,
   localeKeys,
   rawKeysIn,
+} from '@tests/support/page-checks';
+import {
+  appDrawn,
   routeAppEnv,
   routeVisits,
   seedRouteData,

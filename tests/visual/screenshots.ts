@@ -19,9 +19,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
+import { layoutProblems } from '@tests/support/page-checks';
 import {
   appDrawn,
-  layoutProblems,
   routeAppEnv,
   routeVisits,
   seedRouteData,
