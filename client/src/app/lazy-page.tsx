@@ -24,13 +24,14 @@ export function isChunkLoadError(error: unknown): error is ChunkLoadError {
   return error instanceof ChunkLoadError;
 }
 
-/**
- * React.lazy for page chunks, with a retry: a failed import throws a ChunkLoadError, whose
- * `retry()` swaps in a new lazy component that imports again when next rendered.
- */
 /** A lazily loaded page that can start fetching its chunk before it is first rendered. */
 export type LazyPage<P> = ComponentType<P> & { preload: () => void };
 
+/**
+ * React.lazy for page chunks, with a retry: a failed import throws a ChunkLoadError, whose
+ * `retry()` swaps in a new lazy component that imports again when next rendered; `preload()`
+ * starts the import early.
+ */
 // `any` as in React.lazy's own signature: the page's props are whatever its component takes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazy<T extends ComponentType<any>>(
