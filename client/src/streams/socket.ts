@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { io as Io, Socket } from 'socket.io-client';
 import { BehaviorSubject, Observable, Subject, defer } from 'rxjs';
 import type { Channel, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import type { ChannelTransport, SubscribeResult } from './channel-hub';
@@ -14,6 +14,7 @@ const TIME_SYNC_MS = 30_000;
 const MANUAL_RETRY_MS = 2_000;
 
 let socket: AppSocket | null = null;
+let loading: Promise<AppSocket> | null = null;
 let token: string | null = null;
 let connectedBefore = false;
 let switchingToken = false;
@@ -35,9 +36,33 @@ function syncTime(s: AppSocket): void {
  * The app's one socket, created on first use: same origin, path /socket.io, websocket only (no
  * long-polling fallback, so every gateway behind a balancer can take any client). Everything
  * else in the client reaches it through the observables below.
+ *
+ * socket.io-client is a chunk of its own, imported on first use: it is not needed to draw the
+ * first screen (prices come from REST first), and evaluating it with the entry made the start's
+ * longest task longer. The first use starts the download; callers get the socket when it is there.
  */
-export function getSocket(): AppSocket {
-  if (socket) return socket;
+export function loadSocket(): Promise<AppSocket> {
+  loading ??= importClient().then((io) => {
+    socket = createSocket(io);
+    return socket;
+  });
+  return loading;
+}
+
+/** The client library; a failed download (offline, server restarting) is tried again. */
+function importClient(): Promise<typeof Io> {
+  return import('socket.io-client').then(
+    ({ io }) => io,
+    () => {
+      connection.next('disconnected');
+      return new Promise<void>((resolve) => setTimeout(resolve, MANUAL_RETRY_MS)).then(
+        importClient,
+      );
+    },
+  );
+}
+
+function createSocket(io: typeof Io): AppSocket {
   const s: AppSocket = io({
     path: '/socket.io',
     transports: ['websocket'],
@@ -74,7 +99,6 @@ export function getSocket(): AppSocket {
   setInterval(() => {
     if (s.connected) syncTime(s);
   }, TIME_SYNC_MS);
-  socket = s;
   return s;
 }
 
@@ -90,13 +114,13 @@ export function setSocketToken(next: string | null): void {
 
 /** 'connecting' (before the first connection), 'connected' or 'disconnected'. */
 export const connection$: Observable<ConnectionState> = defer(() => {
-  getSocket();
+  void loadSocket();
   return connection;
 });
 
 /** Emits on every connection after the first: whatever was loaded before may have gaps. */
 export const reconnected$: Observable<void> = defer(() => {
-  getSocket();
+  void loadSocket();
   return reconnects;
 });
 
@@ -108,31 +132,35 @@ export function socketEvent$<E extends keyof ServerToClientEvents>(
   event: E,
 ): Observable<EventPayload<E>> {
   return new Observable<EventPayload<E>>((subscriber) => {
-    const s = getSocket();
     // socket.io's typed `on` cannot relate a generic event name to its listener type.
     const listener = ((payload: EventPayload<E>) => subscriber.next(payload)) as never;
-    s.on(event, listener);
+    let subscribed = true;
+    void loadSocket().then((s) => {
+      if (subscribed) s.on(event, listener);
+    });
     return () => {
-      s.off(event, listener);
+      subscribed = false;
+      socket?.off(event, listener);
     };
   });
 }
 
 /** The channel hub's view of the socket. */
 export const socketTransport: ChannelTransport = {
-  isConnected: () => getSocket().connected,
+  isConnected: () => socket?.connected ?? false,
   subscribe: (channels: Channel[]) =>
-    new Promise<SubscribeResult>((resolve) => {
-      getSocket()
-        .timeout(ACK_TIMEOUT_MS)
-        .emit('subscribe', channels, (err, answer) =>
-          resolve(err ? { error: { code: 'TIMEOUT' } } : answer),
-        );
-    }),
+    loadSocket().then(
+      (s) =>
+        new Promise<SubscribeResult>((resolve) => {
+          s.timeout(ACK_TIMEOUT_MS).emit('subscribe', channels, (err, answer) =>
+            resolve(err ? { error: { code: 'TIMEOUT' } } : answer),
+          );
+        }),
+    ),
   unsubscribe: (channels: Channel[]) => {
-    getSocket().emit('unsubscribe', channels, () => undefined);
+    socket?.emit('unsubscribe', channels, () => undefined);
   },
   onConnect: (listener) => {
-    getSocket().on('connect', listener);
+    void loadSocket().then((s) => s.on('connect', listener));
   },
 };
