@@ -35,6 +35,18 @@ describe('market journeys (Chromium, embedded app)', () => {
         .waitFor({ timeout: 10_000 });
     }
     console.log(`Home: 12 live prices on screen after ${Date.now() - started} ms`);
+    // The product list is asked for once, at start, beside the page's code and texts: before the
+    // language file is even requested, not after the page has been drawn.
+    const timing = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
+    );
+    const productLists = timing.filter((e) => e.path === '/api/market/products');
+    const texts = timing.find((e) => /^\/assets\/(en|zh-CN)-[\w-]+\.js$/.test(e.path));
+    expect(productLists).toHaveLength(1);
+    expect(texts).toBeDefined();
+    expect(productLists[0]!.start).toBeLessThan(texts!.start);
     const row = await page.getByTestId('product-row-BTCUSDT').innerText();
     expect(row).toMatch(/BTC\/USDT/);
     expect(row).toMatch(/%/);

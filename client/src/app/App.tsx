@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoadingState } from '@client/components/StateViews';
+import { prefetchProducts } from '@client/state';
 // React.lazy with a retry: a page chunk that fails to load shows the chunk error with Retry.
 import { lazy, type LazyPage } from './lazy-page';
 import { Layout } from './Layout';
@@ -112,14 +113,23 @@ const NotFoundPage = lazy(() =>
   import('@client/components/NotAvailablePage').then((m) => ({ default: m.NotFoundPage })),
 );
 
+/** Data a page needs before it can show anything, asked for with its chunk (see preloadPage). */
+const pageData: Partial<Record<BuiltPage, () => void>> = {
+  home: prefetchProducts,
+  product: prefetchProducts,
+};
+
 /**
  * Starts fetching the chunk of the page at `hash` (`#/pages/…?…`) at once, alongside the
- * language files, instead of after them: the first screen appears a round trip sooner.
+ * language files, instead of after them, and its product list with it: the first screen appears
+ * a round trip sooner, and the prices with it.
  */
 export function preloadPage(hash: string): void {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
   const route = appRoutes.find((r) => r.path === (homeAliases.includes(path) ? HOME : path));
-  if (route?.page) pages[route.page].preload();
+  if (!route?.page) return;
+  pages[route.page].preload();
+  pageData[route.page]?.();
 }
 
 export function App() {

@@ -1,6 +1,6 @@
 /** Client state: jotai atoms over the streams, and the hooks screens use to read them. */
 export { useConnection, useMarket, useOffline, useProductEvents } from './market';
-export { useProduct, useProducts, type LiveRequest } from './products';
+export { prefetchProducts, useProduct, useProducts, type LiveRequest } from './products';
 export { matchesSearch, mergeLive, type LiveProduct } from './live-product';
 export { useRequest, type RequestState } from './request';
 export {

@@ -3,13 +3,20 @@ import type { Product } from '@shared/product';
 import { getProduct, getProducts } from '@client/api/market';
 import { mergeLive, type LiveProduct } from './live-product';
 import { useMarket, useProductEvents } from './market';
-import { useRequest, type RequestState } from './request';
+import { prefetch, useRequest, type RequestState } from './request';
 
 export type LiveRequest<T> = RequestState<T> & { retry: () => void };
 
+const loadProducts = (signal: AbortSignal) => getProducts(undefined, signal);
+
+/** Starts loading the product list for a page about to show it (see `prefetch`). */
+export function prefetchProducts(): void {
+  prefetch('products', loadProducts);
+}
+
 /** Every product from REST, kept live by the market snapshot (re-renders once a second). */
 export function useProducts(): LiveRequest<LiveProduct[]> {
-  const request = useRequest('products', (signal) => getProducts(undefined, signal));
+  const request = useRequest('products', loadProducts);
   const market = useMarket();
   const events = useProductEvents();
   const rows = request.status === 'ready' ? request.data : null;
