@@ -23,13 +23,17 @@ export function buildIdFrom(urls: readonly string[]): string {
   return (hash >>> 0).toString(36);
 }
 
-/** Only in production builds, on secure contexts (https, localhost); after the page has loaded. */
+/**
+ * Only in production builds, on secure contexts (https, localhost); after the page has loaded,
+ * so none of it competes with drawing the first screen (the resource entries it hands over are
+ * buffered by the browser until then).
+ */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const sw = navigator.serviceWorker;
-  const url = `${import.meta.env.BASE_URL}sw.js?v=${buildIdFrom(shellAssetUrls(document))}`;
-  handOverAssets(sw);
   const register = () => {
+    const url = `${import.meta.env.BASE_URL}sw.js?v=${buildIdFrom(shellAssetUrls(document))}`;
+    handOverAssets(sw);
     sw.register(url, { scope: import.meta.env.BASE_URL }).catch((err: unknown) =>
       console.warn('service worker not registered', err),
     );
