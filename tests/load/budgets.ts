@@ -194,8 +194,7 @@ function lighthouse(app: AppUnderTest): Row {
     categories: { performance: { score: number | null } };
     audits: Record<string, { displayValue?: string }>;
   }
-  const runs: Report[] = [];
-  for (let i = 1; i <= 3; i++) {
+  const runOnce = (): Report | string => {
     const res = spawnSync(
       process.execPath,
       [
@@ -216,12 +215,25 @@ function lighthouse(app: AppUnderTest): Row {
       },
     );
     try {
-      runs.push(JSON.parse(res.stdout) as Report);
+      return JSON.parse(res.stdout) as Report;
     } catch {
-      console.log(`Lighthouse did not produce a report: ${res.stderr.trim().slice(-500)}`);
+      return res.stderr.trim().slice(-500);
+    }
+  };
+  const runs: Report[] = [];
+  for (let i = 1; i <= 3; i++) {
+    // Lighthouse now and then loses its own trace (NO_NAVSTART) with headless Chromium: such a
+    // run has no figures at all, so it is run again (twice at most) rather than counted.
+    let r = runOnce();
+    for (let retry = 1; typeof r === 'string' && retry <= 2; retry++) {
+      console.log(`Lighthouse run ${i} produced no report, running it again: ${r}`);
+      r = runOnce();
+    }
+    if (typeof r === 'string') {
+      console.log(`Lighthouse did not produce a report: ${r}`);
       return { metric, figure: 'no report', budget, mark: 'not run' };
     }
-    const r = runs[runs.length - 1]!;
+    runs.push(r);
     const audit = (id: string) => r.audits[id]?.displayValue ?? '?';
     console.log(
       `Lighthouse run ${i}: score ${Math.round((r.categories.performance.score ?? 0) * 100)}, ` +
