@@ -52,7 +52,11 @@ export async function buildTestApi(
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
   const limiter = (name: string, points: number) =>
     createLimiter({ keyPrefix: name, points, durationSec: 900 });
-  const auth = createAuthService(db, { account: limiter('account', 10), ip: limiter('ip', 100) });
+  const auth = createAuthService(db, {
+    account: limiter('account', 10),
+    ip: limiter('ip', 100),
+    confirm: limiter('confirm', 10),
+  });
   const userEvents = recordingUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
   const wallet = createWalletService({ db, config, auth, uploads, userEvents });

@@ -60,7 +60,8 @@ export async function startApi(
   }: { embedded?: boolean; metrics?: Metrics } = {},
 ) {
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
-  // Login throttling is shared through Redis when several api processes run.
+  // Password throttling (logins, confirmations) is shared through Redis when several api
+  // processes run.
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
     : undefined;
@@ -72,7 +73,11 @@ export async function startApi(
       durationSec: 15 * 60,
       redis,
     });
-  const auth = createAuthService(db, { account: limiter('account', 10), ip: limiter('ip', 100) });
+  const auth = createAuthService(db, {
+    account: limiter('account', 10),
+    ip: limiter('ip', 100),
+    confirm: limiter('confirm', 10),
+  });
 
   const operator = await resolveOperatorToken(db, {
     configured: config.OPERATOR_TOKEN,

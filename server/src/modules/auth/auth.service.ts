@@ -51,7 +51,16 @@ export interface AuthLimiters {
   account: Limiter;
   /** Failed logins per client address. */
   ip: Limiter;
+  /**
+   * Passwords a signed-in user types to confirm something (the transaction password of a
+   * withdrawal, the old password when changing one), per user: a stolen session must not be able
+   * to guess a six-digit transaction password.
+   */
+  confirm: Limiter;
 }
+
+const tooManyAttempts = () =>
+  new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts; try again later');
 
 /** Registration, login, sessions and passwords. */
 export function createAuthService(db: Db, limiters: AuthLimiters) {
@@ -63,6 +72,19 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
   const assertInvite = async (code: string) => {
     if (!(await repo.inviteCodeExists(db, code)))
       throw badRequest('INVITE_INVALID', 'The account-opening code is not valid', 'inviteCode');
+  };
+
+  /**
+   * Checks a password the signed-in user typed against `hash`. Every check spends a point first
+   * (atomically, so guesses sent at once cannot slip past the limit together); a right password
+   * gives the points back. Past the limit: 429, whatever the password.
+   */
+  const confirmPassword = async (userId: number, hash: string, plain: string) => {
+    const key = String(userId);
+    if (!(await limiters.confirm.hit(key))) throw tooManyAttempts();
+    const ok = await verifyPassword(hash, plain);
+    if (ok) await limiters.confirm.reset(key);
+    return ok;
   };
 
   return {
@@ -116,7 +138,7 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
         limiters.ip.used(ip),
       ]);
       if (byAccount >= limiters.account.points || byIp >= limiters.ip.points)
-        throw new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts; try again later');
+        throw tooManyAttempts();
       const user = await repo.userByAccount(db, input.account);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
       if (!user || !ok) {
@@ -165,7 +187,7 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       const u = await repo.userById(db, session.userId);
       if (!u) throw unauthenticated();
       const current = kind === 'login' ? u.password_hash : u.trade_password_hash;
-      if (!(await verifyPassword(current, input.oldPassword)))
+      if (!(await confirmPassword(u.id, current, input.oldPassword)))
         throw new AppError(
           403,
           kind === 'login' ? 'WRONG_PASSWORD' : 'WRONG_TRADE_PASSWORD',
@@ -184,10 +206,10 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       });
     },
 
-    /** For money movements that need the transaction password. */
+    /** For money movements that need the transaction password; throttled (`confirm`). */
     async verifyTradePassword(userId: number, plain: string): Promise<boolean> {
       const u = await repo.userById(db, userId);
-      return !!u && (await verifyPassword(u.trade_password_hash, plain));
+      return !!u && (await confirmPassword(u.id, u.trade_password_hash, plain));
     },
 
     async createInvite(code?: string): Promise<string> {

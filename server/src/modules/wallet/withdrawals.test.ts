@@ -228,6 +228,52 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       expect((await api.http.get('/api/withdrawals').set(u.auth)).body.items).toHaveLength(1);
     });
 
+    it('stops guesses at the transaction password: 10 wrong ones per user, then 429 even for the right one', async () => {
+      const u = await readyUser(api, 100_000, 'guess');
+      const other = await readyUser(api, 100_000, 'notguess');
+      const withdraw = (user: typeof u, tradePassword: string) =>
+        api.http
+          .post('/api/withdrawals')
+          .set(user.auth)
+          .send({ accountId: user.accountId, amount: 10_000, tradePassword });
+      // Sent at once: the limit holds for guesses racing each other too.
+      const guesses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => withdraw(u, String(100_000 + i))),
+      );
+      const codes = guesses.map((r) => `${r.status} ${r.body.error.code}`).sort();
+      expect(codes).toEqual([
+        ...Array<string>(10).fill('403 WRONG_TRADE_PASSWORD'),
+        ...Array<string>(2).fill('429 TOO_MANY_ATTEMPTS'),
+      ]);
+      const right = await withdraw(u, '123456');
+      expect([right.status, right.body.error.code]).toEqual([429, 'TOO_MANY_ATTEMPTS']);
+      // The same count guards the old password when changing the transaction password.
+      const change = await api.http
+        .post('/api/me/trade-password')
+        .set(u.auth)
+        .send({ oldPassword: '123456', newPassword: '654321', confirmPassword: '654321' });
+      expect([change.status, change.body.error.code]).toEqual([429, 'TOO_MANY_ATTEMPTS']);
+      expect(await summaryOf(api, u)).toMatchObject({ available: 100_000, withdrawHold: 0 });
+      expect(itemsOf(await api.http.get('/api/withdrawals').set(u.auth))).toEqual([]);
+      // Another user is not affected.
+      expect((await withdraw(other, '123456')).status).toBe(201);
+    });
+
+    it('forgets wrong transaction passwords once the right one is given', async () => {
+      const u = await readyUser(api, 100_000, 'forget');
+      const withdraw = (tradePassword: string) =>
+        api.http
+          .post('/api/withdrawals')
+          .set(u.auth)
+          .send({ accountId: u.accountId, amount: 10_000, tradePassword });
+      for (let i = 0; i < 9; i++) expect((await withdraw('000000')).status).toBe(403);
+      expect((await withdraw('123456')).status).toBe(201);
+      for (let i = 0; i < 9; i++) expect((await withdraw('000000')).status).toBe(403);
+      expect((await withdraw('123456')).status).toBe(201);
+      expect(await summaryOf(api, u)).toMatchObject({ available: 80_000, withdrawHold: 20_000 });
+      await expectLedgerOk(api);
+    });
+
     it('follows the configured limits, and can do without identity checks', async () => {
       // A second app over the same database, configured otherwise.
       const api2 = await buildTestApi(t.db, {
