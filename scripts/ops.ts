@@ -62,6 +62,23 @@ export const commands: Record<string, Record<string, Command>> = {
       }),
     },
   },
+  products: {
+    maintenance: {
+      usage: 'products maintenance <productId> on|off [--opens-at 2026-12-01T08:00:00Z]',
+      build: (a, f) => {
+        const state = need(a[1], 'on|off');
+        if (state !== 'on' && state !== 'off') throw new Error(`expected on or off, not ${state}`);
+        const opensAt = f['opens-at'] === undefined ? undefined : Date.parse(f['opens-at']);
+        if (opensAt !== undefined && Number.isNaN(opensAt))
+          throw new Error(`--opens-at: not a date and time: ${f['opens-at']}`);
+        return {
+          method: 'POST',
+          path: `/api/ops/products/${encodeURIComponent(need(a[0], 'productId'))}/maintenance`,
+          body: { on: state === 'on', ...(opensAt === undefined ? {} : { opensAt }) },
+        };
+      },
+    },
+  },
   deposits: review('deposits'),
   withdrawals: review('withdrawals'),
   kyc: review('kyc'),
@@ -139,6 +156,7 @@ async function main(argv: string[]): Promise<number> {
       user: { type: 'string' },
       lang: { type: 'string' },
       id: { type: 'string' },
+      'opens-at': { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;

@@ -120,3 +120,23 @@ export async function maintenanceList(db: Queryable): Promise<Map<string, number
   );
   return new Map(rows.map((r) => [r.product_id, r.opens_at]));
 }
+
+/**
+ * Puts a product under maintenance (`opensAt`: the announced opening time, or null) or, with
+ * `on: false`, takes it out. Another call while under maintenance replaces the opening time.
+ */
+export async function setMaintenance(
+  db: Queryable,
+  id: string,
+  m: { on: true; opensAt: number | null } | { on: false },
+): Promise<void> {
+  if (m.on) {
+    await db.query(
+      `INSERT INTO product_maintenance (product_id, opens_at) VALUES ($1, $2)
+       ON CONFLICT (product_id) DO UPDATE SET opens_at = EXCLUDED.opens_at`,
+      [id, m.opensAt],
+    );
+  } else {
+    await db.query('DELETE FROM product_maintenance WHERE product_id = $1', [id]);
+  }
+}

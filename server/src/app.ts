@@ -102,7 +102,7 @@ export function createApiApp({
   api.use(marketRoutes(market));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
-  api.use(operatorRoutes({ db, auth, tokenHash: operatorTokenHash }));
+  api.use(operatorRoutes({ db, bus, market, auth, tokenHash: operatorTokenHash }));
   api.use(uploadRoutes({ uploads, auth, operatorTokenHash }));
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, operatorTokenHash));
