@@ -3,7 +3,8 @@ import { Router } from 'express';
 
 /**
  * One Prometheus registry per process: the default process metrics (CPU, resident memory, heap,
- * event-loop delay) plus the product's own figures. Served at /metrics by every role.
+ * event-loop delay) plus the product's own figures. Served at /metrics by the api, gateway
+ * and embedded processes (sim and worker serve health checks only).
  */
 export function createMetrics(role: string) {
   const registry = new Registry();
