@@ -352,6 +352,59 @@ describe('timed orders (Chromium, embedded app)', () => {
     await context.close();
   }, 90_000);
 
+  it('shows maintenance live when an operator stops a product: notice with the opening time, no buying, then trading again', async () => {
+    const token = await newUser();
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en',
+    });
+    await context.addInitScript(
+      `localStorage.setItem('token', ${JSON.stringify(JSON.stringify(token))})`,
+    );
+    const errors: string[] = [];
+    const page = await signedInPage(context, errors, '/pages/Detail/Detail?id=ETHUSDT');
+    const buyUp = page.getByTestId('buy-up');
+    await buyUp.waitFor();
+    expect(await buyUp.isEnabled()).toBe(true);
+    expect(await page.getByTestId('market-notice').count()).toBe(0);
+
+    const ops = (...args: string[]) =>
+      run(
+        path.join(repoRoot, 'node_modules/.bin/tsx'),
+        ['scripts/ops.ts', 'products', 'maintenance', 'ETHUSDT', ...args],
+        {
+          cwd: repoRoot,
+          env: {
+            ...process.env,
+            DATA_DIR: app.dataDir,
+            PORT: String(app.port),
+            OPERATOR_TOKEN: '',
+          },
+        },
+      );
+    const opensAt = new Date(Date.now() + 2 * 3_600_000);
+    opensAt.setSeconds(0, 0);
+    await ops('on', '--opens-at', opensAt.toISOString());
+    const notice = page.getByTestId('market-notice');
+    await notice.waitFor(live);
+    // The opening time as this page formats it (its zone and language).
+    const when = await page.evaluate(
+      (ms) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(ms),
+      opensAt.getTime(),
+    );
+    expect(await notice.innerText()).toBe(`Under maintenance — opens at ${when}`);
+    await expect.poll(() => buyUp.isDisabled(), live).toBe(true);
+    expect(await page.getByTestId('buy-down').isDisabled()).toBe(true);
+    expect(await buyUp.getAttribute('aria-describedby')).toBe('market-notice');
+
+    await ops('off');
+    await notice.waitFor({ state: 'detached', ...live });
+    expect(await buyUp.isEnabled()).toBe(true);
+    expect(await sameDocument(page)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('asks visitors to log in instead of showing the ticket', async () => {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },

@@ -88,7 +88,7 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
         <IntervalSwitcher view={view} onChange={setView} />
         <Chart productId={product.id} precision={product.precision} view={view} />
       </section>
-      <Ticket product={raw} />
+      <Ticket product={raw} tradable={product.status === 'open'} />
     </>
   );
 }

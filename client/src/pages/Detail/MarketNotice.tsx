@@ -2,6 +2,9 @@ import { useTranslation } from 'react-i18next';
 import type { LiveProduct } from '@client/state';
 import { useFormat } from '@client/i18n/useFormat';
 
+/** The notice's element id: the order buttons, disabled meanwhile, point to it. */
+export const MARKET_NOTICE_ID = 'market-notice';
+
 /** "Market closed — opens at …" / "Under maintenance — opens at …", the time in the user's language. */
 export function MarketNotice({ product }: { product: Pick<LiveProduct, 'status' | 'opensAt'> }) {
   const { t } = useTranslation();
@@ -18,6 +21,7 @@ export function MarketNotice({ product }: { product: Pick<LiveProduct, 'status' 
         : t('market.maintenanceNoticeNoTime');
   return (
     <p
+      id={MARKET_NOTICE_ID}
       className={`market-notice market-notice--${product.status}`}
       role="status"
       data-testid="market-notice"

@@ -48,13 +48,18 @@ function LoginPrompt() {
 
 /**
  * The order ticket under the chart: a login prompt for visitors, the ticket for users. The
- * product's REST record brings the duration ladder and the stake bounds.
+ * product's REST record brings the duration ladder and the stake bounds; `tradable` is false
+ * while the product is closed or under maintenance (live), which disables buying.
  */
-export function Ticket({ product }: { product: Product }) {
+export function Ticket({ product, tradable }: { product: Product; tradable: boolean }) {
   const loggedIn = useIsLoggedIn();
   return (
     <TicketFrame>
-      {loggedIn ? <TicketForm key={product.id} product={product} /> : <LoginPrompt />}
+      {loggedIn ? (
+        <TicketForm key={product.id} product={product} tradable={tradable} />
+      ) : (
+        <LoginPrompt />
+      )}
     </TicketFrame>
   );
 }

@@ -15,13 +15,14 @@ import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { useFormat } from '@client/i18n/useFormat';
 import { showToast, useAccountSummary, useAppInfo } from '@client/state';
 import { DurationPicker } from './DurationPicker';
+import { MARKET_NOTICE_ID } from './MarketNotice';
 import { checkAmount, inputMax, pickDuration, placeAllAmount } from './ticket';
 import { usePlaceOrder } from './usePlaceOrder';
 
 const POSITIONS_PATH = '/pages/order/order?tab=positions';
 
 /** The ticket of a signed-in user: duration, amount, estimate, buy up / buy down, confirmation. */
-export function TicketForm({ product }: { product: Product }) {
+export function TicketForm({ product, tradable }: { product: Product; tradable: boolean }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
   const currency = useAppInfo()?.currency ?? '';
@@ -197,6 +198,8 @@ export function TicketForm({ product }: { product: Product }) {
           type="button"
           className="button ticket__buy-up"
           data-testid="buy-up"
+          disabled={!tradable}
+          aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
           onClick={() => buy('up')}
         >
           <span aria-hidden="true">▲</span> {t('orders.ticket.buyUp')}
@@ -205,6 +208,8 @@ export function TicketForm({ product }: { product: Product }) {
           type="button"
           className="button ticket__buy-down"
           data-testid="buy-down"
+          disabled={!tradable}
+          aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
           onClick={() => buy('down')}
         >
           <span aria-hidden="true">▼</span> {t('orders.ticket.buyDown')}
