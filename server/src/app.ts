@@ -18,6 +18,7 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
+import { openApiRoutes } from './platform/http/openapi';
 import { uploadRoutes } from './modules/uploads/upload.routes';
 import type { UploadService } from './modules/uploads/upload.service';
 import { kycRoutes } from './modules/kyc/kyc.routes';
@@ -99,6 +100,8 @@ export function createApiApp({
   api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
+  // The contract's own description (API.md): GET /api/openapi.json.
+  api.use(openApiRoutes());
   api.use(marketRoutes(market));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));

@@ -1,0 +1,226 @@
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { AppInfo, LoginAnswer, User } from '@shared/accounts';
+import type * as content from '@shared/content';
+import { errorCodes, type ErrorBody } from '@shared/errors';
+import type { KycState, OpsKycSubmission } from '@shared/kyc';
+import type { Order, TickRef } from '@shared/orders';
+import type { Candle, Product } from '@shared/product';
+import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
+import type * as wallet from '@shared/wallet';
+import type { WithdrawalRules } from '@server/modules/wallet/wallet.service';
+import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { openTestDb, type TestDb } from '@tests/support/db';
+import { openApiDocument, openApiRoutes, type answerShapes } from './openapi';
+
+interface Operation {
+  operationId: string;
+  security?: Record<string, string[]>[];
+  parameters?: { $ref?: string; name?: string; in?: string }[];
+  responses: Record<string, { $ref?: string; content?: unknown }>;
+}
+
+const doc = openApiDocument();
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
+);
+const named = operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const);
+
+/** Every `$ref` anywhere under `node`. */
+function refsIn(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(refsIn);
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([k, v]) =>
+    k === '$ref' && typeof v === 'string' ? [v] : refsIn(v),
+  );
+}
+
+/** What a local `$ref` ("#/a/b") points at, or undefined. */
+function resolve(pointer: string): unknown {
+  const steps = pointer.slice(2).split('/');
+  return steps.reduce<unknown>(
+    (at, step) =>
+      at && typeof at === 'object'
+        ? (at as Record<string, unknown>)[step.replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined,
+    doc,
+  );
+}
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1.0 with unique operationIds and every $ref resolving inside it', () => {
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: 'Trade API', version: '1' } });
+    expect(doc.servers).toEqual([{ url: '/' }]);
+    const ids = operations.map((o) => o.op.operationId);
+    expect(ids.length).toBeGreaterThan(50);
+    expect(new Set(ids).size).toBe(ids.length);
+    const refs = refsIn(doc);
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of refs) {
+      expect(ref, ref).toMatch(/^#\//);
+      expect(resolve(ref), ref).toBeDefined();
+    }
+  });
+
+  it.each(named)('%s declares each of its path parameters', (_, { path, op }) => {
+    const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+    expect(declared.sort()).toEqual(inPath.sort());
+  });
+
+  it.each(named)('%s has a success answer and the shared error answer', (_, { op }) => {
+    expect(Object.keys(op.responses).some((status) => /^2\d\d$/.test(status))).toBe(true);
+    expect(op.responses.default).toEqual({ $ref: '#/components/responses/Error' });
+    // 4xx are errors; a 5xx other than the default is an answer of its own (503 from /readyz).
+    for (const [status, answer] of Object.entries(op.responses))
+      if (/^4\d\d$/.test(status))
+        expect(answer.content).toEqual({
+          'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+        });
+  });
+
+  it('shares one error shape whose code is one of the contract codes', () => {
+    const error = doc.components.schemas.Error as {
+      properties: { error: { properties: { code: { enum: string[] } }; required: string[] } };
+    };
+    expect(error.properties.error.properties.code.enum).toEqual([...errorCodes]);
+    expect(error.properties.error.required).toEqual(['code', 'message']);
+  });
+
+  it('names the two bearer schemes and uses only them', () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearer', 'operator']);
+    const used = operations.flatMap((o) => (o.op.security ?? []).flatMap((s) => Object.keys(s)));
+    expect(new Set(used)).toEqual(new Set(['bearer', 'operator']));
+    const ops = operations.filter((o) => o.path.startsWith('/api/ops/'));
+    for (const o of ops) expect(o.op.security, o.path).toEqual([{ operator: [] }]);
+  });
+
+  it.each([
+    '/api/auth/register/check',
+    '/api/auth/register',
+    '/api/auth/login',
+    '/api/me',
+    '/api/account/summary',
+    '/api/market/products',
+    '/api/market/candles',
+    '/api/orders',
+    '/api/orders/{id}',
+    '/api/wallet/ledger',
+    '/api/deposits',
+    '/api/withdrawal-accounts',
+    '/api/withdrawals',
+    '/api/kyc',
+    '/api/savings/in',
+    '/api/messages/{id}/read',
+    '/api/uploads/{id}',
+    '/api/ops/deposits/{id}/approve',
+    '/api/ops/products/{id}/maintenance',
+    '/api/ops/ledger/check',
+    '/api/openapi.json',
+  ])('has the contract path %s', (path) => {
+    expect(Object.keys(doc.paths)).toContain(path);
+  });
+
+  it('documents Idempotency-Key on the money-moving POSTs, multipart on uploads, pages on lists', () => {
+    const op = (path: string, method: string) =>
+      operations.find((o) => o.path === path && o.method === method)!.op;
+    const key = { $ref: '#/components/parameters/IdempotencyKey' };
+    for (const path of ['/api/orders', '/api/deposits', '/api/withdrawals', '/api/savings/in'])
+      expect(op(path, 'post').parameters, path).toContainEqual(key);
+    expect(JSON.stringify(op('/api/kyc', 'post'))).toContain('multipart/form-data');
+    const list = op('/api/orders', 'get');
+    expect(list.parameters?.map((p) => p.name)).toEqual(['status', 'limit', 'cursor']);
+    expect(JSON.stringify(list.responses['200'])).toContain('nextCursor');
+  });
+
+  it('holds each answer shape to its type in shared/ (a type test: tsc fails on drift)', () => {
+    type Shape<K extends keyof typeof answerShapes> = z.output<(typeof answerShapes)[K]>;
+    expectTypeOf<Shape<'Error'>>().toEqualTypeOf<ErrorBody>();
+    expectTypeOf<Shape<'User'>>().toEqualTypeOf<User>();
+    expectTypeOf<Shape<'Registered'>>().toEqualTypeOf<{ user: User }>();
+    expectTypeOf<Shape<'LoginAnswer'>>().toEqualTypeOf<LoginAnswer>();
+    expectTypeOf<Shape<'AppInfo'>>().toEqualTypeOf<AppInfo>();
+    expectTypeOf<Shape<'AccountSummary'>>().toEqualTypeOf<wallet.AccountSummary>();
+    expectTypeOf<Shape<'TickRef'>>().toEqualTypeOf<TickRef>();
+    expectTypeOf<Shape<'Product'>>().toEqualTypeOf<Product>();
+    expectTypeOf<Shape<'Candle'>>().toEqualTypeOf<Candle>();
+    expectTypeOf<Shape<'Order'>>().toEqualTypeOf<Order>();
+    expectTypeOf<Shape<'FundRecord'>>().toEqualTypeOf<wallet.FundRecord>();
+    expectTypeOf<Shape<'DepositChannel'>>().toEqualTypeOf<wallet.DepositChannel>();
+    expectTypeOf<Shape<'Deposit'>>().toEqualTypeOf<wallet.Deposit>();
+    expectTypeOf<Shape<'OpsDeposit'>>().toEqualTypeOf<wallet.OpsDeposit>();
+    expectTypeOf<Shape<'WithdrawalAccount'>>().toEqualTypeOf<wallet.WithdrawalAccount>();
+    expectTypeOf<Shape<'Withdrawal'>>().toEqualTypeOf<wallet.Withdrawal>();
+    expectTypeOf<Shape<'OpsWithdrawal'>>().toEqualTypeOf<wallet.OpsWithdrawal>();
+    expectTypeOf<Shape<'WithdrawalRules'>>().toEqualTypeOf<WithdrawalRules>();
+    expectTypeOf<Shape<'LedgerCheck'>>().toEqualTypeOf<wallet.LedgerCheck>();
+    expectTypeOf<Shape<'KycState'>>().toEqualTypeOf<KycState>();
+    expectTypeOf<Shape<'OpsKycSubmission'>>().toEqualTypeOf<OpsKycSubmission>();
+    expectTypeOf<Shape<'SavingsOverview'>>().toEqualTypeOf<SavingsOverview>();
+    expectTypeOf<Shape<'SavingsRecord'>>().toEqualTypeOf<SavingsRecord>();
+    expectTypeOf<Shape<'TestClockState'>>().toEqualTypeOf<TestClockState>();
+    expectTypeOf<Shape<'ContentPage'>>().toEqualTypeOf<content.ContentPage>();
+    expectTypeOf<Shape<'NewsSummary'>>().toEqualTypeOf<content.NewsSummary>();
+    expectTypeOf<Shape<'NewsItem'>>().toEqualTypeOf<content.NewsItem>();
+    expectTypeOf<Shape<'HomeContent'>>().toEqualTypeOf<content.HomeContent>();
+    expectTypeOf<Shape<'Message'>>().toEqualTypeOf<content.Message>();
+    expectTypeOf<Shape<'OpsMessage'>>().toEqualTypeOf<content.OpsMessage>();
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  it('serves the document to anyone, cacheable for five minutes', async () => {
+    const app = express().use('/api', openApiRoutes());
+    const res = await request(app).get('/api/openapi.json').expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.body).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
+
+describe('every documented path is served', () => {
+  let t: TestDb;
+  let api: TestApi;
+  let http: ReturnType<typeof request>;
+  const tokens = { user: '', leaving: '' };
+  /** What the api answers for a path it does not have: its catch-all 404. */
+  let noSuchEndpoint: unknown;
+
+  beforeAll(async () => {
+    t = await openTestDb('pglite');
+    api = await buildTestApi(t.db, { env: { TEST_CLOCK: '1' } });
+    http = api.http;
+    // app.ts serves the document itself, from the same builder.
+    expect((await http.get('/api/openapi.json').expect(200)).body).toEqual(openApiDocument());
+    tokens.user = (await registerUser(api)).token;
+    tokens.leaving = (await registerUser(api)).token;
+    noSuchEndpoint = (await http.get('/api/no/such/endpoint').expect(404)).body;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await t?.drop();
+  });
+
+  const dummies: Record<string, string> = { id: '1', slug: 'about' };
+
+  it.each(named)('%s', async (_, { path, method, op }) => {
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => dummies[name] ?? '1');
+    const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
+    // The session ends with logout, so that call gets a session of its own.
+    const user = op.operationId === 'logout' ? tokens.leaving : tokens.user;
+    const token = schemes.includes('bearer')
+      ? user
+      : schemes.includes('operator') && OPERATOR_TOKEN;
+    let req = http[method as 'get' | 'post' | 'put'](url);
+    if (token) req = req.set('Authorization', `Bearer ${token}`);
+    const res = method === 'get' ? await req : await req.send({});
+    const unserved = path.startsWith('/api/')
+      ? res.status === 404 && JSON.stringify(res.body) === JSON.stringify(noSuchEndpoint)
+      : res.status === 404;
+    expect(unserved, `${res.status} ${JSON.stringify(res.body)}`).toBe(false);
+    // The documented credentials are enough to get past authentication.
+    expect([401, 403], `${res.status} ${JSON.stringify(res.body)}`).not.toContain(res.status);
+  });
+});
