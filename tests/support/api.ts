@@ -39,10 +39,13 @@ export async function buildTestApi(
     bus = createMemoryBus(createMemoryHub()),
     env = {},
     clock = movableClock(),
+    confirmAttempts = 10,
   }: {
     now?: () => number;
     bus?: Bus;
     env?: Record<string, string>;
+    /** Confirmation passwords (transaction, old) per user per window; 10 as in roles.ts. */
+    confirmAttempts?: number;
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
   } = {},
@@ -55,7 +58,7 @@ export async function buildTestApi(
   const auth = createAuthService(db, {
     account: limiter('account', 10),
     ip: limiter('ip', 100),
-    confirm: limiter('confirm', 10),
+    confirm: limiter('confirm', confirmAttempts),
   });
   const userEvents = recordingUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
