@@ -87,6 +87,15 @@ export type WithdrawalAccount =
 
 export type WithdrawalStatus = 'pending' | 'success' | 'failed';
 
+/** What a withdrawal form needs before the user types (GET /api/withdrawals/rules). */
+export interface WithdrawalRules {
+  /** Bounds of one withdrawal, minor units. */
+  min: number;
+  max: number;
+  /** Whether a verified identity is needed. */
+  requiresKyc: boolean;
+}
+
 export interface Withdrawal {
   id: string;
   accountId: string;

@@ -7,6 +7,7 @@ import type {
   TransferKind,
   Withdrawal,
   WithdrawalAccount,
+  WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
 import { request, upload } from './client';
@@ -16,13 +17,6 @@ import { request, upload } from './client';
 export interface PageRequest {
   cursor?: string | null;
   limit?: number;
-}
-
-/** What a withdrawal form needs before the user types (GET /api/withdrawals/rules). */
-export interface WithdrawalRules {
-  min: number;
-  max: number;
-  requiresKyc: boolean;
 }
 
 export interface UploadProgress {

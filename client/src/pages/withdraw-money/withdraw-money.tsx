@@ -7,14 +7,9 @@ import {
   minorToDecimal,
   sanitizeAmountInput,
 } from '@shared/amount-input';
-import type { WithdrawalAccount } from '@shared/wallet';
+import type { WithdrawalAccount, WithdrawalRules } from '@shared/wallet';
 import { ApiError } from '@client/api/client';
-import {
-  createWithdrawal,
-  getWithdrawalRules,
-  listWithdrawalAccounts,
-  type WithdrawalRules,
-} from '@client/api/wallet';
+import { createWithdrawal, getWithdrawalRules, listWithdrawalAccounts } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';

@@ -6,6 +6,7 @@ import {
   type FundRecord,
   type LedgerCheck,
   type Page,
+  type WithdrawalRules,
 } from '@shared/wallet';
 import type { Config } from '@server/config';
 import type { Db } from '@server/platform/db';
@@ -26,13 +27,6 @@ export interface WalletDeps {
   auth: AuthService;
   uploads: UploadService;
   userEvents: UserEvents;
-}
-
-/** What a withdrawal form needs to know before the user types. */
-export interface WithdrawalRules {
-  min: number;
-  max: number;
-  requiresKyc: boolean;
 }
 
 /** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */

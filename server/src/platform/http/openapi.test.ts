@@ -10,7 +10,6 @@ import type { Order, TickRef } from '@shared/orders';
 import type { Candle, Product } from '@shared/product';
 import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
 import type * as wallet from '@shared/wallet';
-import type { WithdrawalRules } from '@server/modules/wallet/wallet.service';
 import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { openApiDocument, openApiRoutes, type answerShapes } from './openapi';
@@ -154,7 +153,7 @@ describe('the OpenAPI document', () => {
     expectTypeOf<Shape<'WithdrawalAccount'>>().toEqualTypeOf<wallet.WithdrawalAccount>();
     expectTypeOf<Shape<'Withdrawal'>>().toEqualTypeOf<wallet.Withdrawal>();
     expectTypeOf<Shape<'OpsWithdrawal'>>().toEqualTypeOf<wallet.OpsWithdrawal>();
-    expectTypeOf<Shape<'WithdrawalRules'>>().toEqualTypeOf<WithdrawalRules>();
+    expectTypeOf<Shape<'WithdrawalRules'>>().toEqualTypeOf<wallet.WithdrawalRules>();
     expectTypeOf<Shape<'LedgerCheck'>>().toEqualTypeOf<wallet.LedgerCheck>();
     expectTypeOf<Shape<'KycState'>>().toEqualTypeOf<KycState>();
     expectTypeOf<Shape<'OpsKycSubmission'>>().toEqualTypeOf<OpsKycSubmission>();
