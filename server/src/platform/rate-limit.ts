@@ -12,6 +12,8 @@ export interface Limiter {
   /** Spends one point; false once the limit is passed. */
   hit(key: string): Promise<boolean>;
   reset(key: string): Promise<void>;
+  /** Gives one point back (an attempt that turned out legitimate). */
+  giveBack(key: string): Promise<void>;
   readonly points: number;
 }
 
@@ -46,6 +48,9 @@ export function createLimiter(opts: {
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async giveBack(key) {
+      await limiter.reward(key, 1);
     },
   };
 }

@@ -130,22 +130,23 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       }
     },
 
-    /** The same answer, after the same work, for an unknown account and a wrong password. */
+    /**
+     * The same answer, after the same work, for an unknown account and a wrong password. Every
+     * attempt takes a point from its account and its address first (atomically, so guesses sent
+     * at once cannot slip past the limit together); a success clears the account's count and
+     * gives the address its point back.
+     */
     async login(input: LoginBody, ip: string): Promise<LoginAnswer> {
       const accountKey = input.account.toLowerCase();
       const [byAccount, byIp] = await Promise.all([
-        limiters.account.used(accountKey),
-        limiters.ip.used(ip),
+        limiters.account.hit(accountKey),
+        limiters.ip.hit(ip),
       ]);
-      if (byAccount >= limiters.account.points || byIp >= limiters.ip.points)
-        throw tooManyAttempts();
+      if (!byAccount || !byIp) throw tooManyAttempts();
       const user = await repo.userByAccount(db, input.account);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
-      if (!user || !ok) {
-        await Promise.all([limiters.account.hit(accountKey), limiters.ip.hit(ip)]);
-        throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong account or password');
-      }
-      await limiters.account.reset(accountKey);
+      if (!user || !ok) throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong account or password');
+      await Promise.all([limiters.account.reset(accountKey), limiters.ip.giveBack(ip)]);
       const token = randomBytes(32).toString('base64url');
       await repo.insertSession(db, hashToken(token), user.id, SESSION_TTL_MS);
       return { token, user: presentUser(user, await kycOf(user.id)) };

@@ -173,6 +173,27 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
         .expect(429);
       expect(res.body).toMatchObject({ error: { code: 'TOO_MANY_ATTEMPTS' } });
     });
+    it('holds the limit for wrong passwords sent at once: exactly 10 are checked', async () => {
+      const u = await registerUser(api, 'burst');
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          api.http.post('/api/auth/login').send({ account: u.account, password: `guess ${i}` }),
+        ),
+      );
+      expect(answers.map((a) => `${a.status} ${a.body.error.code}`).sort()).toEqual([
+        ...Array<string>(10).fill('401 BAD_CREDENTIALS'),
+        ...Array<string>(6).fill('429 TOO_MANY_ATTEMPTS'),
+      ]);
+    });
+    it('lets a right password clear the count: 9 wrong, right, 9 wrong, right', async () => {
+      const u = await registerUser(api, 'clears');
+      const login = (password: string) =>
+        api.http.post('/api/auth/login').send({ account: u.account, password });
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 9; i++) expect((await login(`wrong ${i}`)).status).toBe(401);
+        expect((await login(u.password)).status).toBe(200);
+      }
+    });
     it('refuses missing, malformed, unknown and revoked tokens with 401', async () => {
       await api.http.get('/api/me').expect(401);
       await api.http.get('/api/me').set('Authorization', 'Bearer').expect(401);
