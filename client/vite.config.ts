@@ -1,11 +1,32 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Alias } from 'vite';
 import react from '@vitejs/plugin-react';
 import { aliases } from '../aliases';
 
-export default defineConfig({
+/**
+ * react-router 7 names only its development build in its package exports, so a production bundle
+ * carried its dev-only checks and warnings (remix-run/react-router#14102, #12532). Production
+ * builds take the production build it ships beside it: same API, less code to run at start.
+ */
+const reactRouterProduction: Alias[] = [
+  ['react-router', 'index.mjs'],
+  ['react-router/dom', 'dom-export.mjs'],
+].map(([name, file]) => ({
+  find: new RegExp(`^${name}$`),
+  replacement: fileURLToPath(
+    new URL(`../node_modules/react-router/dist/production/${file}`, import.meta.url),
+  ),
+}));
+
+export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
   plugins: [react()],
-  resolve: { alias: aliases },
+  resolve: {
+    alias: [
+      ...(command === 'build' ? reactRouterProduction : []),
+      ...Object.entries(aliases).map(([find, replacement]) => ({ find, replacement })),
+    ],
+  },
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
@@ -38,4 +59,4 @@ export default defineConfig({
       '/socket.io': { target: 'ws://localhost:3000', ws: true },
     },
   },
-});
+}));
