@@ -8,7 +8,7 @@ import { eventually } from '@server/platform/bus/bus.contract';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';
-import { startFeed, type FeedOptions } from './feed';
+import { firstBackfillStart, startFeed, type FeedOptions } from './feed';
 import { pruneTicks } from './tape.repo';
 import { createMarketService } from '@server/modules/market/market.service';
 
@@ -138,6 +138,26 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
         hi: p.last!.seq,
       });
     }
+  });
+
+  it('gives closed markets their last price on a first start at the weekend', async () => {
+    const feed = await startFeed(options({ now: clockFrom(SATURDAY_NOON), backfillHours: 1 }));
+    const state = feed.state();
+    await feed.stop();
+    for (const id of ['US500', 'EURUSD', 'XAUUSD']) {
+      const product = state.products.find((p) => p.id === id)!;
+      expect(product.status).toBe('closed');
+      expect(product.last?.price).toMatch(/^\d+\.\d+$/);
+      // From the last session (Friday), not from the hour before Saturday noon.
+      expect(product.last!.ts).toBeLessThan(SATURDAY_NOON - 3_600_000);
+    }
+    const spec = (id: string) => defaultCatalogue.find((p) => p.id === id)!;
+    // Crypto trades around the clock: one hour back is enough.
+    expect(firstBackfillStart(spec('BTCUSDT'), SATURDAY_NOON, 1)).toBe(SATURDAY_NOON - 3_600_000);
+    expect(firstBackfillStart(spec('US500'), WEDNESDAY_AFTERNOON, 1)).toBe(
+      WEDNESDAY_AFTERNOON - 3_600_000,
+    );
+    expect(firstBackfillStart(spec('US500'), SATURDAY_NOON, 0)).toBe(SATURDAY_NOON);
   });
 
   it('stops a product under maintenance and announces it, then resumes', async () => {

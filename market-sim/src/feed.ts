@@ -8,6 +8,7 @@ import { unitsToPrice } from '@shared/price';
 import type { ProductSpec } from './catalogue';
 import { deriveSeed, createRng, type Rng } from './rng';
 import { backfill } from './backfill';
+import { isOpen, nextOpen } from './calendar';
 import { ProductBook } from './product-book';
 import { productStatus } from './status';
 import { candlesSince, lastTicks, maintenanceList, pruneTicks } from './tape.repo';
@@ -38,6 +39,22 @@ export interface Feed {
 const DAY = 86_400_000;
 
 /**
+ * Where a product's first backfill starts: `hours` back, or further back by whole days (a week at
+ * most) until the window holds some trading. A first start at the weekend then still gives
+ * closed markets their last price and history, instead of none until they open.
+ */
+export function firstBackfillStart(spec: ProductSpec, start: number, hours: number): number {
+  let from = start - hours * 3_600_000;
+  if (hours <= 0) return from;
+  const trades = (ts: number) => {
+    const opens = isOpen(spec.calendar, ts) ? ts : nextOpen(spec.calendar, ts);
+    return opens !== null && opens < start;
+  };
+  for (let day = 0; day < 7 && !trades(from); day++) from -= DAY;
+  return from;
+}
+
+/**
  * The market simulator: resumes each product from the tape (backfilling the gap, at most
  * `backfillHours`), then emits jittered ticks for open products, publishes them on the bus at
  * once, records them through the batching tape writer, and publishes the market state every second.
@@ -56,7 +73,10 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     const start = now();
     const history = await candlesSince(o.db, spec.id, start - DAY);
     const book = new ProductBook(spec, o.seed, last.get(spec.id) ?? null, history);
-    const from = Math.max(book.lastTs ?? 0, start - o.backfillHours * 3_600_000);
+    const from =
+      book.lastTs === null
+        ? firstBackfillStart(spec, start, o.backfillHours)
+        : Math.max(book.lastTs, start - o.backfillHours * 3_600_000);
     if (o.backfillHours > 0 && start - from > meanInterval) {
       const made = await backfill(o.db, book, from, start, meanInterval, jitter);
       o.log?.info(
