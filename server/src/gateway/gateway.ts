@@ -13,9 +13,8 @@ import {
 import type { Bus } from '../platform/bus';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
-import { sessionRoom, sessionTokenHash, userRoom } from '../platform/user-events';
-import { addressKey, clientAddress, compileTrust, untrustedForwarding } from './client-address';
-import { createConnectionThrottle, type ConnectionLimits } from './connection-throttle';
+import { createAdmission } from './admission';
+import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
 
 export interface SocketData {
@@ -28,7 +27,7 @@ export type GatewayServer = Server<
   Record<string, never>,
   SocketData
 >;
-type GatewaySocket = Socket<
+export type GatewaySocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,
@@ -54,18 +53,9 @@ export interface GatewayDeps {
   trustProxy?: string;
 }
 
-/** How long a refused connection may stay open to hear why (the CONNECT_ERROR) before it is closed. */
-const REFUSED_GRACE_MS = 2_000;
-
 export interface Gateway {
   io: GatewayServer;
   close(): Promise<void>;
-}
-
-/** The handshake's token: null when none was given, else whatever the client sent. */
-function tokenOf(socket: GatewaySocket): unknown {
-  const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-  return token === undefined || token === null || token === '' ? null : token;
 }
 
 /**
@@ -186,76 +176,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     }),
   ]);
 
-  // Connections per address, counted per Engine.IO connection (what holds a socket and memory,
-  // whether or not it ever joins a namespace) and answered at its CONNECT with RATE_LIMITED.
-  const throttle = createConnectionThrottle(deps.connectionLimits);
-  const sweeper = setInterval(() => throttle.sweep(), 60_000).unref();
-  const trust = compileTrust(deps.trustProxy ?? 'loopback');
-  const refused = new WeakSet<object>();
-  let warnedForwarding = false;
-  io.engine.on('connection', (conn: GatewaySocket['conn']) => {
-    const req = conn.request;
-    if (!warnedForwarding && untrustedForwarding(req, trust)) {
-      warnedForwarding = true;
-      deps.log.warn(
-        { peer: req.socket.remoteAddress },
-        'X-Forwarded-For from a peer TRUST_PROXY does not trust: if it is your proxy, every client behind it shares one address and its socket limits',
-      );
-    }
-    const admission = throttle.admit(addressKey(clientAddress(req, trust)));
-    if (admission.ok) {
-      conn.once('close', admission.release);
-      return;
-    }
-    refused.add(conn);
-    deps.metrics?.connectionsRefused.inc({ reason: admission.reason });
-    setTimeout(() => conn.close(), REFUSED_GRACE_MS).unref();
-  });
-
-  io.use((socket, next) => {
-    socket.data.userId = null;
-    if (refused.has(socket.conn)) {
-      next(new Error('RATE_LIMITED'));
-      // After the CONNECT_ERROR is queued (next() sends it on the next tick); Engine.IO flushes
-      // it before closing.
-      setImmediate(() => socket.conn.close());
-      return;
-    }
-    const token = tokenOf(socket);
-    if (token === null) return next();
-    if (typeof token !== 'string' || token.length > 200) return next(new Error('UNAUTHENTICATED'));
-    if (!deps.authenticate) return next(); // nothing to check it with: anonymous market data
-    deps.authenticate(token).then(
-      (userId) => {
-        if (!userId) return next(new Error('UNAUTHENTICATED'));
-        socket.data.userId = userId;
-        next();
-      },
-      () => next(new Error('UNAVAILABLE')),
-    );
-  });
-
-  /**
-   * A signed-in socket joins its session room first, then its session is checked again, and only
-   * then does it join its user room. A logout or password change committed while the socket was
-   * being admitted (after the first check) is thus either seen by the second check or sent to the
-   * session room the socket is already in: a revoked session never keeps a socket.
-   */
-  const admitUser = (socket: GatewaySocket, token: string, userId: string) => {
-    void socket.join(sessionRoom(sessionTokenHash(token)));
-    deps.authenticate!(token).then(
-      (again) => {
-        if (!socket.connected) return;
-        // Over meanwhile (or not checkable now): the client connects again and hears which.
-        if (again !== userId) return void socket.disconnect(true);
-        void socket.join(userRoom(userId));
-        socket.emit('hello', { serverTime: Date.now(), userId });
-      },
-      () => {
-        if (socket.connected) socket.disconnect(true);
-      },
-    );
-  };
+  const admission = createAdmission(io, deps);
 
   // The handlers are shared by every socket (Socket.IO calls them with `this` = the socket), so
   // an idle connection carries no closures of ours; its channels are its rooms.
@@ -302,10 +223,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     socket.on('subscribe', onSubscribe);
     socket.on('unsubscribe', onUnsubscribe);
     socket.on('time', onTime);
-    const token = tokenOf(socket);
-    if (socket.data.userId && typeof token === 'string')
-      admitUser(socket, token, socket.data.userId);
-    else socket.emit('hello', { serverTime: Date.now(), userId: null });
+    admission.welcome(socket);
   });
 
   /** The market-data channels a socket is in (its rooms, less its own id, user and session). */
@@ -347,7 +265,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   return {
     io,
     async close() {
-      clearInterval(sweeper);
+      admission.stop();
       await Promise.all(offs.map((off) => off()));
       await new Promise<void>((resolve) => {
         void io.close(() => resolve());
