@@ -40,7 +40,11 @@ describe('config', () => {
       'loopback, 10.0.0.0/8',
     );
     try {
-      loadConfig({ SOCKET_CONNECT_RATE: '0', SOCKET_MAX_PER_ADDRESS: 'many', TRUST_PROXY: 'my-proxy' });
+      loadConfig({
+        SOCKET_CONNECT_RATE: '0',
+        SOCKET_MAX_PER_ADDRESS: 'many',
+        TRUST_PROXY: 'my-proxy',
+      });
       expect.unreachable();
     } catch (err) {
       const names = (err as ConfigError).problems.map((p) => p.split('=')[0]);

@@ -113,9 +113,12 @@ describe('socket limits per client address', () => {
     const raw = (sendConnect: boolean) =>
       new Promise<string[]>((resolve, reject) => {
         const frames: string[] = [];
-        const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, {
-          headers: { 'x-forwarded-for': '192.0.2.50' },
-        });
+        const ws = new WebSocket(
+          `${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`,
+          {
+            headers: { 'x-forwarded-for': '192.0.2.50' },
+          },
+        );
         ws.on('message', (data: Buffer) => {
           const frame = data.toString();
           frames.push(frame);

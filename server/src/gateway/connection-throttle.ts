@@ -11,8 +11,7 @@ export interface ConnectionLimits {
 }
 
 export type Admission =
-  | { ok: true; release: () => void }
-  | { ok: false; reason: 'rate' | 'concurrency' };
+  { ok: true; release: () => void } | { ok: false; reason: 'rate' | 'concurrency' };
 
 interface AddressState {
   tokens: number;

@@ -22,7 +22,9 @@ const gateway = await attachGateway(server, bus, log, {
   config,
 });
 if (!config.API_URL)
-  log.warn('API_URL is not set: socket tokens go unchecked, every socket is anonymous (market data only)');
+  log.warn(
+    'API_URL is not set: socket tokens go unchecked, every socket is anonymous (market data only)',
+  );
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, bus: bus.kind }, 'gateway ready');
 
