@@ -30,4 +30,29 @@ describe('config', () => {
     expect(config.PORT).toBe(3000);
     expect(config.CORS_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
   });
+
+  it('reads the socket limits as numbers or off, and checks TRUST_PROXY as Express would', () => {
+    const defaults = loadConfig({});
+    expect([defaults.SOCKET_CONNECT_RATE, defaults.SOCKET_MAX_PER_ADDRESS]).toEqual([120, 100]);
+    const set = loadConfig({ SOCKET_CONNECT_RATE: 'off', SOCKET_MAX_PER_ADDRESS: '7' });
+    expect([set.SOCKET_CONNECT_RATE, set.SOCKET_MAX_PER_ADDRESS]).toEqual([null, 7]);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe(
+      'loopback, 10.0.0.0/8',
+    );
+    try {
+      loadConfig({
+        SOCKET_CONNECT_RATE: '0',
+        SOCKET_MAX_PER_ADDRESS: 'many',
+        TRUST_PROXY: 'my-proxy',
+      });
+      expect.unreachable();
+    } catch (err) {
+      const names = (err as ConfigError).problems.map((p) => p.split('=')[0]);
+      expect(names.sort()).toEqual([
+        'SOCKET_CONNECT_RATE',
+        'SOCKET_MAX_PER_ADDRESS',
+        'TRUST_PROXY',
+      ]);
+    }
+  });
 });

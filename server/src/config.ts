@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { coinAddressPatterns } from '@shared/wallet.schemas';
 
@@ -18,6 +19,14 @@ const positiveNumber = z
   .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
   .transform(Number)
   .pipe(z.number().positive());
+
+/** A positive whole number up to `max`, or `off` (null): no limit. */
+const limitOrOff = (max: number) =>
+  z
+    .string()
+    .regex(/^(\d+|off)$/, 'must be a whole number or off')
+    .transform((v) => (v === 'off' ? null : Number(v)))
+    .pipe(z.number().int().min(1).max(max).nullable());
 
 const urlWithScheme = (schemes: string[]) =>
   z.string().refine(
@@ -39,7 +48,23 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
-  TRUST_PROXY: z.string().min(1).default('loopback'),
+  // Express syntax (comma-separated addresses, subnets, loopback/linklocal/uniquelocal), checked
+  // here as proxy-addr compiles it, for the api's req.ip and the gateway's client address alike.
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .refine((v) => {
+      try {
+        proxyaddr.compile(v.split(',').map((s) => s.trim()));
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be comma-separated IP addresses, subnets, loopback, linklocal or uniquelocal')
+    .default('loopback'),
+  // Socket connections per client address, per gateway process (DECISIONS.md, Socket limits).
+  SOCKET_CONNECT_RATE: limitOrOff(1_000_000).default(120),
+  SOCKET_MAX_PER_ADDRESS: limitOrOff(1_000_000).default(100),
   API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()

@@ -13,7 +13,33 @@ export type AckError = { error: { code: SocketErrorCode; message?: string } };
 export type SubscribeAck = { ok: true } | AckError;
 
 export type SocketErrorCode =
-  'VALIDATION_FAILED' | 'NOT_FOUND' | 'RATE_LIMITED' | 'TOO_MANY_CHANNELS' | 'UNAUTHENTICATED';
+  | 'VALIDATION_FAILED'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'TOO_MANY_CHANNELS'
+  | 'UNAUTHENTICATED'
+  | 'UNAVAILABLE';
+
+/**
+ * Why a connection was refused (`connect_error`'s message): `UNAUTHENTICATED` the token's session
+ * is over (expired, logged out, revoked); `UNAVAILABLE` the token could not be checked just now
+ * (try again, still signed in); `RATE_LIMITED` too many connections from the client's address.
+ */
+export type ConnectErrorCode = Extract<
+  SocketErrorCode,
+  'UNAUTHENTICATED' | 'UNAVAILABLE' | 'RATE_LIMITED'
+>;
+
+/**
+ * Why the server ended a session: `logout` it was logged out (here or in another tab),
+ * `password_changed` / `trade_password_changed` the user changed a password on another session,
+ * which ends all the others.
+ */
+export type SessionEndReason = 'logout' | 'password_changed' | 'trade_password_changed';
+
+export interface SessionEnded {
+  reason: SessionEndReason;
+}
 
 export interface Hello {
   serverTime: number;
@@ -31,6 +57,11 @@ export interface ServerToClientEvents {
   balance: (summary: AccountSummary) => void;
   /** To the user's room when a system message arrives. */
   message: (message: { id: string; title: string }) => void;
+  /**
+   * To the sockets of a session the server has just ended, right before it disconnects them
+   * (`io server disconnect`); their token is refused from then on.
+   */
+  sessionEnded: (ended: SessionEnded) => void;
 }
 
 /** The events the api sends to one user's sockets (through whichever gateway holds them). */

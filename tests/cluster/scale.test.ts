@@ -11,6 +11,7 @@ import { expireOrder, fund } from '@tests/support/orders';
 import { bulkOrders, bulkUsers, expireAllAt, settlementFacts } from '@tests/support/bulk-orders';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
+import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 import { startBalancer } from '@tests/support/tcp-balancer';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -59,6 +60,8 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
       OPERATOR_TOKEN: 'cluster-operator-token-0123',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '5000',
+      // The test's clients, standing in for many users, all connect from 127.0.0.1.
+      ...oneAddressSocketEnv,
     };
     await start('sim', 'sim');
     await Promise.all([start('api1', 'api'), start('api2', 'api')]);
@@ -98,18 +101,24 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
     }
   });
 
-  it("a user's settlement event reaches them on whichever gateway they are", async () => {
+  const post = (base: string, path: string, body: unknown, token?: string) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  const pw = 'cluster pass 1';
+  const login = async (base: string, account: string) =>
+    (await (await post(base, '/api/auth/login', { account, password: pw })).json()) as {
+      token: string;
+      user: { id: string };
+    };
+  /** Registers through api1 and logs in through api2; funded with 1 000.00. */
+  const newUser = async () => {
     const account = `scale_${randomBytes(3).toString('hex')}`;
-    const pw = 'cluster pass 1';
-    const post = (base: string, path: string, body: unknown, token?: string) =>
-      fetch(`${base}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify(body),
-      });
     await t.db.query("INSERT INTO invite_codes (code) VALUES ('CLUSTER') ON CONFLICT DO NOTHING");
     const reg = await post(url('api1'), '/api/auth/register', {
       account,
@@ -121,16 +130,12 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
       tradePasswordConfirm: '123456',
     });
     expect(reg.status).toBe(201);
-    const { token, user } = (await (
-      await post(url('api2'), '/api/auth/login', { account, password: pw })
-    ).json()) as { token: string; user: { id: string } };
+    const { token, user } = await login(url('api2'), account);
     await fund(t.db, user.id, 100_000);
-    const socket = client(url('gw3'), token);
-    const events: Order[] = [];
-    socket.on('order', (o) => events.push(o));
-    const hello = await new Promise<{ userId: string | null }>((r) => socket.once('hello', r));
-    expect(hello.userId).toBe(user.id);
-    // Placed through api2; it settles on whichever api's worker claims it.
+    return { account, token, user };
+  };
+  /** Places an order through api2, retrying while the api has no fresh quote yet. */
+  const placeOrder = async (token: string) => {
     let placed: Response | null = null;
     for (let i = 0; i < 20 && placed?.status !== 201; i++) {
       placed = await post(
@@ -142,7 +147,19 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
       if (placed.status !== 201) await new Promise((r) => setTimeout(r, 250));
     }
     expect(placed!.status).toBe(201);
-    const order = (await placed!.json()) as Order;
+    return (await placed!.json()) as Order;
+  };
+  const hello = (socket: Client) =>
+    new Promise<{ userId: string | null }>((r) => socket.once('hello', r));
+
+  it("a user's settlement event reaches them on whichever gateway they are", async () => {
+    const { token, user } = await newUser();
+    const socket = client(url('gw3'), token);
+    const events: Order[] = [];
+    socket.on('order', (o) => events.push(o));
+    expect((await hello(socket)).userId).toBe(user.id);
+    // Placed through api2; it settles on whichever api's worker claims it.
+    const order = await placeOrder(token);
     await eventually(() => events.some((o) => o.id === order.id), 5000, 'the open order event');
     await expireOrder(t.db, order.id, 0);
     await eventually(
@@ -150,6 +167,53 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
       10_000,
       'the settlement event on gateway 3',
     );
+  });
+
+  it("a password change through api1 ends the other session's socket on gateway 2; this session's socket on gateway 3 keeps its events", async () => {
+    const { account, token, user } = await newUser();
+    const other = (await login(url('api1'), account)).token;
+    const ended = client(url('gw2'), other);
+    const stays = client(url('gw3'), token);
+    const heard = { ended: [] as string[], stays: [] as string[] };
+    for (const [name, socket] of [
+      ['ended', ended],
+      ['stays', stays],
+    ] as const) {
+      socket.on('sessionEnded', (e) => heard[name].push(`sessionEnded ${e.reason}`));
+      socket.on('order', (o) => heard[name].push(`order ${o.id}`));
+      socket.on('disconnect', (reason) => heard[name].push(`disconnect ${reason}`));
+    }
+    expect((await Promise.all([hello(ended), hello(stays)])).map((h) => h.userId)).toEqual([
+      user.id,
+      user.id,
+    ]);
+
+    const changed = await post(
+      url('api1'),
+      '/api/me/password',
+      { oldPassword: pw, newPassword: 'cluster pass 2', confirmPassword: 'cluster pass 2' },
+      token,
+    );
+    expect(changed.status).toBe(204);
+    await eventually(() => heard.ended.length >= 2, 10_000, 'the end on gateway 2');
+    expect(heard.ended).toEqual([
+      'sessionEnded password_changed',
+      'disconnect io server disconnect',
+    ]);
+
+    // A user event after the change reaches gateway 3 (waited for there), never gateway 2.
+    const order = await placeOrder(token);
+    await eventually(() => heard.stays.includes(`order ${order.id}`), 10_000, 'the order event');
+    expect(heard.stays).toEqual([`order ${order.id}`]);
+    expect(heard.ended).toEqual([
+      'sessionEnded password_changed',
+      'disconnect io server disconnect',
+    ]);
+
+    const again = client(url('gw2'), other);
+    const refusal = await new Promise<Error>((r) => again.once('connect_error', r));
+    expect(refusal.message).toBe('UNAUTHENTICATED');
+    again.disconnect();
   });
 
   it('a SIGKILLed gateway: its clients reconnect through the balancer and data resumes', async () => {

@@ -38,7 +38,9 @@ export function assertTarget(url: string, allowRemote = false): void {
 
 export const usage = `usage: npm run load -- [--url http://127.0.0.1:3000] [--clients 100]
   [--channels market,ticks:BTCUSDT] [--duration 30] [--ramp 500/s] [--sample 5]
-  [--metrics http://127.0.0.1:3000/metrics] [--connect-timeout 10] [--allow-remote]`;
+  [--metrics http://127.0.0.1:3000/metrics] [--connect-timeout 10] [--allow-remote]
+Every client connects from this machine's one address: start the server under test with
+SOCKET_CONNECT_RATE=off SOCKET_MAX_PER_ADDRESS=off (or limits above --clients).`;
 
 /** Parses the CLI flags (shared with tick-latency.ts); throws with the usage text on bad input. */
 export function parseLoadArgs(argv: string[], defaults: Partial<LoadOptions> = {}): LoadOptions {

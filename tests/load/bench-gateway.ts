@@ -8,6 +8,7 @@ import { Audience } from './bench/audience';
 import { Child } from './bench/child';
 import { formatResults, serverLabels, type PhaseResult, type ServerId } from './bench/result';
 import { BENCH_PRODUCT } from './bench/stream';
+import { oneAddressSocketEnv } from '../support/socket-limits';
 
 /**
  * `npm run bench:gateway -- [--subscribers 1000] [--duration 10] [--warmup 2] [--tick-rate 10]
@@ -125,6 +126,7 @@ function serverEnv(
       REDIS_NAMESPACE: key,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      ...oneAddressSocketEnv, // every subscriber comes from 127.0.0.1
     };
   return { BENCH_PORT: String(port), BENCH_REDIS_URL: redisUrl, BENCH_KEY: key };
 }

@@ -243,6 +243,13 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   const report = await runLoad({ ...options, signal: abort.signal });
   console.log(formatReport(report));
+  const limited = report.connect.failures['connect_error RATE_LIMITED'] ?? 0;
+  if (limited)
+    console.log(
+      `\n${limited} connections were refused RATE_LIMITED: the server limits sockets per client ` +
+        'address, and every client of this run comes from this one. Start the server under test ' +
+        'with SOCKET_CONNECT_RATE=off SOCKET_MAX_PER_ADDRESS=off (or limits above --clients).',
+    );
   // Slow is a figure, not a failure; only a run where nothing connected failed as a tool.
   return report.connect.connected > 0 ? 0 : 1;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketState } from '@shared/bus';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
+import { oneAddressLimits } from '@tests/support/socket-limits';
 import { runLoad } from './load';
 
 // runLoad end to end against the real gateway on the in-process bus, with a fake sim that ticks
@@ -31,6 +32,7 @@ beforeAll(async () => {
     bus: createMemoryBus(hub),
     log: pino({ level: 'silent' }),
     productIds: new Set(['BTCUSDT']),
+    connectionLimits: oneAddressLimits, // every load client comes from 127.0.0.1
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

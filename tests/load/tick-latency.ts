@@ -6,6 +6,7 @@ import path from 'node:path';
 import { formatReport } from './report';
 import { parseLoadArgs } from './args';
 import { runLoad } from './load';
+import { oneAddressSocketEnv } from '../support/socket-limits';
 
 /**
  * End-to-end tick latency on one machine: starts the embedded app (sim → in-process bus →
@@ -61,6 +62,7 @@ async function main(): Promise<number> {
       DATA_DIR: dataDir,
       SIM_BACKFILL_HOURS: '1', // a short history: the app is up in seconds
       LOG_LEVEL: 'warn',
+      ...oneAddressSocketEnv, // every load client comes from 127.0.0.1
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -23,7 +23,7 @@ import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
 import { createLimiter } from '@server/platform/rate-limit';
-import { recordingUserEvents } from '@server/platform/user-events';
+import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
 import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
@@ -40,6 +40,7 @@ export async function buildTestApi(
     env = {},
     clock = movableClock(),
     confirmAttempts = 10,
+    sockets,
   }: {
     now?: () => number;
     bus?: Bus;
@@ -48,6 +49,8 @@ export async function buildTestApi(
     confirmAttempts?: number;
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
+    /** Real sockets to reach as well (`lateUserEvents` bound to a gateway); events are recorded either way. */
+    sockets?: UserEvents;
   } = {},
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
@@ -55,12 +58,29 @@ export async function buildTestApi(
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
   const limiter = (name: string, points: number) =>
     createLimiter({ keyPrefix: name, points, durationSec: 900 });
-  const auth = createAuthService(db, {
-    account: limiter('account', 10),
-    ip: limiter('ip', 100),
-    confirm: limiter('confirm', confirmAttempts),
-  });
-  const userEvents = recordingUserEvents();
+  const recorded = recordingUserEvents();
+  const userEvents: typeof recorded = sockets
+    ? {
+        ...recorded,
+        emit(userId, event, ...args) {
+          recorded.emit(userId, event, ...args);
+          sockets.emit(userId, event, ...args);
+        },
+        endSessions(tokenHashes, reason) {
+          recorded.endSessions(tokenHashes, reason);
+          sockets.endSessions(tokenHashes, reason);
+        },
+      }
+    : recorded;
+  const auth = createAuthService(
+    db,
+    {
+      account: limiter('account', 10),
+      ip: limiter('ip', 100),
+      confirm: limiter('confirm', confirmAttempts),
+    },
+    userEvents,
+  );
   const uploads = createUploadService(db, config.uploadsDir);
   const wallet = createWalletService({ db, config, auth, uploads, userEvents });
   const kyc = createKycService(db, uploads, userEvents);

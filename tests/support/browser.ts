@@ -5,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { chromiumPath } from './tiers';
 import { freePort } from './redis-server';
 import { startEntry, waitForHttp, type RunningProcess } from './processes';
+import { oneAddressSocketEnv } from './socket-limits';
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
 export function launchBrowser(): Promise<Browser> {
@@ -74,6 +75,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
         DATABASE_URL: '',
         REDIS_URL: '',
         LOG_LEVEL: 'warn',
+        // Every page of every journey connects from 127.0.0.1: one address, not many users.
+        ...oneAddressSocketEnv,
         ...env,
       });
       try {

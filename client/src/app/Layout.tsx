@@ -5,6 +5,7 @@ import { OfflineBanner } from '@client/components/OfflineBanner';
 import { LoadingState } from '@client/components/StateViews';
 import { Toaster } from '@client/components/Toast';
 import { isTabPath } from './route-table';
+import { SessionEndRedirect } from './SessionEndRedirect';
 import { TabBar } from './TabBar';
 
 /** The phone-width frame: offline banner on top, the page, and the tab bar on tab pages. */
@@ -21,6 +22,7 @@ export function Layout() {
   return (
     <div className={`app${withTabs ? ' app--tabs' : ''}`}>
       <OfflineBanner />
+      <SessionEndRedirect />
       <main className="app__main">
         {/* Keyed by path: a page that failed to load does not take the next one down with it. */}
         <ErrorBoundary key={pathname}>

@@ -5,6 +5,7 @@ export { matchesSearch, mergeLive, type LiveProduct } from './live-product';
 export { useRequest, type RequestState } from './request';
 export {
   clearCache,
+  clearSessionEnded,
   login,
   logout,
   refreshUser,
@@ -15,8 +16,10 @@ export {
   useAppInfo,
   useIsLoggedIn,
   useRegisterInfo,
+  useSessionEnded,
   useToken,
   useUser,
+  type SessionEndedNotice,
 } from './session';
 export { showToast, useToast, TOAST_MS, type ToastMessage } from './toast';
 export { useAccountSummary, type SummaryState } from './account';

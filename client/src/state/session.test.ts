@@ -31,6 +31,25 @@ const storage = vi.hoisted(() => {
   return fake;
 });
 
+/** The socket's session ends, fed by the tests instead of a server. */
+const ends = vi.hoisted(() => {
+  type End = { token: string; reason: string };
+  const listeners = new Set<(end: End) => void>();
+  return {
+    next: (end: End) => listeners.forEach((l) => l(end)),
+    observable: {
+      subscribe: (l: (end: End) => void) => {
+        listeners.add(l);
+        return { unsubscribe: () => listeners.delete(l) };
+      },
+    },
+  };
+});
+vi.mock('@client/streams', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  sessionEnded$: ends.observable,
+}));
+
 import { getDefaultStore } from 'jotai';
 import { request } from '@client/api/client';
 import {
@@ -39,6 +58,7 @@ import {
   logout,
   refreshUser,
   registerInfoAtom,
+  sessionEndedAtom,
   setRegisterInfo,
   signIn,
   signOut,
@@ -184,5 +204,42 @@ describe('session wiring', () => {
     expect(storage.length).toBe(0);
     expect(store.get(tokenAtom)).toBeNull();
     expect(store.get(registerInfoAtom)).toBeNull();
+  });
+
+  it('signs out with the reason when the server ends the session on the socket', () => {
+    stop = startSession();
+    signIn(answer('judy'));
+    ends.next({ token: 't-judy', reason: 'password_changed' });
+    expect(store.get(tokenAtom)).toBeNull();
+    expect(storage.getItem('token')).toBeNull();
+    expect(store.get(sessionEndedAtom)).toMatchObject({ reason: 'password_changed' });
+    signIn(answer('judy')); // the next login clears the notice
+    expect(store.get(sessionEndedAtom)).toBeNull();
+  });
+
+  it('says the session ended when a request with the token is answered 401', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(json(200, {})));
+    stop = startSession();
+    signIn(answer('kate'));
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(json(401, { error: { code: 'UNAUTHENTICATED', message: 'no' } })),
+    );
+    await expect(request('/me')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(store.get(sessionEndedAtom)).toMatchObject({ reason: 'ended' });
+  });
+
+  it('ignores the end of a session it has left: an older login, or its own logout', async () => {
+    stop = startSession();
+    signIn(answer('liam'));
+    ends.next({ token: 't-someone-before', reason: 'logout' });
+    expect(store.get(tokenAtom)).toBe('t-liam');
+    // The server ends this session's sockets while the logout request is still out.
+    vi.stubGlobal('fetch', () => {
+      ends.next({ token: 't-liam', reason: 'logout' });
+      return Promise.resolve(json(204, undefined));
+    });
+    await logout();
+    expect(store.get(tokenAtom)).toBeNull();
+    expect(store.get(sessionEndedAtom)).toBeNull(); // no notice for what the user asked for
   });
 });

@@ -1,9 +1,9 @@
-import { getDefaultStore, useAtomValue } from 'jotai';
+import { atom, getDefaultStore, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
 import type { AppInfo, LoginAnswer, LoginBody, RegisterCheckBody, User } from '@shared/accounts';
 import * as authApi from '@client/api/auth';
 import { isAbort, onUnauthorized, setAuthToken } from '@client/api/client';
-import { authRejected$, setSocketToken } from '@client/streams';
+import { sessionEnded$, setSocketToken, type SessionEndNotice } from '@client/streams';
 import {
   browserStorage,
   guardedStorage,
@@ -35,11 +35,24 @@ export const registerInfoAtom = atomWithStorage(
   onInit,
 );
 
+/**
+ * A session that ended without the user asking (logged out elsewhere, a password changed on
+ * another device, expired): why, for the login page to say, until the next login. `id` tells
+ * one end from the next.
+ */
+export interface SessionEndedNotice {
+  id: number;
+  reason: SessionEndNotice;
+}
+export const sessionEndedAtom = atom<SessionEndedNotice | null>(null);
+let nextNoticeId = 1;
+
 // The app has no jotai Provider: screens and these actions share the default store.
 const store = getDefaultStore();
 
 /** Stores the session of a successful login. */
 export function signIn(answer: LoginAnswer): void {
+  store.set(sessionEndedAtom, null);
   store.set(tokenAtom, answer.token);
   store.set(userAtom, answer.user);
 }
@@ -55,13 +68,39 @@ export async function login(body: LoginBody): Promise<void> {
   signIn(await authApi.login(body));
 }
 
+/** The token of a logout this tab asked for and has not finished: its end is no news. */
+let leaving: string | null = null;
+
+/**
+ * The server ended the session of `token`, or refused it: if it is still this tab's session,
+ * sign out and keep why, for the login page. A session this tab is logging out of itself, or
+ * one it has already left for another, is none of this.
+ */
+function sessionEnded(token: string | null, reason: SessionEndNotice): void {
+  if (!token || token !== store.get(tokenAtom) || token === leaving) return;
+  signOut();
+  store.set(sessionEndedAtom, { id: nextNoticeId++, reason });
+}
+
 /**
  * Ends the session on the server, then here. The local sign-out happens whatever the server
  * says: a user who asked to leave must not stay signed in because the network is down.
  */
 export async function logout(): Promise<void> {
-  if (store.get(tokenAtom)) await authApi.logout().catch(() => undefined);
-  signOut();
+  const token = store.get(tokenAtom);
+  leaving = token;
+  try {
+    if (token) await authApi.logout().catch(() => undefined);
+  } finally {
+    store.set(sessionEndedAtom, null);
+    signOut();
+    leaving = null;
+  }
+}
+
+/** Forgets the notice of an ended session (shown once, on the login page). */
+export function clearSessionEnded(): void {
+  store.set(sessionEndedAtom, null);
 }
 
 /**
@@ -103,8 +142,9 @@ export function setRegisterInfo(info: RegisterCheckBody | null): void {
 
 /**
  * Wires the session once at start: the token goes to the api client and the socket now and on
- * every change (here or in another tab); a 401 anywhere signs out; a token the socket refused
- * is checked against /api/me. Then the user and app info are refreshed. Returns a cleanup.
+ * every change (here or in another tab); a 401 anywhere, a session the server ended on the
+ * socket, or a token the socket refused signs out with a notice. Then the user and app info are
+ * refreshed. Returns a cleanup.
  */
 export function startSession(): () => void {
   const applyToken = () => {
@@ -115,9 +155,9 @@ export function startSession(): () => void {
   applyToken();
   const unsubs = [
     store.sub(tokenAtom, applyToken),
-    onUnauthorized(signOut),
+    onUnauthorized(() => sessionEnded(store.get(tokenAtom), 'ended')),
     (() => {
-      const sub = authRejected$.subscribe(() => void refreshUser().catch(() => undefined));
+      const sub = sessionEnded$.subscribe((end) => sessionEnded(end.token, end.reason));
       return () => sub.unsubscribe();
     })(),
   ];
@@ -131,3 +171,4 @@ export const useIsLoggedIn = (): boolean => useAtomValue(tokenAtom) !== null;
 export const useUser = (): User | null => useAtomValue(userAtom);
 export const useAppInfo = (): AppInfo | null => useAtomValue(appInfoAtom);
 export const useRegisterInfo = (): RegisterCheckBody | null => useAtomValue(registerInfoAtom);
+export const useSessionEnded = (): SessionEndedNotice | null => useAtomValue(sessionEndedAtom);

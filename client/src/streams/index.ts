@@ -3,7 +3,8 @@ import type { ServerToClientEvents, UserEventName } from '@shared/socket';
 import type { Observable } from 'rxjs';
 import { socketEvent$ } from './socket';
 export { channel$, marketById$, offline$, productStatus$, ticks$, MARKET_STALE_MS } from './market';
-export { authRejected$, connection$, reconnected$, serverClock, setSocketToken } from './socket';
+export { connection$, reconnected$, serverClock, sessionEnded$, setSocketToken } from './socket';
+export type { SessionEnd, SessionEndNotice } from './session-link';
 export type { ConnectionState } from './watchdog';
 
 import { serverClock } from './socket';

@@ -3,6 +3,7 @@ import { BehaviorSubject, Observable, Subject, defer } from 'rxjs';
 import type { Channel, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import type { ChannelTransport, SubscribeResult } from './channel-hub';
 import { ServerClock } from './clock';
+import { createSessionLink, type SessionEnd } from './session-link';
 import type { ConnectionState } from './watchdog';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -12,15 +13,24 @@ const ACK_TIMEOUT_MS = 5_000;
 const TIME_SYNC_MS = 30_000;
 /** Pause before connecting again when socket.io itself will not (server kick, refused auth). */
 const MANUAL_RETRY_MS = 2_000;
+/** After RATE_LIMITED: 5-15 s, spread so that clients behind one address do not return together. */
+const rateLimitedMs = () => 5_000 + Math.random() * 10_000;
 
 let socket: AppSocket | null = null;
 let loading: Promise<AppSocket> | null = null;
-let token: string | null = null;
 let connectedBefore = false;
 let switchingToken = false;
 const connection = new BehaviorSubject<ConnectionState>('connecting');
 const reconnects = new Subject<void>();
-const authRejected = new Subject<void>();
+const sessionEnds = new Subject<SessionEnd>();
+const link = createSessionLink({
+  connect: () => {
+    if (socket && !socket.active) socket.connect();
+  },
+  onEnded: (end) => sessionEnds.next(end),
+  retryMs: MANUAL_RETRY_MS,
+  rateLimitedMs,
+});
 
 /** The server clock; fed by `hello` and periodic `time` round trips. */
 export const serverClock = new ServerClock();
@@ -67,7 +77,7 @@ function createSocket(io: typeof Io): AppSocket {
     path: '/socket.io',
     transports: ['websocket'],
     // A function, so a token set later is sent on the next (re)connection.
-    auth: (cb) => cb(token ? { token } : {}),
+    auth: (cb) => cb(link.auth()),
   });
   s.on('connect', () => {
     connection.next('connected');
@@ -83,18 +93,13 @@ function createSocket(io: typeof Io): AppSocket {
     );
     switchingToken = false;
     // After a server-side disconnect socket.io does not reconnect by itself.
-    if (reason === 'io server disconnect') setTimeout(() => s.connect(), MANUAL_RETRY_MS);
+    link.disconnected(reason);
   });
   s.on('connect_error', (err) => {
     connection.next('disconnected');
-    if (s.active) return; // socket.io retries transport errors with backoff on its own.
-    if (err.message === 'UNAUTHENTICATED') {
-      // A stale token must not cost the user their market data: go on anonymously.
-      token = null;
-      authRejected.next();
-    }
-    setTimeout(() => s.connect(), MANUAL_RETRY_MS);
+    link.connectError(err.message, s.active);
   });
+  s.on('sessionEnded', ({ reason }) => link.sessionEnded(reason));
   s.on('hello', (hello) => serverClock.hello(hello.serverTime, Date.now()));
   setInterval(() => {
     if (s.connected) syncTime(s);
@@ -104,8 +109,8 @@ function createSocket(io: typeof Io): AppSocket {
 
 /** Sets (or clears) the session token and reconnects so the server sees it. */
 export function setSocketToken(next: string | null): void {
-  if (next === token) return;
-  token = next;
+  if (next === link.token) return;
+  link.setToken(next);
   if (socket) {
     switchingToken = socket.connected;
     socket.disconnect().connect();
@@ -124,8 +129,11 @@ export const reconnected$: Observable<void> = defer(() => {
   return reconnects;
 });
 
-/** Emits when the server refused our token (the socket went on without it). */
-export const authRejected$: Observable<void> = authRejected.asObservable();
+/**
+ * Emits when the server ended the session of the token the socket carried (it said so, or
+ * refused the token); the socket goes on without it. Never for a lost network or a restart.
+ */
+export const sessionEnded$: Observable<SessionEnd> = sessionEnds.asObservable();
 
 /** Every `event` the server sends, for as long as it is subscribed. */
 export function socketEvent$<E extends keyof ServerToClientEvents>(

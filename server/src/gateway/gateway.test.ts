@@ -8,6 +8,8 @@ import type { Tick } from '@shared/market';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@shared/socket';
 import { createMemoryBus, createMemoryHub } from '../platform/bus/memory';
 import { eventually } from '../platform/bus/bus.contract';
+import { oneAddressLimits } from '@tests/support/socket-limits';
+import { sessionRoom, sessionTokenHash } from '../platform/user-events';
 import { createGateway, type Gateway } from './gateway';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -17,6 +19,7 @@ const sim = createMemoryBus(hub);
 let gateway: Gateway;
 let url: string;
 const clients: Client[] = [];
+let racyChecks = 0;
 
 const stats = {
   open: '1.00',
@@ -60,7 +63,13 @@ beforeAll(async () => {
     bus: createMemoryBus(hub),
     log: pino({ level: 'silent' }),
     productIds: new Set(['BTCUSDT', 'ETHUSDT']),
-    authenticate: (token) => Promise.resolve(token === 'good' ? 'user-1' : null),
+    authenticate: (token) => {
+      if (token === 'flaky') return Promise.reject(new Error('the api did not answer'));
+      // Live at the first check, revoked by the second (a logout while the socket was admitted).
+      if (token === 'racy') return Promise.resolve(racyChecks++ === 0 ? 'user-2' : null);
+      return Promise.resolve(token === 'good' ? 'user-1' : null);
+    },
+    connectionLimits: oneAddressLimits, // every client here is 127.0.0.1
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -193,7 +202,26 @@ describe('gateway', () => {
     const good = client({ token: 'good' });
     const hello = await new Promise<{ userId: string | null }>((r) => good.once('hello', r));
     expect(hello.userId).toBe('user-1');
-    const rooms = gateway.io.of('/').adapter.rooms.get('user:user-1');
-    expect(rooms?.size).toBe(1);
+    const rooms = gateway.io.of('/').adapter.rooms;
+    expect(rooms.get('user:user-1')?.size).toBe(1);
+    // And to the room of its session, named by the token's hash as the api stores sessions.
+    expect(rooms.get(sessionRoom(sessionTokenHash('good')))?.size).toBe(1);
+  });
+
+  it('refuses with UNAVAILABLE, not UNAUTHENTICATED, when the token cannot be checked now', async () => {
+    const c = client({ token: 'flaky' });
+    const err = await new Promise<Error>((r) => c.once('connect_error', r));
+    expect(err.message).toBe('UNAVAILABLE');
+  });
+
+  it('drops a socket whose session ended while it was being admitted, before any user event', async () => {
+    const c = client({ token: 'racy' });
+    const events: string[] = [];
+    c.onAny((event: string) => events.push(event));
+    const reason = await new Promise<string>((r) => c.once('disconnect', r));
+    expect(reason).toBe('io server disconnect');
+    expect(events).toEqual([]); // not even hello: it never joined its user room
+    expect(racyChecks).toBe(2);
+    expect(gateway.io.of('/').adapter.rooms.get('user:user-2')).toBeUndefined();
   });
 });

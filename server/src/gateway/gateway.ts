@@ -13,6 +13,8 @@ import {
 import type { Bus } from '../platform/bus';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
+import { createAdmission } from './admission';
+import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
 
 export interface SocketData {
@@ -25,7 +27,7 @@ export type GatewayServer = Server<
   Record<string, never>,
   SocketData
 >;
-type GatewaySocket = Socket<
+export type GatewaySocket = Socket<
   ClientToServerEvents,
   ServerToClientEvents,
   Record<string, never>,
@@ -36,9 +38,19 @@ export interface GatewayDeps {
   bus: Bus;
   log: Logger;
   productIds: ReadonlySet<string>;
-  metrics?: Pick<Metrics, 'sockets' | 'deliveries' | 'broadcasts'>;
-  /** Resolves a session token to a user id, or null when the token is not valid. */
+  metrics?: Pick<Metrics, 'sockets' | 'deliveries' | 'broadcasts' | 'connectionsRefused'>;
+  /**
+   * Resolves a session token to a user id, or null when its session is over; throws when it
+   * cannot tell now. Without it, a token is ignored and the socket is anonymous.
+   */
   authenticate?: (token: string) => Promise<string | null>;
+  /**
+   * Connections per client address (SOCKET_CONNECT_RATE, SOCKET_MAX_PER_ADDRESS). Required, so
+   * every gateway, the tests' and load tools' included, says which limits it runs with.
+   */
+  connectionLimits: ConnectionLimits;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY, Express syntax); default loopback. */
+  trustProxy?: string;
 }
 
 export interface Gateway {
@@ -164,20 +176,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     }),
   ]);
 
-  io.use((socket, next) => {
-    const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    socket.data.userId = null;
-    if (token === undefined || token === null || token === '') return next();
-    if (typeof token !== 'string' || !deps.authenticate) return next(new Error('UNAUTHENTICATED'));
-    deps.authenticate(token).then(
-      (userId) => {
-        if (!userId) return next(new Error('UNAUTHENTICATED'));
-        socket.data.userId = userId;
-        next();
-      },
-      () => next(new Error('UNAUTHENTICATED')),
-    );
-  });
+  const admission = createAdmission(io, deps);
 
   // The handlers are shared by every socket (Socket.IO calls them with `this` = the socket), so
   // an idle connection carries no closures of ours; its channels are its rooms.
@@ -221,14 +220,13 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   io.on('connection', (socket) => {
     deps.metrics?.sockets.inc();
     socket.on('disconnect', onDisconnect);
-    if (socket.data.userId) void socket.join(`user:${socket.data.userId}`);
-    socket.emit('hello', { serverTime: Date.now(), userId: socket.data.userId });
     socket.on('subscribe', onSubscribe);
     socket.on('unsubscribe', onUnsubscribe);
     socket.on('time', onTime);
+    admission.welcome(socket);
   });
 
-  /** The market-data channels a socket is in (its rooms, less its own id and its user room). */
+  /** The market-data channels a socket is in (its rooms, less its own id, user and session). */
   const channelsOf = (socket: GatewaySocket) => {
     const out = new Set<string>();
     for (const room of socket.rooms) if (parseChannel(room)) out.add(room);
@@ -267,6 +265,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   return {
     io,
     async close() {
+      admission.stop();
       await Promise.all(offs.map((off) => off()));
       await new Promise<void>((resolve) => {
         void io.close(() => resolve());

@@ -25,6 +25,7 @@ const gateway = await attachGateway(server, bus, log, {
   redisUrl: config.REDIS_URL,
   namespace: config.REDIS_NAMESPACE,
   metrics,
+  config,
 });
 api.userEvents.bind?.(gateway.io);
 const feed = await startSim(config, db, bus, log);

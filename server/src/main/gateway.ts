@@ -19,9 +19,12 @@ const gateway = await attachGateway(server, bus, log, {
   redisUrl: config.REDIS_URL,
   namespace: config.REDIS_NAMESPACE,
   metrics,
+  config,
 });
 if (!config.API_URL)
-  log.warn('API_URL is not set: sockets with a token are refused (anonymous market data only)');
+  log.warn(
+    'API_URL is not set: socket tokens go unchecked, every socket is anonymous (market data only)',
+  );
 const port = await listen(server, config.PORT, config.HOST);
 log.info({ port, bus: bus.kind }, 'gateway ready');
 

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { ServerToClientEvents } from '@shared/socket';
-import type { UserEvents } from '@server/platform/user-events';
+import { sessionRoom, userRoom, type UserEvents } from '@server/platform/user-events';
 import { createMarketService } from '@server/modules/market/market.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
@@ -73,11 +73,20 @@ export async function startApi(
       durationSec: 15 * 60,
       redis,
     });
-  const auth = createAuthService(db, {
-    account: limiter('account', 10),
-    ip: limiter('ip', 100),
-    confirm: limiter('confirm', 10),
-  });
+  // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
+  // points these events at its own Socket.IO server once it exists.
+  const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
+    ? redisUserEvents(redis, config.REDIS_NAMESPACE)
+    : lateUserEvents();
+  const auth = createAuthService(
+    db,
+    {
+      account: limiter('account', 10),
+      ip: limiter('ip', 100),
+      confirm: limiter('confirm', 10),
+    },
+    userEvents,
+  );
 
   const operator = await resolveOperatorToken(db, {
     configured: config.OPERATOR_TOKEN,
@@ -98,11 +107,6 @@ export async function startApi(
   if (embedded && (await seedContentOnce(db)))
     log.info('seeded Home banners, highlights, news and text pages in every language');
 
-  // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
-  // points these events at its own Socket.IO server once it exists.
-  const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
-    ? redisUserEvents(redis, config.REDIS_NAMESPACE)
-    : lateUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
   const wallet = createWalletService({ db, config, auth, uploads, userEvents });
   const kyc = createKycService(db, uploads, userEvents);
@@ -190,7 +194,9 @@ export async function attachGateway(
     redisUrl?: string;
     namespace?: string;
     metrics?: Metrics;
-  } = {},
+    /** SOCKET_CONNECT_RATE, SOCKET_MAX_PER_ADDRESS and TRUST_PROXY. */
+    config: Pick<Config, 'SOCKET_CONNECT_RATE' | 'SOCKET_MAX_PER_ADDRESS' | 'TRUST_PROXY'>;
+  },
 ): Promise<Gateway> {
   const gateway = await createGateway(server, {
     bus,
@@ -198,6 +204,11 @@ export async function attachGateway(
     productIds: new Set(defaultCatalogue.map((p) => p.id)),
     authenticate: opts.authenticate,
     metrics: opts.metrics,
+    connectionLimits: {
+      perMinute: opts.config.SOCKET_CONNECT_RATE,
+      maxPerAddress: opts.config.SOCKET_MAX_PER_ADDRESS,
+    },
+    trustProxy: opts.config.TRUST_PROXY,
   });
   if (opts.redisUrl) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.
@@ -212,11 +223,22 @@ export async function attachGateway(
 
 const socketIoKey = (namespace: string) => `${namespace}:socket.io`;
 
+/**
+ * User events through Redis to every gateway. Ending sessions publishes the notice and then the
+ * disconnect on the same connection, so each gateway's adapter hears them in that order; the
+ * notice is written to the sockets before Engine.IO closes them.
+ */
 export function redisUserEvents(redis: Redis, namespace: string): UserEvents {
   const emitter = new Emitter<ServerToClientEvents>(redis, { key: socketIoKey(namespace) });
   return {
     emit(userId, event, ...args) {
-      emitter.to(`user:${userId}`).emit(event, ...args);
+      emitter.to(userRoom(userId)).emit(event, ...args);
+    },
+    endSessions(tokenHashes, reason) {
+      if (!tokenHashes.length) return;
+      const rooms = tokenHashes.map(sessionRoom);
+      emitter.to(rooms).emit('sessionEnded', { reason });
+      emitter.in(rooms).disconnectSockets(true);
     },
   };
 }
@@ -229,14 +251,22 @@ export function lateUserEvents(): UserEvents & { bind(io: Gateway['io']): void }
       io = target;
     },
     emit(userId, event, ...args) {
-      io?.to(`user:${userId}`).emit(event, ...args);
+      io?.to(userRoom(userId)).emit(event, ...args);
+    },
+    endSessions(tokenHashes, reason) {
+      if (!io || !tokenHashes.length) return;
+      const rooms = tokenHashes.map(sessionRoom);
+      io.to(rooms).emit('sessionEnded', { reason });
+      io.in(rooms).disconnectSockets(true);
     },
   };
 }
 
 /**
  * Token checks for a gateway without a database: ask the api (`GET /api/me`), which answers 200
- * for a live session. A failure to reach the api refuses the token; the client goes on anonymously.
+ * for a live session and 401 for a dead one. Anything else (no answer, a 5xx) is no verdict: it
+ * throws, and the gateway refuses with UNAVAILABLE, which the client retries while staying
+ * signed in, rather than UNAUTHENTICATED, which signs it out.
  */
 export function authenticateViaApi(apiUrl: string): (token: string) => Promise<string | null> {
   return async (token) => {
@@ -244,7 +274,8 @@ export function authenticateViaApi(apiUrl: string): (token: string) => Promise<s
       headers: { authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(5000),
     });
-    if (res.status !== 200) return null;
+    if (res.status === 401) return null;
+    if (res.status !== 200) throw new Error(`GET /api/me answered ${res.status}`);
     return ((await res.json()) as { id: string }).id;
   };
 }

@@ -20,7 +20,7 @@ const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequ
 redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (emitter) error'));
 const userEvents = redis
   ? redisUserEvents(redis, config.REDIS_NAMESPACE)
-  : { emit: () => undefined };
+  : { emit: () => undefined, endSessions: () => undefined };
 
 const worker = startSettlementWorker({
   db,

@@ -29,6 +29,12 @@ export function createMetrics(role: string) {
       labelNames: ['event'],
       registers: [registry],
     }),
+    connectionsRefused: new Counter({
+      name: 'gateway_connections_refused_total',
+      help: 'Socket connections refused RATE_LIMITED, by limit (rate, concurrency) per client address',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
     placements: new Counter({
       name: 'orders_placed_total',
       help: 'Orders accepted',

@@ -1,9 +1,10 @@
-import type { ServerToClientEvents, UserEventName } from '@shared/socket';
+import { createHash } from 'node:crypto';
+import type { ServerToClientEvents, SessionEndReason, UserEventName } from '@shared/socket';
 
 /**
- * Sends an event to every socket of one user, on whichever gateway it is. Embedded: the local
- * Socket.IO server. Scaled: @socket.io/redis-emitter, heard by the gateways' redis adapter.
- * Fire-and-forget: a user with no socket open simply gets nothing.
+ * Sends events to the sockets of one user, or ends the sockets of given sessions, on whichever
+ * gateway they are. Embedded: the local Socket.IO server. Scaled: @socket.io/redis-emitter, heard
+ * by the gateways' redis adapter. Fire-and-forget: a user with no socket open simply gets nothing.
  */
 export interface UserEvents {
   emit<E extends UserEventName>(
@@ -11,17 +12,42 @@ export interface UserEvents {
     event: E,
     ...args: Parameters<ServerToClientEvents[E]>
   ): void;
+  /**
+   * Tells the sockets of these sessions (by token hash) why they end, then disconnects them.
+   * Called after the revocation is committed: a socket of such a session that connects later is
+   * refused, and one that was being admitted meanwhile is caught by the gateway's second check.
+   */
+  endSessions(tokenHashes: readonly string[], reason: SessionEndReason): void;
 }
+
+/** The room of every authenticated socket of a user. */
+export const userRoom = (userId: number | string): string => `user:${userId}`;
+
+/** The room of the sockets of one session, named by the session's token hash. */
+export const sessionRoom = (tokenHash: string): string => `session:${tokenHash}`;
+
+/**
+ * The hash sessions are stored by (SHA-256 of the token, hex), so a gateway, which has no
+ * database, can name a socket's session room from the token alone.
+ */
+export const sessionTokenHash = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');
 
 /** For tests and processes with no sockets: records what was sent. */
 export function recordingUserEvents(): UserEvents & {
   sent: { userId: string; event: string; payload: unknown }[];
+  ended: { tokenHashes: string[]; reason: SessionEndReason }[];
 } {
   const sent: { userId: string; event: string; payload: unknown }[] = [];
+  const ended: { tokenHashes: string[]; reason: SessionEndReason }[] = [];
   return {
     sent,
+    ended,
     emit(userId, event, ...args) {
       sent.push({ userId: String(userId), event, payload: args[0] });
+    },
+    endSessions(tokenHashes, reason) {
+      if (tokenHashes.length) ended.push({ tokenHashes: [...tokenHashes], reason });
     },
   };
 }

@@ -5,7 +5,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { rules } from '@client/components/form/validation';
-import { login } from '@client/state';
+import { login, useSessionEnded } from '@client/state';
 import '@client/components/form/form.css';
 
 /** Passed in navigation state by registration, so the new account is filled in. */
@@ -19,6 +19,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const prefill = (location.state as LoginState | null)?.account ?? '';
+  // Why the last session ended under the user, when it did (streams/session-link.ts).
+  const ended = useSessionEnded();
   const form = useForm(
     { account: prefill, password: '' },
     { account: rules.required, password: rules.required },
@@ -34,6 +36,11 @@ export function LoginPage() {
       <PageHeader title={t('pages.login')} back />
       <div className="auth">
         <h2 className="auth__heading">{t('account.login.heading')}</h2>
+        {ended && (
+          <p className="auth__notice" role="status" data-testid="session-ended">
+            {t(`account.sessionEnded.${ended.reason}`)}
+          </p>
+        )}
         <form id={form.formId} className="form" onSubmit={send} noValidate>
           <FormError message={form.formError} />
           <TextField

@@ -137,14 +137,15 @@ export async function revokeSession(db: Queryable, tokenHash: string): Promise<v
   );
 }
 
-/** Revokes every session of a user except `keepHash`. */
+/** Revokes every session of a user except `keepHash`; answers the token hashes it revoked. */
 export async function revokeOtherSessions(
   db: Queryable,
   userId: number,
   keepHash: string,
-): Promise<void> {
-  await db.query(
-    'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND token_hash <> $2 AND revoked_at IS NULL',
+): Promise<string[]> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND token_hash <> $2 AND revoked_at IS NULL RETURNING token_hash',
     [userId, keepHash],
   );
+  return rows.map((r) => r.token_hash);
 }

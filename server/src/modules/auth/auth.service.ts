@@ -12,6 +12,7 @@ import { pgErrorCode } from '@server/platform/db/db';
 import { AppError, badRequest, conflict, unauthenticated } from '@server/platform/http/errors';
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { Limiter } from '@server/platform/rate-limit';
+import type { UserEvents } from '@server/platform/user-events';
 import * as repo from './auth.repo';
 import { latestKycSubmission } from '../kyc/kyc.repo';
 import { presentKyc } from '../kyc/kyc.presenter';
@@ -62,8 +63,15 @@ export interface AuthLimiters {
 const tooManyAttempts = () =>
   new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts; try again later');
 
-/** Registration, login, sessions and passwords. */
-export function createAuthService(db: Db, limiters: AuthLimiters) {
+/**
+ * Registration, login, sessions and passwords. `sessions` ends the sockets of the sessions this
+ * service revokes (logout, a password change), on whichever gateway they are.
+ */
+export function createAuthService(
+  db: Db,
+  limiters: AuthLimiters,
+  sessions: Pick<UserEvents, 'endSessions'>,
+) {
   const kycOf = async (userId: number): Promise<User['kyc']> => {
     const { status, reason } = presentKyc(await latestKycSubmission(db, userId));
     return reason ? { status, reason } : { status };
@@ -152,8 +160,10 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       return { token, user: presentUser(user, await kycOf(user.id)) };
     },
 
+    /** Ends the session, and then its sockets (other tabs of the same login included). */
     async logout(session: SessionInfo): Promise<void> {
       await repo.revokeSession(db, session.tokenHash);
+      sessions.endSessions([session.tokenHash], 'logout');
     },
 
     /** The session of a bearer token, or null; extends a session in use (sliding expiry). */
@@ -173,7 +183,10 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
       return presentUser(u, await kycOf(u.id));
     },
 
-    /** Changes the login or transaction password and ends the user's other sessions. */
+    /**
+     * Changes the login or transaction password and ends the user's other sessions, their sockets
+     * too once the change is committed; this session and its sockets stay.
+     */
     async changePassword(
       session: SessionInfo,
       kind: 'login' | 'trade',
@@ -196,15 +209,19 @@ export function createAuthService(db: Db, limiters: AuthLimiters) {
           'oldPassword',
         );
       const hash = await hashPassword(input.newPassword);
-      await db.transaction(async (tx) => {
+      const revoked = await db.transaction(async (tx) => {
         await repo.updatePasswordHash(
           tx,
           u.id,
           kind === 'login' ? 'password_hash' : 'trade_password_hash',
           hash,
         );
-        await repo.revokeOtherSessions(tx, u.id, session.tokenHash);
+        return repo.revokeOtherSessions(tx, u.id, session.tokenHash);
       });
+      sessions.endSessions(
+        revoked,
+        kind === 'login' ? 'password_changed' : 'trade_password_changed',
+      );
     },
 
     /** For money movements that need the transaction password; throttled (`confirm`). */
