@@ -39,6 +39,7 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
     bus,
     catalogue: defaultCatalogue,
     seed: 11,
+    randomness: { kind: 'seeded' },
     ticksPerSecond: 20,
     backfillHours: 0,
     retentionHours: 48,

@@ -9,16 +9,32 @@ import type { ProductSpec } from './catalogue';
 import { deriveSeed, createRng, type Rng } from './rng';
 import { backfill } from './backfill';
 import { isOpen, nextOpen } from './calendar';
+import { startCommitments, type Commitments } from './commitments';
+import { keyedRng, newSecret, replayTicks } from './fairness';
+import { periodAt, ticksAfter } from './fairness.repo';
+import { createPriceModel, type PriceModel } from './model';
 import { ProductBook } from './product-book';
 import { productStatus } from './status';
-import { candlesSince, lastTicks, maintenanceList, pruneTicks } from './tape.repo';
+import { candlesSince, lastTicks, maintenanceList, pruneTicks, type TapeRow } from './tape.repo';
 import { createTapeWriter } from './tape-writer';
+
+/**
+ * Where live ticks draw their randomness (docs/FAIRNESS.md):
+ * - `committed` (production): a fresh secret per product and period, committed to before the
+ *   period begins and revealed after it; nobody can predict a tick, anyone can verify the tape.
+ * - `seeded`: the public seed, for tests and benchmarks whose point is to replay. Anyone who
+ *   knows the seed knows every future tick, so production configuration refuses it.
+ * The first-start backfill of history is seeded in both: it is the past, and reproducible.
+ */
+export type Randomness = { kind: 'committed'; periodMs: number } | { kind: 'seeded' };
 
 export interface FeedOptions {
   db: Db;
   bus: Bus;
   catalogue: readonly ProductSpec[];
+  /** Seed of the backfill of history, and of live ticks when `randomness` is seeded. */
   seed: number;
+  randomness: Randomness;
   ticksPerSecond: number;
   backfillHours: number;
   retentionHours: number;
@@ -65,20 +81,32 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   const meanInterval = 1000 / o.ticksPerSecond;
   const writer = createTapeWriter(o.db, { log: o.log, flushMs: o.flushMs });
   const maintenance = await maintenanceList(o.db);
-  const last = await lastTicks(o.db);
+  const lastTape = await lastTicks(o.db);
 
+  const committed = o.randomness.kind === 'committed' ? o.randomness : null;
   const books = new Map<string, ProductBook>();
-  const jitter: Rng = createRng(deriveSeed(o.seed, 'jitter'));
+  const backfillJitter: Rng = createRng(deriveSeed(o.seed, 'jitter'));
   for (const spec of o.catalogue) {
     const start = now();
     const history = await candlesSince(o.db, spec.id, start - DAY);
-    const book = new ProductBook(spec, o.seed, last.get(spec.id) ?? null, history);
+    const last = lastTape.get(spec.id) ?? null;
+    const resumed = committed ? await resumeCommitted(o, spec, last) : null;
+    const model =
+      resumed?.model ??
+      createPriceModel(spec, deriveSeed(o.seed, `${spec.id}:${last?.seq ?? 0}`), last?.price);
+    const book = new ProductBook(spec, model, last, history);
+    book.periodStart = resumed?.periodStart ?? null;
+    // A first start backfills history. A seeded feed also backfills the gap after a restart; a
+    // committed one leaves the gap as it is: ticks made up afterwards could not have been
+    // committed to before their time, and the next live tick steps the model over the gap.
     const from =
       book.lastTs === null
         ? firstBackfillStart(spec, start, o.backfillHours)
-        : Math.max(book.lastTs, start - o.backfillHours * 3_600_000);
+        : committed
+          ? start
+          : Math.max(book.lastTs, start - o.backfillHours * 3_600_000);
     if (o.backfillHours > 0 && start - from > meanInterval) {
-      const made = await backfill(o.db, book, from, start, meanInterval, jitter);
+      const made = await backfill(o.db, book, from, start, meanInterval, backfillJitter);
       o.log?.info(
         { product: spec.id, ticks: made, from: new Date(from).toISOString() },
         'backfilled history',
@@ -86,6 +114,18 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     }
     books.set(spec.id, book);
   }
+  // Live tick times need no secret (the draws do), but a committed feed keeps them unpredictable too.
+  const jitter: Rng = committed ? keyedRng(newSecret(), 'jitter', 0) : backfillJitter;
+  const commitments: Commitments | null = committed
+    ? await startCommitments({
+        db: o.db,
+        catalogue: o.catalogue,
+        periodMs: committed.periodMs,
+        now,
+        log: o.log,
+      })
+    : null;
+  const uncommitted = new Set<string>();
 
   const statusOf = (spec: ProductSpec, ts: number) => productStatus(spec, ts, maintenance);
 
@@ -101,8 +141,33 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       .publish(m)
       .catch((err: unknown) => o.log?.warn({ err: (err as Error).message }, 'bus publish failed'));
 
+  /**
+   * The keyed stream of the next tick of `book` at `ts` (committed feeds), recording the period's
+   * start with its first tick; undefined for a seeded feed; null when the period has no stored
+   * commitment yet, and then no tick is made.
+   */
+  const drawsFor = (book: ProductBook, ts: number): Rng | undefined | null => {
+    if (!commitments) return undefined;
+    const period = commitments.periodFor(book.spec.id, ts);
+    const id = book.spec.id;
+    if (!period) {
+      if (!uncommitted.has(id)) o.log?.warn({ product: id }, 'no stored commitment; holding ticks');
+      uncommitted.add(id);
+      return null;
+    }
+    uncommitted.delete(id);
+    if (book.periodStart !== period.start) {
+      book.useParams(period.params);
+      writer.addPeriodStart({ productId: id, periodStart: period.start, start: book.startPoint() });
+      book.periodStart = period.start;
+    }
+    return keyedRng(period.secret, id, book.lastSeq + 1);
+  };
+
   const emitTick = (book: ProductBook, ts: number) => {
-    const { row, candle } = book.step(ts);
+    const rng = drawsFor(book, ts);
+    if (rng === null) return;
+    const { row, candle } = book.step(ts, rng);
     const tick: Tick = {
       id: row.productId,
       seq: row.seq,
@@ -181,8 +246,43 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     state,
     async stop() {
       for (const t of timers) clearInterval(t);
+      commitments?.stop();
       await unsubscribe();
       await writer.stop();
     },
   };
+}
+
+/**
+ * A committed feed's restart: the model resumes from its exact state after the last recorded
+ * tick, replayed from the start of that tick's period with the period's secret (the very replay
+ * `verify:tape` does). A tape the replay disagrees with, or one recorded without commitments
+ * (a seeded feed before), resumes from its last price in a calm market and says so.
+ */
+async function resumeCommitted(
+  o: FeedOptions,
+  spec: ProductSpec,
+  last: TapeRow | null,
+): Promise<{ model: PriceModel; periodStart: number | null } | null> {
+  if (!last) return null;
+  const period = await periodAt(o.db, spec.id, last.ts);
+  if (period?.start) {
+    const ticks = await ticksAfter(o.db, spec.id, period.start.seq, period.periodEnd);
+    const replay = replayTicks(
+      spec.id,
+      period.model,
+      Buffer.from(period.secret, 'hex'),
+      period.start,
+      ticks,
+    );
+    if (replay.complete && !replay.mismatches.length && replay.end.seq === last.seq) {
+      const model = createPriceModel({ id: spec.id, ...period.model }, 0, replay.end.state);
+      return { model, periodStart: period.periodStart };
+    }
+    o.log?.error(
+      { product: spec.id, period: period.periodStart, mismatches: replay.mismatches.slice(0, 5) },
+      'the tape does not match its commitments; resuming from the last price',
+    );
+  }
+  return { model: createPriceModel(spec, 0, last.price), periodStart: null };
 }

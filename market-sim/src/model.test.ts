@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { createPriceModel, type ModelStep } from './model';
+import { createRng, deriveSeed } from './rng';
 import { defaultCatalogue, findProduct, type ProductSpec } from './catalogue';
 
 const MS_PER_YEAR = 365.25 * 86_400_000;
@@ -109,9 +110,31 @@ describe('createPriceModel: quantisation', () => {
 describe('createPriceModel: resume', () => {
   it('starts from startUnits, rounded to the tick', () => {
     expect(createPriceModel(btc, 1, 7_012_345).price).toBe(7_012_345);
-    const ticked = { ...btc, tickSize: 25 };
+    // A cheap product with a coarse tick: never below one tick.
+    const ticked = { ...btc, tickSize: 25, startPrice: '10.00' };
     expect(createPriceModel(ticked, 1, 1013).price).toBe(1025);
     expect(createPriceModel(ticked, 1, 3).price).toBe(25);
+  });
+
+  it('clamps a start beyond the band around the catalogue price (×/÷ 10 000)', () => {
+    expect(createPriceModel(btc, 1, 3).price).toBe(670);
+  });
+
+  it('resumes a stored state exactly: the same path as the run it was taken from', () => {
+    // A fresh generator per step, as the live feed draws (one keyed stream per tick).
+    const drawsOf = (i: number) => createRng(deriveSeed(5, `step:${i}`));
+    const whole = createPriceModel(btc, 0);
+    const steps = Array.from({ length: 600 }, (_, i) => {
+      const step = whole.next(250 + (i % 7) * 100, drawsOf(i));
+      return { step, state: whole.state() };
+    });
+    const at = steps[299]!.state;
+    // Stored as strings, as the database and the API carry it.
+    const stored = { logPrice: Number(String(at.logPrice)), logVol: Number(String(at.logVol)) };
+    const again = createPriceModel(btc, 0, stored);
+    for (let i = 300; i < 600; i++)
+      expect(again.next(250 + (i % 7) * 100, drawsOf(i))).toEqual(steps[i]!.step);
+    expect(again.state()).toEqual(steps[599]!.state);
   });
 
   it('continues from there, not from the catalogue price', () => {

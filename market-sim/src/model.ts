@@ -8,7 +8,7 @@
  */
 import { priceToUnits } from '@shared/price';
 import type { ProductSpec } from './catalogue';
-import { createRng, deriveSeed } from './rng';
+import { createRng, deriveSeed, type Rng } from './rng';
 
 /** One step of the model. */
 export interface ModelStep {
@@ -18,10 +18,33 @@ export interface ModelStep {
   qty: number;
 }
 
+/**
+ * The model's whole hidden state between two ticks. Both are plain doubles; `String(x)` and
+ * `Number(s)` round-trip them exactly, so a stored state resumes the very same path.
+ */
+export interface ModelState {
+  /** The unquantised log price (price units). */
+  logPrice: number;
+  /** The log of the volatility multiplier (0 = calm average). */
+  logVol: number;
+}
+
+/** The parameters of a product the model reads: what a verifier of the live feed needs. */
+export type ModelSpec = Pick<
+  ProductSpec,
+  'id' | 'precision' | 'tickSize' | 'startPrice' | 'annualVol' | 'jumpsPerDay' | 'typicalLots'
+>;
+
 /** A running price model. */
 export interface PriceModel {
-  /** Advances the model by `dtMs` milliseconds of trading time and returns the new tick. */
-  next(dtMs: number): ModelStep;
+  /**
+   * Advances the model by `dtMs` milliseconds of trading time and returns the new tick. Draws
+   * from `rng` when given (the live feed's keyed stream for this tick), else from the model's own
+   * seeded stream.
+   */
+  next(dtMs: number, rng?: Rng): ModelStep;
+  /** A copy of the state after the last step (or the start). */
+  state(): ModelState;
   /** The current price in integer price units. */
   readonly price: number;
   /** How many jumps have happened so far (for tests and metrics; not part of the tape). */
@@ -71,13 +94,22 @@ const QTY_LOG_SD = 0.8;
  * only on the simulator seed and its id, never on the other products or the order they are
  * stepped in. The same (spec, seed, startUnits, sequence of `dtMs`) always gives the same ticks.
  *
+ * Everything but the draws is a function of the published parameters (`ModelSpec`), the state
+ * and `dtMs`, so a tick of the live feed can be recomputed from its period's secret, the state
+ * at the period's start and the tape's times (fairness.ts).
+ *
  * @param spec the product
- * @param seed the simulator-wide seed
- * @param startUnits the price to start from, in price units (a restarted simulator passes the
- *   last recorded price); defaults to `spec.startPrice`. Rounded to the tick size.
- * @throws RangeError on an invalid spec or a non-positive / non-finite `startUnits`
+ * @param seed the simulator-wide seed of the model's own stream (used when `next` gets no rng)
+ * @param start the price to start from, in price units (a restarted seeded simulator passes the
+ *   last recorded price; rounded to the tick size), or a whole stored state; defaults to
+ *   `spec.startPrice` in a calm market.
+ * @throws RangeError on an invalid spec or a non-positive / non-finite start
  */
-export function createPriceModel(spec: ProductSpec, seed: number, startUnits?: number): PriceModel {
+export function createPriceModel(
+  spec: ModelSpec,
+  seed: number,
+  start?: number | ModelState,
+): PriceModel {
   const tick = spec.tickSize;
   if (!Number.isSafeInteger(tick) || tick < 1) {
     throw new RangeError(`${spec.id}: tickSize must be an integer ≥ 1, got ${tick}`);
@@ -92,13 +124,13 @@ export function createPriceModel(spec: ProductSpec, seed: number, startUnits?: n
     throw new RangeError(`${spec.id}: typicalLots must be finite and ≥ 1`);
   }
   const anchorUnits = quantise(priceToUnits(spec.startPrice, spec.precision), tick);
-  const initial = startUnits === undefined ? anchorUnits : checkedStart(spec.id, startUnits, tick);
-
-  const rng = createRng(deriveSeed(seed, spec.id));
+  const own = createRng(deriveSeed(seed, spec.id));
 
   const logAnchor = Math.log(anchorUnits);
-  const logMin = Math.max(Math.log(tick), Math.min(logAnchor, Math.log(initial)) - BAND);
-  const logMax = Math.min(Math.log(MAX_UNITS), Math.max(logAnchor, Math.log(initial)) + BAND);
+  // The band depends on the parameters only, never on where a run started, so a run resumed
+  // from a stored state clamps exactly as the original would have.
+  const logMin = Math.max(Math.log(tick), logAnchor - BAND);
+  const logMax = Math.min(Math.log(MAX_UNITS), logAnchor + BAND);
 
   const sigma = spec.annualVol;
   const jumpSd = JUMP_SIGMAS * sigma * Math.sqrt(JUMP_HORIZON_MS / MS_PER_YEAR);
@@ -116,12 +148,21 @@ export function createPriceModel(spec: ProductSpec, seed: number, startUnits?: n
 
   // The unquantised state: rounding happens only on output, so moves smaller than a tick
   // accumulate instead of being rounded away step after step.
-  let logPrice = Math.log(initial);
+  let logPrice: number;
   let logVol = 0;
-  let price = initial;
+  if (typeof start === 'object') {
+    if (!Number.isFinite(start.logPrice) || !Number.isFinite(start.logVol))
+      throw new RangeError(`${spec.id}: a stored state must be finite`);
+    logPrice = clamp(start.logPrice, logMin, logMax);
+    logVol = start.logVol;
+  } else {
+    const initial = start === undefined ? anchorUnits : checkedStart(spec.id, start, tick);
+    logPrice = clamp(Math.log(initial), logMin, logMax);
+  }
+  let price = quantise(Math.exp(logPrice), tick);
   let jumps = 0;
 
-  const next = (dtMs: number): ModelStep => {
+  const next = (dtMs: number, rng: Rng = own): ModelStep => {
     if (!Number.isFinite(dtMs) || dtMs < 0) {
       throw new RangeError(`${spec.id}: dtMs must be finite and ≥ 0, got ${dtMs}`);
     }
@@ -160,6 +201,7 @@ export function createPriceModel(spec: ProductSpec, seed: number, startUnits?: n
 
   return {
     next,
+    state: () => ({ logPrice, logVol }),
     get price() {
       return price;
     },

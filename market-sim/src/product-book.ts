@@ -2,8 +2,9 @@ import { applyTick, Rolling24h, type CandleUnits } from '@shared/aggregate';
 import type { Tick } from '@shared/market';
 import { unitsToPrice } from '@shared/price';
 import type { ProductSpec } from './catalogue';
-import { createPriceModel } from './model';
-import { deriveSeed } from './rng';
+import { modelParamsOf, stepMs, type ModelParams, type PeriodStart } from './fairness';
+import { createPriceModel, type PriceModel } from './model';
+import type { Rng } from './rng';
 import type { TapeRow } from './tape.repo';
 
 const MINUTE = 60_000;
@@ -11,24 +12,28 @@ const MINUTE = 60_000;
 /** One product's running state in the simulator: price model, sequence, live candle, 24h window. */
 export class ProductBook {
   readonly rolling = new Rolling24h();
-  private readonly model: ReturnType<typeof createPriceModel>;
+  private model: PriceModel;
+  private params: ModelParams;
   private seq: number;
   private live: CandleUnits | null;
   private last: TapeRow | null;
+  /** The committed period the last live tick belonged to (null: none yet, or a seeded feed). */
+  periodStart: number | null = null;
 
+  /**
+   * @param model the running model: fresh, resumed from the last recorded price (seeded feeds),
+   *   or resumed from its exact state replayed from the tape (committed feeds)
+   * @param last the last tick on the tape, or null for an empty tape
+   * @param history the 1-minute candles of the last 24 hours, oldest first
+   */
   constructor(
     readonly spec: ProductSpec,
-    seed: number,
+    model: PriceModel,
     last: TapeRow | null,
     history: readonly CandleUnits[],
   ) {
-    // Resuming continues the price from the tape; the seed moves on with the sequence so a
-    // restarted simulator does not replay the moves it made before.
-    this.model = createPriceModel(
-      spec,
-      deriveSeed(seed, `${spec.id}:${last?.seq ?? 0}`),
-      last?.price,
-    );
+    this.model = model;
+    this.params = modelParamsOf(spec);
     this.seq = last?.seq ?? 0;
     this.last = last;
     for (const c of history) this.rolling.pushCandle(c);
@@ -39,14 +44,37 @@ export class ProductBook {
     return this.last?.ts ?? null;
   }
 
+  get lastSeq(): number {
+    return this.seq;
+  }
+
   get priceUnits(): number {
     return this.last?.price ?? this.model.price;
   }
 
-  /** Makes the next tick at `ts`; returns the tape row and the updated 1-minute candle. */
-  step(ts: number): { row: TapeRow; candle: CandleUnits; closed: CandleUnits | null } {
-    const dt = this.last ? Math.max(1, ts - this.last.ts) : 500;
-    const { price, qty } = this.model.next(dt);
+  /** Where a period starting now starts from: the last tick and the model's state after it. */
+  startPoint(): PeriodStart {
+    return { seq: this.seq, ts: this.last?.ts ?? null, state: this.model.state() };
+  }
+
+  /**
+   * Moves on with a period's published parameters (a period's ticks are computed with exactly
+   * the parameters it committed to, even if the catalogue changed since), keeping the state.
+   */
+  useParams(params: ModelParams): void {
+    const keys = Object.keys(params) as (keyof ModelParams)[];
+    if (keys.every((k) => params[k] === this.params[k])) return;
+    this.model = createPriceModel({ id: this.spec.id, ...params }, 0, this.model.state());
+    this.params = params;
+  }
+
+  /**
+   * Makes the next tick at `ts`, drawing from `rng` (the live feed's keyed stream for this tick)
+   * or, without it, from the model's own seeded stream (backfill, seeded feeds). Returns the
+   * tape row and the updated 1-minute candle.
+   */
+  step(ts: number, rng?: Rng): { row: TapeRow; candle: CandleUnits; closed: CandleUnits | null } {
+    const { price, qty } = this.model.next(stepMs(this.last?.ts ?? null, ts), rng);
     const row: TapeRow = { productId: this.spec.id, seq: ++this.seq, ts, price, qty };
     const { candle, closed } = applyTick(this.live, { ts, price, qty }, MINUTE);
     this.live = candle;

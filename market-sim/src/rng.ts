@@ -1,10 +1,15 @@
 /**
- * A small seeded pseudo-random generator for the simulator.
+ * The simulator's random generators: the interface the price model draws from, the
+ * distributions over uniforms (`rngFrom`), and a small seeded generator.
  *
- * `Math.random` cannot be seeded, and the price model must replay exactly for a given seed (tests,
- * and anyone re-deriving a recorded tape), so the simulator carries its own generator:
- * xoshiro128** (32-bit state words, fast in JS integer arithmetic, good statistical quality),
- * seeded through splitmix32 so that nearby seeds (1, 2, 3…) still give unrelated streams.
+ * The seeded generator is for what must replay from a public number: tests, benchmarks and the
+ * first-start backfill of history. It is NOT for live prices: anyone who reads the code could
+ * search the seed space and predict every tick. Live ticks draw from the keyed stream of
+ * fairness.ts (a secret per period, committed to in advance).
+ *
+ * `Math.random` cannot be seeded, so the seeded generator is our own: xoshiro128** (32-bit state
+ * words, fast in JS integer arithmetic, good statistical quality), seeded through splitmix32 so
+ * that nearby seeds (1, 2, 3…) still give unrelated streams.
  */
 
 /** A deterministic stream of random numbers. */
@@ -76,8 +81,16 @@ export function createRng(seed: number): Rng {
     return result;
   };
 
-  const next = (): number => nextWord() / TWO_POW_32;
+  return rngFrom(() => nextWord() / TWO_POW_32);
+}
 
+/**
+ * The distributions every generator of the simulator shares, over a source of uniforms in [0, 1):
+ * the seeded stream above and the keyed stream of the live feed (fairness.ts) draw normals,
+ * Bernoulli trials and Poisson counts in exactly the same way, so the one price model runs on
+ * either. A verifier reimplementing the live feed must follow these steps draw for draw.
+ */
+export function rngFrom(next: () => number): Rng {
   // Box–Muller yields normals in pairs; keeping the second halves the cost of `normal()`.
   let spare: number | null = null;
   const normal = (): number => {

@@ -1,11 +1,22 @@
 import type { Db } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
+import type { PeriodStart } from './fairness';
+import { recordPeriodStarts } from './fairness.repo';
 import { insertTicks, upsertCandles, type ProductCandle, type TapeRow } from './tape.repo';
+
+/** Where a committed period's ticks start from, recorded with its first tick. */
+export interface PeriodStartRecord {
+  productId: string;
+  periodStart: number;
+  start: PeriodStart;
+}
 
 export interface TapeWriter {
   addTick(row: TapeRow): void;
   /** The latest state of a product's current 1-minute candle (replaces earlier states). */
   setCandle(candle: ProductCandle): void;
+  /** A period's start, written in the same transaction as the ticks buffered with it. */
+  addPeriodStart(record: PeriodStartRecord): void;
   /** Writes what is buffered in one transaction; concurrent calls share one flush. */
   flush(): Promise<void>;
   pending(): number;
@@ -27,17 +38,21 @@ export function createTapeWriter(
 ): TapeWriter {
   let ticks: TapeRow[] = [];
   let candles = new Map<string, ProductCandle>();
+  let starts: PeriodStartRecord[] = [];
   let inFlight: Promise<void> | null = null;
   let dropped = 0;
 
   const writeOnce = async () => {
-    if (!ticks.length && !candles.size) return;
+    if (!ticks.length && !candles.size && !starts.length) return;
     const batch = ticks;
     const batchCandles = candles;
+    const batchStarts = starts;
     ticks = [];
     candles = new Map();
+    starts = [];
     try {
       await db.transaction(async (tx) => {
+        await recordPeriodStarts(tx, batchStarts);
         for (let i = 0; i < batch.length; i += 5000)
           await insertTicks(tx, batch.slice(i, i + 5000));
         await upsertCandles(tx, [...batchCandles.values()]);
@@ -45,6 +60,7 @@ export function createTapeWriter(
     } catch (err) {
       // Put the batch back in front; newer candle states win over the failed ones.
       ticks = batch.concat(ticks);
+      starts = batchStarts.concat(starts);
       for (const [k, c] of batchCandles) if (!candles.has(k)) candles.set(k, c);
       if (ticks.length > maxBuffer) {
         dropped += ticks.length - maxBuffer;
@@ -58,7 +74,10 @@ export function createTapeWriter(
   };
 
   const flush = (): Promise<void> => {
-    if (inFlight) return inFlight.then(() => (ticks.length || candles.size ? flush() : undefined));
+    if (inFlight)
+      return inFlight.then(() =>
+        ticks.length || candles.size || starts.length ? flush() : undefined,
+      );
     inFlight = writeOnce().finally(() => {
       inFlight = null;
     });
@@ -71,6 +90,7 @@ export function createTapeWriter(
   return {
     addTick: (row) => void ticks.push(row),
     setCandle: (c) => void candles.set(`${c.productId}:${c.t}`, c),
+    addPeriodStart: (r) => void starts.push(r),
     flush,
     pending: () => ticks.length,
     async stop() {

@@ -14,6 +14,7 @@ import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
+import type { FairnessService } from './modules/market/fairness.service';
 import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
@@ -43,6 +44,7 @@ export interface ApiDeps {
   bus: Bus;
   log: Logger;
   market: MarketService;
+  fairness: FairnessService;
   auth: AuthService;
   userEvents: UserEvents;
   uploads: UploadService;
@@ -64,6 +66,7 @@ export function createApiApp({
   bus,
   log,
   market,
+  fairness,
   auth,
   userEvents,
   uploads,
@@ -102,7 +105,7 @@ export function createApiApp({
   api.use(appInfoRoutes(config));
   // The contract's own description (API.md): GET /api/openapi.json.
   api.use(openApiRoutes());
-  api.use(marketRoutes(market));
+  api.use(marketRoutes(market, fairness));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
   api.use(operatorRoutes({ db, bus, market, auth, tokenHash: operatorTokenHash }));

@@ -87,6 +87,10 @@ export const configSchema = z.object({
     .default('USDT'),
   SERVICE_URL: z.url('must be a URL').default('https://example.com/support'),
   SIM_SEED: intInRange(0, 2 ** 31 - 1).default(20260101),
+  // docs/FAIRNESS.md: live ticks draw from per-period committed secrets; `seeded` replays the
+  // public SIM_SEED (tests, benchmarks) and is refused in production.
+  SIM_RANDOMNESS: z.enum(['committed', 'seeded']).default('committed'),
+  SIM_PERIOD_MINUTES: intInRange(1, 1440).default(60),
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
   SIM_BACKFILL_HOURS: intInRange(0, 168).default(24),
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),
@@ -164,6 +168,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((c) => c.WITHDRAW_MIN <= c.WITHDRAW_MAX, {
       path: ['WITHDRAW_MIN'],
       message: 'must not be above WITHDRAW_MAX',
+    })
+    .refine((c) => !(c.NODE_ENV === 'production' && c.SIM_RANDOMNESS === 'seeded'), {
+      path: ['SIM_RANDOMNESS'],
+      message:
+        'seeded makes every live price predictable from the public seed; production needs committed',
     })
     .safeParse(cleaned);
   if (!parsed.success) {

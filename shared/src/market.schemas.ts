@@ -20,7 +20,22 @@ export const ticksQuery = z
     product: z.string().min(1).max(16),
     from: epochMs.optional(),
     to: epochMs.optional(),
+    /** Only ticks after this sequence number: pages through a long tape without gaps. */
+    after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(500),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+
+/** GET /api/market/fairness: periods overlapping [from, to] (default: the last 24 hours and the ones ahead). */
+export const fairnessQuery = z
+  .object({
+    product: z.string().min(1).max(16),
+    from: epochMs.optional(),
+    to: epochMs.optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
     message: 'from must not be after to',
@@ -29,3 +44,4 @@ export const ticksQuery = z
 
 export type CandlesQuery = z.infer<typeof candlesQuery>;
 export type TicksQuery = z.infer<typeof ticksQuery>;
+export type FairnessQuery = z.infer<typeof fairnessQuery>;

@@ -45,3 +45,41 @@ export interface ProductStatusEvent {
   status: ProductStatus;
   opensAt?: number;
 }
+
+/** One tick of the recorded tape (GET /api/market/ticks): `qty` in lots of the product. */
+export interface TapeTickDto {
+  seq: number;
+  ts: number;
+  price: string;
+  qty: number;
+}
+
+/**
+ * One period of a product's provably fair live feed (GET /api/market/fairness, docs/FAIRNESS.md):
+ * the commitment is public before the period begins; the secret once the period has ended and
+ * every order that could depend on it has settled.
+ */
+export interface FairnessPeriod {
+  productId: string;
+  periodStart: number;
+  periodEnd: number;
+  /** SHA-256 of the secret, hex. */
+  commitment: string;
+  /** When the commitment was stored (epoch ms): before the period's first tick. */
+  committedAt: number;
+  /** The published model parameters the period's ticks are computed with. */
+  model: {
+    version: number;
+    precision: number;
+    tickSize: number;
+    startPrice: string;
+    annualVol: number;
+    jumpsPerDay: number;
+    typicalLots: number;
+  };
+  /** Where the period's ticks start from (the last tick before it and the model's state after it); null before its first tick. */
+  start: { seq: number; ts: number | null; logPrice: string; logVol: string } | null;
+  /** The 256-bit secret, hex, once revealed; null until then. */
+  secret: string | null;
+  revealedAt: number | null;
+}

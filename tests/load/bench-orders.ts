@@ -41,6 +41,7 @@ const feed = await startFeed({
   bus,
   catalogue: defaultCatalogue,
   seed: 1,
+  randomness: { kind: 'seeded' },
   ticksPerSecond: 2,
   backfillHours: 0,
   retentionHours: 48,

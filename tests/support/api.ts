@@ -8,6 +8,7 @@ import { loadConfig } from '@server/config';
 import { createAuthService } from '@server/modules/auth/auth.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createMarketService } from '@server/modules/market/market.service';
+import { createFairnessService } from '@server/modules/market/fairness.service';
 import { sha256 } from '@server/modules/operator/operator-token';
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
@@ -94,6 +95,11 @@ export async function buildTestApi(
     balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
     now,
   });
+  const fairness = createFairnessService({
+    db,
+    oldestOpenOrders: () => orders.oldestOpenByProduct(),
+    spec: (id) => market.spec(id),
+  });
   const policy = savingsPolicy(config);
   const balancesChanged = (ids: number[]) =>
     ids.forEach((id) => void publishSummary(db, userEvents, id));
@@ -106,6 +112,7 @@ export async function buildTestApi(
     bus,
     log: pino({ level: 'silent' }),
     market,
+    fairness,
     auth,
     userEvents,
     uploads,
@@ -124,6 +131,7 @@ export async function buildTestApi(
     app,
     http: request(app),
     market,
+    fairness,
     auth,
     orders,
     savings,

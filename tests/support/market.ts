@@ -19,6 +19,7 @@ export async function seedTape(db: Db, { at = WEDNESDAY_AFTERNOON, hours = 2, se
     bus,
     catalogue: defaultCatalogue,
     seed,
+    randomness: { kind: 'seeded' },
     ticksPerSecond: 2,
     backfillHours: hours,
     retentionHours: 48,

@@ -9,6 +9,7 @@ import { Emitter } from '@socket.io/redis-emitter';
 import type { ServerToClientEvents } from '@shared/socket';
 import { sessionRoom, userRoom, type UserEvents } from '@server/platform/user-events';
 import { createMarketService } from '@server/modules/market/market.service';
+import { createFairnessService, startRevealJob } from '@server/modules/market/fairness.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
 import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
@@ -41,6 +42,10 @@ export function startSim(config: Config, db: Db, bus: Bus, log: Logger): Promise
     bus,
     catalogue: defaultCatalogue,
     seed: config.SIM_SEED,
+    randomness:
+      config.SIM_RANDOMNESS === 'seeded'
+        ? { kind: 'seeded' }
+        : { kind: 'committed', periodMs: config.SIM_PERIOD_MINUTES * 60_000 },
     ticksPerSecond: config.SIM_TICKS_PER_SECOND,
     backfillHours: config.SIM_BACKFILL_HOURS,
     retentionHours: config.TICK_RETENTION_HOURS,
@@ -120,6 +125,14 @@ export async function startApi(
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
     balancesChanged,
   });
+  // Every api process reveals the secrets of periods no open order depends on any more.
+  const fairness = createFairnessService({
+    db,
+    oldestOpenOrders: () => orders.oldestOpenByProduct(),
+    spec: (id) => market.spec(id),
+    log: log.child({ part: 'fairness' }),
+  });
+  const revealJob = startRevealJob(fairness, 5000, log);
   // Every api process settles; the claims (SKIP LOCKED) keep them from settling one order twice.
   const worker =
     config.SETTLEMENT_WORKER === 'on'
@@ -158,6 +171,7 @@ export async function startApi(
     bus,
     log,
     market,
+    fairness,
     auth,
     userEvents,
     uploads,
@@ -178,6 +192,7 @@ export async function startApi(
     userEvents,
     close: async () => {
       await worker?.stop();
+      await revealJob.stop();
       await savingsJob.stop();
       await market.close();
       redis?.disconnect();

@@ -43,19 +43,22 @@ export interface TickRow {
   seq: number;
   ts: number;
   price: number;
+  qty: number;
 }
 
-/** The recorded tape of one product between two times, in sequence order. */
+/** The recorded tape of one product between two times (after a sequence number), in sequence order. */
 export async function selectTicks(
   db: Queryable,
   productId: string,
   from: number,
   to: number,
   limit: number,
+  afterSeq = 0,
 ): Promise<TickRow[]> {
   const { rows } = await db.query<TickRow>(
-    'SELECT seq, ts, price FROM ticks WHERE product_id = $1 AND ts >= $2 AND ts <= $3 ORDER BY seq LIMIT $4',
-    [productId, from, to, limit],
+    `SELECT seq, ts, price, qty FROM ticks
+     WHERE product_id = $1 AND ts >= $2 AND ts <= $3 AND seq > $5 ORDER BY seq LIMIT $4`,
+    [productId, from, to, limit, afterSeq],
   );
   return rows;
 }

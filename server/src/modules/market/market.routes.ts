@@ -1,10 +1,17 @@
 import { Router } from 'express';
-import { candlesQuery, productIdParam, productsQuery, ticksQuery } from '@shared/market.schemas';
+import {
+  candlesQuery,
+  fairnessQuery,
+  productIdParam,
+  productsQuery,
+  ticksQuery,
+} from '@shared/market.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
+import type { FairnessService } from './fairness.service';
 import type { MarketService } from './market.service';
 
 /** GET /api/market/*: thin: validate → service → present. */
-export function marketRoutes(market: MarketService): Router {
+export function marketRoutes(market: MarketService, fairness: FairnessService): Router {
   const r = Router();
   r.get('/market/products', (req, res) => {
     const { q } = parseOrThrow(productsQuery, req.query);
@@ -19,6 +26,9 @@ export function marketRoutes(market: MarketService): Router {
   });
   r.get('/market/ticks', async (req, res) => {
     res.json(await market.ticks(parseOrThrow(ticksQuery, req.query)));
+  });
+  r.get('/market/fairness', async (req, res) => {
+    res.json(await fairness.list(parseOrThrow(fairnessQuery, req.query)));
   });
   return r;
 }

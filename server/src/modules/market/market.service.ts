@@ -1,6 +1,6 @@
 import { bucketStart, presentCandle, presentStats, Rolling24h } from '@shared/aggregate';
 import type { ProductState } from '@shared/bus';
-import type { Tick } from '@shared/market';
+import type { TapeTickDto, Tick } from '@shared/market';
 import type { CandlesQuery, TicksQuery } from '@shared/market.schemas';
 import { unitsToPrice } from '@shared/price';
 import { intervalMs, type Candle, type Interval, type Product } from '@shared/product';
@@ -16,7 +16,7 @@ export interface MarketService {
   products(q?: string): Product[];
   product(id: string): Product;
   candles(q: CandlesQuery): Promise<Candle[]>;
-  ticks(q: TicksQuery): Promise<{ seq: number; ts: number; price: string }[]>;
+  ticks(q: TicksQuery): Promise<TapeTickDto[]>;
   /** The freshest tick this process has seen for a product (from the bus), or null. */
   latestTick(id: string): Tick | null;
   /** Returns the spec of a product or throws NOT_FOUND. */
@@ -100,8 +100,13 @@ export async function createMarketService({
       const s = spec(q.product);
       const to = q.to ?? now();
       const from = q.from ?? to - 5 * 60_000;
-      const rows = await selectTicks(db, s.id, from, to, q.limit);
-      return rows.map((r) => ({ seq: r.seq, ts: r.ts, price: unitsToPrice(r.price, s.precision) }));
+      const rows = await selectTicks(db, s.id, from, to, q.limit, q.after);
+      return rows.map((r) => ({
+        seq: r.seq,
+        ts: r.ts,
+        price: unitsToPrice(r.price, s.precision),
+        qty: r.qty,
+      }));
     },
     latestTick: (id) => latest.get(id) ?? state.get(id)?.last ?? null,
     spec,

@@ -27,6 +27,7 @@ describe.each(dbDrivers())('product maintenance on %s', (kind) => {
       bus: api.bus,
       catalogue: defaultCatalogue,
       seed: 5,
+      randomness: { kind: 'seeded' },
       ticksPerSecond: 20,
       backfillHours: 0,
       retentionHours: 48,

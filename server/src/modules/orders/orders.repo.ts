@@ -167,3 +167,12 @@ export async function profitAndLoss(
   );
   return { total: Number(rows[0]!.total), today: Number(rows[0]!.today) };
 }
+
+/** The acceptance time (epoch ms) of the oldest open order of each product that has one. */
+export async function oldestOpenByProduct(db: Queryable): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ product_id: string; accepted: number }>(
+    `SELECT product_id, floor(extract(epoch FROM min(created_at)) * 1000)::bigint AS accepted
+     FROM orders WHERE status = 'open' GROUP BY product_id`,
+  );
+  return new Map(rows.map((r) => [r.product_id, r.accepted]));
+}

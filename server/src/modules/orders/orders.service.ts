@@ -118,6 +118,9 @@ export function createOrdersService(d: OrdersDeps) {
   return {
     present,
 
+    /** The acceptance time of the oldest open order per product (what a period's reveal waits for). */
+    oldestOpenByProduct: () => repo.oldestOpenByProduct(d.db),
+
     /** Places an order (see placeOnce), counting placements and refusals. */
     async place(
       userId: number,

@@ -143,9 +143,14 @@ export const endpoints: Record<string, Endpoint> = {
     }),
     ticks: op('GET /api/market/ticks', 'The recorded tape', {
       query: market.ticksQuery,
-      ok: array('TickRef'),
+      ok: array('TapeTick'),
       errors: notFound,
     }),
+    fairness: op(
+      'GET /api/market/fairness',
+      'Commitments of the live feed, and secrets once revealed (docs/FAIRNESS.md)',
+      { query: market.fairnessQuery, ok: array('FairnessPeriod'), errors: notFound },
+    ),
   }),
 
   ...group('Orders', 'user', {

@@ -7,6 +7,7 @@ import type * as content from '@shared/content';
 import { errorCodes, type ErrorBody } from '@shared/errors';
 import type { KycState, OpsKycSubmission } from '@shared/kyc';
 import type { Order, TickRef } from '@shared/orders';
+import type { FairnessPeriod, TapeTickDto } from '@shared/market';
 import type { Candle, Product } from '@shared/product';
 import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
 import type * as wallet from '@shared/wallet';
@@ -143,6 +144,8 @@ describe('the OpenAPI document', () => {
     expectTypeOf<Shape<'AppInfo'>>().toEqualTypeOf<AppInfo>();
     expectTypeOf<Shape<'AccountSummary'>>().toEqualTypeOf<wallet.AccountSummary>();
     expectTypeOf<Shape<'TickRef'>>().toEqualTypeOf<TickRef>();
+    expectTypeOf<Shape<'TapeTick'>>().toEqualTypeOf<TapeTickDto>();
+    expectTypeOf<Shape<'FairnessPeriod'>>().toEqualTypeOf<FairnessPeriod>();
     expectTypeOf<Shape<'Product'>>().toEqualTypeOf<Product>();
     expectTypeOf<Shape<'Candle'>>().toEqualTypeOf<Candle>();
     expectTypeOf<Shape<'Order'>>().toEqualTypeOf<Order>();

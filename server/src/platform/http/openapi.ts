@@ -47,6 +47,22 @@ const accountSummary = z.object({
 });
 
 const tickRef = z.object({ seq: z.int(), ts: ms, price: decimal });
+const tapeTick = tickRef.extend({ qty: z.int().describe('lots') });
+const fairnessPeriod = z.object({
+  productId: text,
+  ...each(ms, 'periodStart', 'periodEnd', 'committedAt'),
+  commitment: text.describe('SHA-256 of the secret, hex'),
+  model: z.object({
+    ...each(z.int(), 'version', 'precision', 'tickSize'),
+    startPrice: decimal,
+    ...each(z.number(), 'annualVol', 'jumpsPerDay', 'typicalLots'),
+  }),
+  start: z
+    .object({ seq: z.int(), ts: ms.nullable(), ...each(text, 'logPrice', 'logVol') })
+    .nullable(),
+  secret: text.nullable().describe('hex, once revealed'),
+  revealedAt: ms.nullable(),
+});
 const productDto = z.object({
   ...each(text, 'id', 'name'),
   category: z.enum(['crypto', 'forex', 'metals', 'energy', 'index']),
@@ -166,6 +182,8 @@ export const answerShapes = {
   AppInfo: appInfo,
   AccountSummary: accountSummary,
   TickRef: tickRef,
+  TapeTick: tapeTick,
+  FairnessPeriod: fairnessPeriod,
   Product: productDto,
   Candle: z.object({ t: ms, ...each(decimal, 'o', 'h', 'l', 'c', 'v') }),
   Order: order,
