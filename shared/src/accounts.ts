@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from './text';
 
 /** Account rules of DECISIONS.md (Accounts), shared by the server's validation and the client's forms. */
 export const accountSchema = z
@@ -9,8 +10,7 @@ export const phoneSchema = z
   .string()
   .trim()
   .regex(/^\+?\d{6,15}$/, 'phone must be 6-15 digits, optionally starting with +');
-export const inviteCodeSchema = z
-  .string()
+export const inviteCodeSchema = freeText()
   .trim()
   .min(1, 'invite code is required')
   .max(32)
@@ -35,7 +35,7 @@ export const registerBody = registerCheckBody.extend({
   tradePasswordConfirm: z.string().max(6),
 });
 export const loginBody = z.object({
-  account: z.string().trim().min(1, 'account is required').max(20),
+  account: freeText().trim().min(1, 'account is required').max(20),
   password: z.string().min(1, 'password is required').max(64),
 });
 export const changePasswordBody = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defaultLanguage, languages } from './languages';
+import { freeText } from './text';
 import { idValue, pageQuery } from './wallet.schemas';
 
 /**
@@ -124,15 +125,15 @@ export const langQuery = z.object({
     .enum(languages, { error: `lang must be one of ${languages.join(', ')}` })
     .default(defaultLanguage),
 });
-export const pageParams = z.object({ slug: z.string().max(40) });
+export const pageParams = z.object({ slug: freeText().max(40) });
 export const newsListQuery = pageQuery.extend(langQuery.shape);
 export const newsParams = z.object({ id: idValue });
 export const messageParams = z.object({ id: idValue });
 export const messageListQuery = pageQuery;
 
-const text = (what: string, max: number) =>
-  z
-    .string({ error: `${what} is required` })
+/** Titles are one line; bodies keep their line breaks (paragraphs, headings, list items). */
+const text = (what: string, max: number, multiline = false) =>
+  freeText({ multiline, error: `${what} is required` })
     .trim()
     .min(1, `${what} is required`)
     .max(max, `${what} must be at most ${max} characters`);
@@ -140,19 +141,19 @@ const text = (what: string, max: number) =>
 export const opsMessageBody = z.object({
   userId: idValue.optional(),
   title: text('title', 120),
-  body: text('body', 2000),
+  body: text('body', 2000, true),
 });
 export const opsNewsBody = z.object({
   /** Adds or replaces this language's text of an existing item instead of publishing a new one. */
   newsId: idValue.optional(),
   lang: z.enum(languages, { error: `lang must be one of ${languages.join(', ')}` }),
   title: text('title', 120),
-  body: text('body', 20_000),
+  body: text('body', 20_000, true),
 });
 export const opsPageBody = z.object({
   lang: z.enum(languages, { error: `lang must be one of ${languages.join(', ')}` }),
   title: text('title', 120),
-  body: text('body', 20_000),
+  body: text('body', 20_000, true),
 });
 
 export type OpsMessageBody = z.infer<typeof opsMessageBody>;

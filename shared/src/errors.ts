@@ -27,6 +27,8 @@ export const errorCodes = [
   'UPLOAD_INVALID',
   'UPLOAD_TOO_LARGE',
   'INVALID_STATE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',
 ] as const;
 

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { intervals } from './product';
+import { freeText } from './text';
 
 /** Query schemas of the market endpoints (API.md, Market). */
 const epochMs = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
 
-export const productsQuery = z.object({ q: z.string().trim().max(40).optional() });
+export const productsQuery = z.object({ q: freeText().trim().max(40).optional() });
 
-export const productIdParam = z.object({ id: z.string().min(1).max(32) });
+/** A product id as a client names it; an unknown one is the service's 404. */
+const productId = (max: number) => freeText().min(1).max(max);
+export const productIdParam = z.object({ id: productId(32) });
 
 export const candlesQuery = z.object({
-  product: z.string().min(1).max(16),
+  product: productId(16),
   interval: z.enum(intervals as [string, ...string[]]),
   limit: z.coerce.number().int().min(1).max(1000).default(300),
   before: epochMs.optional(),
@@ -17,7 +20,7 @@ export const candlesQuery = z.object({
 
 export const ticksQuery = z
   .object({
-    product: z.string().min(1).max(16),
+    product: productId(16),
     from: epochMs.optional(),
     to: epochMs.optional(),
     /** Only ticks after this sequence number: pages through a long tape without gaps. */

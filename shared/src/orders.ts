@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from './text';
 
 export type Direction = 'up' | 'down';
 export type OrderStatus = 'open' | 'won' | 'lost' | 'draw' | 'void';
@@ -29,7 +30,7 @@ export interface Order {
 }
 
 export const placeOrderBody = z.object({
-  productId: z.string().min(1).max(32),
+  productId: freeText().min(1).max(32),
   direction: z.enum(['up', 'down']),
   amount: z.number().int('amount is in minor units (a whole number)').positive(),
   duration: z.number().int().positive(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countryCodes } from './countries';
+import { freeText } from './text';
 import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
 
 /** Request schemas of the wallet endpoints (API.md, Wallet and Operators). */
@@ -34,7 +35,7 @@ export const withdrawalReviewQuery = pageQuery.extend({
   status: z.enum(['pending', 'success', 'failed']).optional(),
 });
 export const rejectBody = z.object({
-  reason: z.string().trim().min(1, 'reason is required').max(200),
+  reason: freeText().trim().min(1, 'reason is required').max(200),
 });
 
 export const coinAddressPatterns: Record<CoinNetwork, RegExp> = {
@@ -57,9 +58,9 @@ export const nationality = z
   .refine((c) => countryCodes.has(c), 'nationality must be a country code such as CN or US');
 
 const text = (max: number, what: string) =>
-  z.string().trim().min(1, `${what} is required`).max(max);
-const remark = z
-  .string()
+  freeText().trim().min(1, `${what} is required`).max(max);
+/** Typed in a textarea: line breaks are its own. */
+const remark = freeText({ multiline: true })
   .trim()
   .max(140)
   .optional()
@@ -90,8 +91,7 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
     nationality,
     bankName: text(60, 'bank name'),
     cardNumber,
-    bankAddress: z
-      .string()
+    bankAddress: freeText()
       .trim()
       .max(200)
       .optional()

@@ -1,26 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import { AppError, validationFailed } from '@server/platform/http/errors';
+import { FormError, encodingUnsupported } from '@server/platform/http/refusals';
 import { UPLOAD_MAX_BYTES, type IncomingFile } from './upload.service';
-
-/** Turns the parser's errors into the API's: 413 for a big file, 400 for anything else. */
-function uploadError(err: unknown): AppError {
-  if (err instanceof multer.MulterError) {
-    const field = err.field ?? 'body';
-    switch (err.code) {
-      case 'LIMIT_FILE_SIZE':
-        return new AppError(413, 'UPLOAD_TOO_LARGE', 'Images may be at most 5 MB', field);
-      case 'LIMIT_UNEXPECTED_FILE':
-        return validationFailed(field, `${field}: unexpected file`);
-      case 'LIMIT_FIELD_VALUE':
-        return validationFailed(field, `${field}: too long`);
-      default:
-        return validationFailed('body', `Form data refused: ${err.message}`);
-    }
-  }
-  // busboy: a malformed body (no boundary, truncated part, bad header).
-  return validationFailed('body', 'Form data is malformed');
-}
 
 /**
  * Parses a multipart form with at most one image in each of `fields`, in memory (each file is
@@ -40,7 +21,12 @@ export function imageForm(fields: readonly string[]): RequestHandler {
     },
   }).fields(fields.map((name) => ({ name, maxCount: 1 })));
   return (req, res, next) => {
-    parse(req, res, (err?: unknown) => next(err ? uploadError(err) : undefined));
+    // The multipart parser reads the bytes as they come: a compressed form would be misread as a
+    // malformed one, so it is refused for what it is.
+    const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') throw encodingUnsupported('identity for a form');
+    // Every failure of the parser is about the request; the error handler words it (refusals.ts).
+    parse(req, res, (err?: unknown) => next(err ? new FormError(err) : undefined));
   };
 }
 

@@ -2,8 +2,13 @@ import type { ErrorRequestHandler } from 'express';
 import type { ErrorBody } from '@shared/errors';
 import type { Logger } from '../logger';
 import { AppError } from './errors';
+import { refusalOf } from './refusals';
 
-/** The one error handler: AppErrors become their status and code; body-parser errors a 400/413. */
+/**
+ * The one error handler: AppErrors become their status and code; what the request parsers refuse
+ * (JSON, encodings, multipart, broken path escapes) becomes a 4xx through `refusalOf`; anything
+ * else is a fault: logged, and answered 500 INTERNAL without detail.
+ */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     const body = (
@@ -13,18 +18,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     ): ErrorBody => ({
       error: { code, message, ...(field ? { field } : {}) },
     });
-    if (err instanceof AppError) {
-      if (err.report) log.error({ err, path: req.path }, err.message);
-      res.status(err.status).json(body(err.code, err.message, err.field));
-      return;
-    }
-    const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.parse.failed') {
-      res.status(400).json(body('VALIDATION_FAILED', 'Body is not valid JSON', 'body'));
-      return;
-    }
-    if (e.type === 'entity.too.large') {
-      res.status(413).json(body('VALIDATION_FAILED', 'Body is too large', 'body'));
+    const refusal = err instanceof AppError ? err : refusalOf(err);
+    if (refusal) {
+      if (refusal.report) log.error({ err, path: req.path }, refusal.message);
+      res.status(refusal.status).json(body(refusal.code, refusal.message, refusal.field));
       return;
     }
     log.error({ err, path: req.path }, 'unhandled error');

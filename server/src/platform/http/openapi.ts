@@ -315,6 +315,9 @@ function errors(e: Endpoint) {
   if (e.params ?? e.query ?? e.body ?? e.form) add(400, 'VALIDATION_FAILED');
   if (e.form) add(400, 'UPLOAD_INVALID');
   if (e.form) add(413, 'UPLOAD_TOO_LARGE');
+  // The JSON parser's refusals (refusals.ts): over 64 kB; a charset or Content-Encoding it lacks.
+  if (e.body) add(413, 'PAYLOAD_TOO_LARGE');
+  if (e.body) add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (e.auth !== 'anyone') add(401, 'UNAUTHENTICATED');
   if (e.auth === 'operator') add(403, 'FORBIDDEN');
   if (e.idempotent) add(422, 'IDEMPOTENCY_MISMATCH');

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dbDrivers } from '@tests/support/db';
+import { jsonType, openFuzzWorld, type FuzzWorld } from '@tests/support/fuzz-world';
+import { multipart, type RawAnswer } from '@tests/support/raw-http';
+import { bankAccountBody, bankDepositFields, images, opsAuth } from '@tests/support/wallet';
+
+/**
+ * The refusals a client can rely on, by name: bodies past the limit, broken path escapes, ids
+ * that are no ids, other people's ids, free text with control or bidi characters, and a refused
+ * deposit that leaves nothing behind. input-fuzz.test.ts sweeps every endpoint for 5xx.
+ */
+describe.each(dbDrivers())('input refusals on %s', (kind) => {
+  let w: FuzzWorld;
+  beforeAll(async () => {
+    w = await openFuzzWorld(kind);
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('a body past 64 kB, or a gzip that inflates past it → 413 PAYLOAD_TOO_LARGE', async () => {
+    const big = JSON.stringify({ account: 'x'.repeat(100_000) });
+    for (const [headers, body] of [
+      [jsonType, big],
+      [{ ...jsonType, 'content-encoding': 'gzip' }, zlib.gzipSync(big)],
+      [{ ...jsonType, 'transfer-encoding': 'chunked' }, big],
+    ] as const) {
+      const a = await w.server.send({ method: 'POST', path: '/api/auth/login', headers, body });
+      expect(a.status).toBe(413);
+      expect(a.json).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', field: 'body' } });
+    }
+  });
+
+  it('a broken %-escape in a path → 400 VALIDATION_FAILED', async () => {
+    for (const path of ['/api/pages/%E0%A4%A', '/api/news/%', '/api/withdrawal-accounts/%zz']) {
+      const a = await w.server.send({ method: 'GET', path, headers: w.auth.user });
+      expect(a.status, path).toBe(400);
+      expect(a.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'path' } });
+    }
+  });
+
+  it('ids like abc, 1e999, -1 or 99999999999999999999 → 400 or 404 on every path with an id', async () => {
+    const withId = w.ops.filter((o) => o.pathParams.includes('id'));
+    expect(withId.length).toBeGreaterThan(10);
+    const { problems } = await w.sweep(
+      withId.flatMap((op) =>
+        ['abc', '1e999', '-1', '99999999999999999999', '1.5', '%00'].map((id) => ({
+          method: op.method,
+          path: w.urlOf(op, { id }),
+          headers: { ...jsonType, ...w.headersFor(op, op.caller) },
+          body: op.method === 'GET' ? undefined : JSON.stringify(w.sampleBody(op)),
+          also: (a: RawAnswer) => ([400, 404].includes(a.status) ? null : `answered ${a.status}`),
+        })),
+      ),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("another user's account, upload and message are 404 to the signed-in user", async () => {
+    for (const path of [
+      `/api/withdrawal-accounts/${w.theirs.account}`,
+      `/api/uploads/${w.theirs.upload}`,
+    ]) {
+      const a = await w.server.send({ method: 'GET', path, headers: w.auth.user });
+      expect(a.status, path).toBe(404);
+    }
+    const read = await w.server.send({
+      method: 'POST',
+      path: `/api/messages/${w.theirs.message}/read`,
+      headers: w.auth.user,
+    });
+    expect(read.status).toBe(404);
+  });
+
+  it('free text refuses control and bidi characters by field; bodies keep line breaks', async () => {
+    const send = (path: string, headers: Record<string, string>, body: unknown) =>
+      w.server.send({
+        method: 'POST',
+        path,
+        headers: { ...jsonType, ...headers },
+        body: JSON.stringify(body),
+      });
+    const cases: [string, Record<string, string>, unknown, string][] = [
+      [
+        '/api/withdrawal-accounts',
+        w.auth.user,
+        { ...bankAccountBody, holderName: 'A\u202eB' },
+        'holderName',
+      ],
+      [
+        '/api/withdrawal-accounts',
+        w.auth.user,
+        { ...bankAccountBody, bankName: 'Bank\u0000' },
+        'bankName',
+      ],
+      [
+        '/api/withdrawal-accounts',
+        w.auth.user,
+        { ...bankAccountBody, bankAddress: 'Road\n1' },
+        'bankAddress',
+      ],
+      ['/api/ops/news', opsAuth, { lang: 'en', title: 'T\u2066', body: 'b' }, 'title'],
+      ['/api/ops/news', opsAuth, { lang: 'en', title: 'T', body: 'b\u0000' }, 'body'],
+      ['/api/ops/news', opsAuth, { lang: 'en', title: 'T', body: 'b\ud800' }, 'body'],
+      ['/api/ops/messages', opsAuth, { title: 'T\n', body: 'b' }, 'title'],
+      [`/api/ops/deposits/${w.theirs.deposit}/reject`, opsAuth, { reason: 'no\u0007' }, 'reason'],
+    ];
+    for (const [path, headers, body, field] of cases) {
+      const a = await send(path, headers, body);
+      expect(a.status, `${path} ${field}`).toBe(400);
+      expect(a.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field } });
+    }
+    const news = await send('/api/ops/news', opsAuth, {
+      lang: 'en',
+      title: 'Two lines',
+      body: 'First\n\n- item\twith a tab\r\nlast',
+    });
+    expect(news.status).toBe(201);
+    expect((news.json as { body: string }).body).toBe('First\n\n- item\twith a tab\r\nlast');
+    const q = await w.server.send({ method: 'GET', path: '/api/market/products?q=BTC%00' });
+    expect(q.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'q' } });
+    const id = await w.server.send({ method: 'GET', path: '/api/market/products/BTC%E2%80%AE' });
+    expect(id.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'id' } });
+  });
+
+  it('a refused deposit writes nothing: no row, no upload, no file', async () => {
+    const counts = async () =>
+      (
+        await w.t.db.query<{ deposits: number; uploads: number }>(
+          'SELECT (SELECT count(*)::int FROM deposits) AS deposits, (SELECT count(*)::int FROM uploads) AS uploads',
+        )
+      ).rows[0]!;
+    const files = () =>
+      fs.existsSync(w.api.uploadsDir) ? fs.readdirSync(w.api.uploadsDir).length : 0;
+    const before = { ...(await counts()), files: files() };
+    const fields = bankDepositFields(10_000);
+    const form = (over: Record<string, string>, shot = images.png) =>
+      multipart([
+        ...Object.entries({ ...fields, ...over }).map(([name, value]) => ({ name, value })),
+        { name: 'screenshot', file: shot },
+      ]);
+    const post = (f: { body: Buffer; type: string }, headers: Record<string, string> = {}) =>
+      w.server.send({
+        method: 'POST',
+        path: '/api/deposits',
+        headers: { ...w.auth.user, 'content-type': f.type, ...headers },
+        body: f.body,
+      });
+    for (const [what, over] of [
+      ['payerName', { payerName: 'Pay\u0000er' }],
+      ['payerBank', { payerBank: 'Bank\u202e' }],
+      ['remark', { remark: 'hi\u001b[2J' }],
+    ] as const) {
+      const a = await post(form(over));
+      expect(a.status, what).toBe(400);
+      expect(a.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: what } });
+    }
+    const encoded = await post(form({}), { 'content-encoding': 'gzip' });
+    expect(encoded.json).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    const truncated = form({});
+    const cut = await post({ ...truncated, body: truncated.body.subarray(0, 300) });
+    expect(cut.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'body' } });
+    const huge = await post(form({}, Buffer.concat([images.png, Buffer.alloc(6 * 1024 * 1024)])));
+    expect(huge.json).toMatchObject({ error: { code: 'UPLOAD_TOO_LARGE' } });
+    expect({ ...(await counts()), files: files() }).toEqual(before);
+    // The same form with a plain remark is taken: the refusals above were about their input.
+    const ok = await post(form({ remark: 'first line\nsecond line' }));
+    expect(ok.status).toBe(201);
+    expect(await counts()).toEqual({
+      deposits: before.deposits + 1,
+      uploads: before.uploads + 1,
+    });
+  });
+});
