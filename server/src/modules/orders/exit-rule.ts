@@ -3,7 +3,10 @@ import { winPayout } from '@shared/orders';
 
 /** The tape around an order's expiry, as the settlement worker reads it. */
 export interface ExitView {
-  /** The last recorded tick with ts ≤ expiry, or null when there is none. */
+  /**
+   * The last recorded tick with ts ≤ expiry, or null when there is none. Never one before the
+   * entry: the entry lies at or before expiry (entry-rule.ts), so it is a candidate itself.
+   */
   exit: { seq: number; ts: number; price: number } | null;
   /** Whether any tick after the expiry has been recorded. */
   tickAfter: boolean;
@@ -15,6 +18,7 @@ export interface OrderTerms {
   direction: Direction;
   amount: number;
   rateBp: number;
+  /** The entry tick's price (the first tick after acceptance, entry-rule.ts). */
   entryPrice: number;
   expiresMs: number;
 }
