@@ -45,7 +45,7 @@ export async function insertOrder(
 ): Promise<OrderRow> {
   const { rows } = await tx.query<OrderRow>(
     `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms)
-     SELECT $1, $2, $3, $4, $5, $6, a, ms, a + make_interval(secs => $5), ms + $5::bigint * 1000
+     SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000
      FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
      RETURNING ${columns}`,
     [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp],
