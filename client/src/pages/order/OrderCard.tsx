@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Order, TickRef } from '@shared/orders';
 import { Countdown } from '@client/components/orders/Countdown';
@@ -55,6 +56,34 @@ function Figure({
   );
 }
 
+/**
+ * The entry: its tick once recorded; until then (the first tick after acceptance is on its way)
+ * a note that the order waits for it; a dash on an order that ended without one.
+ */
+function EntryFigure({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const { lang } = useFormat();
+  const testId = `entry-price-${order.id}`;
+  if (order.entry) return <TickFigure tick={order.entry} testId={testId} />;
+  if (order.status === 'open')
+    return (
+      <span className="order-card__awaiting" data-testid={testId} data-awaiting="true">
+        {t('orders.list.awaitingEntry')}
+      </span>
+    );
+  return (
+    <span className="order-card__price num" data-testid={testId}>
+      {formatPriceAsIs(null, lang)}
+    </span>
+  );
+}
+
+function voidReasonText(t: TFunction, reason: string | null): string {
+  if (reason === 'FEED_STALE') return t('orders.voidReason.FEED_STALE');
+  if (reason === 'NO_ENTRY_TICK') return t('orders.voidReason.NO_ENTRY_TICK');
+  return t('orders.voidReason.other');
+}
+
 /** Live figures of an open position: current price against entry, what it would pay, time left. */
 function OpenFigures({ order }: { order: Order }) {
   const { t } = useTranslation();
@@ -62,7 +91,7 @@ function OpenFigures({ order }: { order: Order }) {
   const price = useLatestPrice(order.productId);
   let move: 'up' | 'down' | 'flat' = 'flat';
   try {
-    if (price !== null) {
+    if (price !== null && order.entry) {
       const c = comparePrices(price, order.entry.price);
       move = c > 0 ? 'up' : c < 0 ? 'down' : 'flat';
     }
@@ -156,15 +185,13 @@ export function OrderCard({ order, productName }: { order: Order; productName: s
           <span className="num">{formatRate(order.rate, format.lang)}</span>
         </Figure>
         <Figure label={t('orders.list.entry')}>
-          <TickFigure tick={order.entry} testId={`entry-price-${order.id}`} />
+          <EntryFigure order={order} />
         </Figure>
         {open ? <OpenFigures order={order} /> : <ClosedFigures order={order} />}
       </dl>
       {order.status === 'void' && (
         <p className="order-card__void" data-testid={`void-reason-${order.id}`}>
-          {order.voidReason === 'FEED_STALE'
-            ? t('orders.voidReason.FEED_STALE')
-            : t('orders.voidReason.other')}
+          {voidReasonText(t, order.voidReason)}
         </p>
       )}
       <p className="order-card__times">
