@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Order, TickRef } from '@shared/orders';
 import { Countdown } from '@client/components/orders/Countdown';
@@ -60,7 +59,7 @@ function Figure({
  * The entry: its tick once recorded; until then (the first tick after acceptance is on its way)
  * a note that the order waits for it; a dash on an order that ended without one.
  */
-function EntryFigure({ order }: { order: Order }) {
+export function EntryFigure({ order }: { order: Pick<Order, 'id' | 'status' | 'entry'> }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
   const testId = `entry-price-${order.id}`;
@@ -78,10 +77,19 @@ function EntryFigure({ order }: { order: Order }) {
   );
 }
 
-function voidReasonText(t: TFunction, reason: string | null): string {
-  if (reason === 'FEED_STALE') return t('orders.voidReason.FEED_STALE');
-  if (reason === 'NO_ENTRY_TICK') return t('orders.voidReason.NO_ENTRY_TICK');
-  return t('orders.voidReason.other');
+/** Why a void order was refunded, in words. */
+export function VoidNote({ order }: { order: Pick<Order, 'id' | 'voidReason'> }) {
+  const { t } = useTranslation();
+  const reason = order.voidReason;
+  return (
+    <p className="order-card__void" data-testid={`void-reason-${order.id}`}>
+      {reason === 'FEED_STALE'
+        ? t('orders.voidReason.FEED_STALE')
+        : reason === 'NO_ENTRY_TICK'
+          ? t('orders.voidReason.NO_ENTRY_TICK')
+          : t('orders.voidReason.other')}
+    </p>
+  );
 }
 
 /** Live figures of an open position: current price against entry, what it would pay, time left. */
@@ -189,11 +197,7 @@ export function OrderCard({ order, productName }: { order: Order; productName: s
         </Figure>
         {open ? <OpenFigures order={order} /> : <ClosedFigures order={order} />}
       </dl>
-      {order.status === 'void' && (
-        <p className="order-card__void" data-testid={`void-reason-${order.id}`}>
-          {voidReasonText(t, order.voidReason)}
-        </p>
-      )}
+      {order.status === 'void' && <VoidNote order={order} />}
       <p className="order-card__times">
         <span>
           {t('orders.list.placedAt')} {format.dateTime(order.createdAt)}

@@ -134,6 +134,7 @@ export function overdueOrders(
   return items.filter(
     (o) =>
       o.status === 'open' &&
-      (serverNow - o.expiresAt > graceMs || (o.entry === null && serverNow - o.createdAt > graceMs)),
+      (serverNow - o.expiresAt > graceMs ||
+        (o.entry === null && serverNow - o.createdAt > graceMs)),
   );
 }

@@ -33,7 +33,11 @@ function entryByHand(o: Terms, tape: TapeTick[], nowMs: number) {
 /** The exit and result, by hand: the last tick at or before expiry, compared with the entry. */
 function exitByHand(o: Terms, entry: TapeTick, tape: TapeTick[], nowMs: number) {
   const recorded = recordedBy(tape, nowMs);
-  const exit = recorded.filter((t) => t.ts <= o.expiresMs).sort(byTime).at(-1) ?? null;
+  const exit =
+    recorded
+      .filter((t) => t.ts <= o.expiresMs)
+      .sort(byTime)
+      .at(-1) ?? null;
   const later = recorded.some((t) => t.ts > o.expiresMs);
   if (!later && nowMs - o.expiresMs < SETTLE_GRACE_MS) return { final: false as const };
   if (!exit || exit.ts < o.expiresMs - MAX_DELAY)
@@ -60,9 +64,7 @@ function entryView(o: Terms, tape: TapeTick[], nowMs: number): EntryView {
 /** What the worker's SQL reads around the expiry (orders.repo.ts, claimDue). */
 function exitView(o: Terms, entry: TapeTick, tape: TapeTick[], nowMs: number): ExitView {
   const recorded = recordedBy(tape, nowMs);
-  const candidates = recorded
-    .filter((t) => t.ts <= o.expiresMs && t.ts >= entry.ts)
-    .sort(byTime);
+  const candidates = recorded.filter((t) => t.ts <= o.expiresMs && t.ts >= entry.ts).sort(byTime);
   return {
     exit: candidates.at(-1) ?? null,
     tickAfter: recorded.some((t) => t.ts > o.expiresMs),

@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import {
-  backdateOrder,
-  expireOrder,
-  fund,
-  liveTick,
-  recordTick,
-} from '@tests/support/orders';
+import { backdateOrder, expireOrder, fund, liveTick, recordTick } from '@tests/support/orders';
 import { checkLedger, userBalances } from '../wallet/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
@@ -143,7 +137,12 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     });
     try {
       // Two ticks after acceptance, the later one written first: the entry is still the first.
-      const second = await recordTick(t.db, 'XRPUSDT', 6_020, Math.max(Date.now(), o.createdAt) + 5);
+      const second = await recordTick(
+        t.db,
+        'XRPUSDT',
+        6_020,
+        Math.max(Date.now(), o.createdAt) + 5,
+      );
       const first = await recordTick(t.db, 'XRPUSDT', 6_010, second.ts - 1);
       await vi.waitFor(() => expect(orderEvents(o.id).at(-1)?.entry).not.toBeNull(), {
         timeout: 10_000,
@@ -221,13 +220,8 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       await vi.waitFor(() => expect(api.market.latestTick(productId)?.seq).toBe(tick.seq));
     };
     const place = async (productId: string) =>
-      (
-        await api.http
-          .post('/api/orders')
-          .set(u.auth)
-          .send(order({ productId }))
-          .expect(201)
-      ).body as Order;
+      (await api.http.post('/api/orders').set(u.auth).send(order({ productId })).expect(201))
+        .body as Order;
     const worker = await stoppedWorker();
 
     // GBPUSD: the first tick after acceptance comes 1 ms after the window: void at once.
