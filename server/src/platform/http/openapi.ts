@@ -70,7 +70,9 @@ const order = z.object({
   status: z.enum(['open', 'won', 'lost', 'draw', 'void']),
   entry: tickRef
     .nullable()
-    .describe('the first tick recorded after acceptance; null until it is recorded, and on a NO_ENTRY_TICK void'),
+    .describe(
+      'the first tick recorded after acceptance; null until it is recorded, and on a NO_ENTRY_TICK void',
+    ),
   exit: tickRef.nullable(),
   ...each(money.nullable(), 'payout', 'pnl'),
   ...each(ms, 'createdAt', 'expiresAt'),
