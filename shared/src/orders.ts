@@ -25,7 +25,10 @@ export interface Order {
   duration: number;
   rate: string;
   status: OrderStatus;
-  /** The first tick recorded after acceptance; null until it is recorded (and for good on a NO_ENTRY_TICK void). */
+  /**
+   * The first tick recorded after acceptance; null until it is recorded (and for good on a
+   * NO_ENTRY_TICK void).
+   */
   entry: TickRef | null;
   exit: TickRef | null;
   payout: number | null;

@@ -1,3 +1,4 @@
+import type { VoidReason } from '@shared/orders';
 import { SETTLE_GRACE_MS } from './exit-rule';
 
 /** A recorded tick, its price in units. */
@@ -25,7 +26,7 @@ export interface EntryTerms {
 export type Entry =
   | { final: false }
   | { final: true; entry: TapeTick }
-  | { final: true; entry: null; voidReason: 'NO_ENTRY_TICK' };
+  | { final: true; entry: null; voidReason: Extract<VoidReason, 'NO_ENTRY_TICK'> };
 
 /**
  * DECISIONS.md, Orders: the entry is the first tick recorded after acceptance (ts > acceptance,

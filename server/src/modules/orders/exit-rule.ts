@@ -1,4 +1,4 @@
-import type { Direction, OrderStatus } from '@shared/orders';
+import type { Direction, OrderStatus, VoidReason } from '@shared/orders';
 import { winPayout } from '@shared/orders';
 
 /** The tape around an order's expiry, as the settlement worker reads it. */
@@ -30,7 +30,7 @@ export type Settlement =
       status: Exclude<OrderStatus, 'open'>;
       payout: number;
       exit: ExitView['exit'];
-      voidReason: string | null;
+      voidReason: VoidReason | null;
     };
 
 export const SETTLE_GRACE_MS = 2000;

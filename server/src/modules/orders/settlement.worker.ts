@@ -1,3 +1,4 @@
+import type { VoidReason } from '@shared/orders';
 import type { Db, Queryable } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
 import type { UserEvents } from '@server/platform/user-events';
@@ -32,12 +33,13 @@ interface Closing {
   status: 'won' | 'lost' | 'draw' | 'void';
   payout: number;
   exit: { seq: number; ts: number; price: number } | null;
-  voidReason: string | null;
+  voidReason: VoidReason | null;
 }
 
-/** The one ledger transfer that ends an order: the stake leaves in_orders, the payout goes to
- * available, and the difference goes to (or comes from) the house. Its unique ref makes a second one
- * impossible. */
+/**
+ * The one ledger transfer that ends an order: the stake leaves in_orders, the payout goes to
+ * available, the difference to (or from) the house. Its unique ref makes a second one impossible.
+ */
 function closingTransfer(c: Closing): TransferSpec {
   const legs: Leg[] = [{ account: { user: c.userId, kind: 'in_orders' }, amount: -c.amount }];
   if (c.payout > 0) legs.push({ account: { user: c.userId, kind: 'available' }, amount: c.payout });
