@@ -1,8 +1,41 @@
-import type { Tick } from '@shared/market';
+import type { ProductStatus, Tick } from '@shared/market';
 import type { Bus } from '@server/platform/bus';
 import type { Db, Queryable } from '@server/platform/db';
 import { transfer } from '@server/modules/wallet/ledger';
 import { insertTicks } from '@sim/tape.repo';
+
+/**
+ * Publishes a market state in which each named product has the given status (as the simulator
+ * does every second), so placement checks see them open, closed or under maintenance.
+ */
+export async function publishMarket(
+  bus: Bus,
+  statuses: Record<string, ProductStatus>,
+  opensAt = Date.now() + 3_600_000,
+): Promise<void> {
+  await bus.publish({
+    type: 'market',
+    market: {
+      ts: Date.now(),
+      products: Object.entries(statuses).map(([id, status]) => ({
+        id,
+        status,
+        opensAt: status === 'closed' ? opensAt : undefined,
+        last: null,
+        stats: {
+          open: '0',
+          high: '0',
+          low: '0',
+          last: '0',
+          change: '0',
+          changePct: '0.00',
+          volume: '0',
+          amount: '0.00',
+        },
+      })),
+    },
+  });
+}
 
 /** Credits a user's available balance from outside (as an approved deposit would). */
 export async function fund(db: Db, userId: number | string, amount: number): Promise<void> {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '@shared/orders';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { fund, liveTick, recordTick } from '@tests/support/orders';
+import { fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
 import { startSettlementWorker } from './settlement.worker';
 
 // PostgreSQL only: PGlite runs inside the process, so its clock is the process clock by nature.
@@ -12,29 +12,7 @@ describe('the worker judges acceptance and expiry by the database clock (Postgre
   beforeAll(async () => {
     t = await openTestDb('postgres');
     api = await buildTestApi(t.db);
-    await api.bus.publish({
-      type: 'market',
-      market: {
-        ts: Date.now(),
-        products: [
-          {
-            id: 'BTCUSDT',
-            status: 'open',
-            last: null,
-            stats: {
-              open: '0',
-              high: '0',
-              low: '0',
-              last: '0',
-              change: '0',
-              changePct: '0.00',
-              volume: '0',
-              amount: '0.00',
-            },
-          },
-        ],
-      },
-    });
+    await publishMarket(api.bus, { BTCUSDT: 'open' });
   });
   afterAll(async () => {
     await api.close();
