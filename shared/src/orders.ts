@@ -4,6 +4,13 @@ import { freeText } from './text';
 export type Direction = 'up' | 'down';
 export type OrderStatus = 'open' | 'won' | 'lost' | 'draw' | 'void';
 
+/**
+ * Why an order was void (stake refunded): the feed stalled before expiry (FEED_STALE), or no tick
+ * was recorded within the max feed delay after acceptance, so the order never had an entry
+ * (NO_ENTRY_TICK).
+ */
+export type VoidReason = 'FEED_STALE' | 'NO_ENTRY_TICK';
+
 export interface TickRef {
   seq: number;
   ts: number;
@@ -19,7 +26,11 @@ export interface Order {
   duration: number;
   rate: string;
   status: OrderStatus;
-  entry: TickRef;
+  /**
+   * The first tick recorded after acceptance; null until it is recorded (and for good on a
+   * NO_ENTRY_TICK void).
+   */
+  entry: TickRef | null;
   exit: TickRef | null;
   payout: number | null;
   pnl: number | null;

@@ -161,6 +161,12 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
     // Placed through api2; it settles on whichever api's worker claims it.
     const order = await placeOrder(token);
     await eventually(() => events.some((o) => o.id === order.id), 5000, 'the open order event');
+    // The entry (the next tick after acceptance, from the live tape) comes in its own event.
+    await eventually(
+      () => events.some((o) => o.id === order.id && o.status === 'open' && o.entry !== null),
+      5000,
+      'the entry event',
+    );
     await expireOrder(t.db, order.id, 0);
     await eventually(
       () => events.some((o) => o.id === order.id && o.status !== 'open'),
@@ -301,6 +307,7 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
     }
     expect(facts.open).toBe(0);
     expect(facts.halfDone).toBe(0);
+    expect(facts.wrongEntry).toBe(0);
     expect(facts.heldMismatch).toBe(0);
     expect(facts.settleTransfers).toBe(facts.settled);
     expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });

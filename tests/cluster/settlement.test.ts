@@ -11,7 +11,10 @@ import {
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';
 
-/** Settlement as separate worker processes on PostgreSQL: exactly once, and nothing half-done after SIGKILL. */
+/**
+ * Entry and settlement as separate worker processes on PostgreSQL: each order entered at the first
+ * tick after its acceptance and settled exactly once, and nothing half-done after SIGKILL.
+ */
 describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 }, () => {
   let t: TestDb;
   let users: number[];
@@ -40,7 +43,7 @@ describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 
     await t.drop();
   });
 
-  it('4 workers settle 1 000 orders expiring in the same second, each exactly once', async () => {
+  it('4 workers enter and settle 1 000 orders expiring in the same second, each exactly once', async () => {
     await bulkOrders(t.db, users, 1000);
     await Promise.all([1, 2, 3, 4].map(() => startWorker()));
     await expireAllAt(t.db, 1);
@@ -55,6 +58,7 @@ describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 
       settled: 1000,
       settleTransfers: 1000,
       halfDone: 0,
+      wrongEntry: 0,
       heldMismatch: 0,
     });
     expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
@@ -83,6 +87,7 @@ describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 
     const mid = await settlementFacts(t.db);
     expect(mid.open).toBeGreaterThan(0);
     expect(mid.halfDone).toBe(0);
+    expect(mid.wrongEntry).toBe(0);
     expect(mid.heldMismatch).toBe(0);
     expect(mid.settleTransfers).toBe(mid.settled);
     expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
@@ -99,6 +104,7 @@ describe('settlement workers across processes (PostgreSQL)', { timeout: 120_000 
       settled: 2000,
       settleTransfers: 2000,
       halfDone: 0,
+      wrongEntry: 0,
       heldMismatch: 0,
     });
     expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });

@@ -214,14 +214,34 @@ describe('timed orders (Chromium, embedded app)', () => {
     await card.first().waitFor({ timeout: 10_000 });
     expect(await card.count()).toBe(1);
     const id = (await card.first().getAttribute('data-testid'))!.replace('order-', '');
-    const placed = await api<Order>(`/api/orders/${id}`, {}, token);
-    expect(placed).toMatchObject({ status: 'open', direction: 'up', amount: stake, duration: 30 });
+    const accepted = await api<Order>(`/api/orders/${id}`, {}, token);
+    expect(accepted).toMatchObject({
+      status: 'open',
+      direction: 'up',
+      amount: stake,
+      duration: 30,
+    });
+    expect(accepted.expiresAt - accepted.createdAt).toBe(30_000);
     expect(await positions.getByTestId(`order-status-${id}`).getAttribute('data-status')).toBe(
       'open',
     );
+    // The entry is the first tick recorded after acceptance: the worker fills it in, and the card
+    // follows its `order` event without a reload.
+    let placed = accepted;
+    await expect
+      .poll(async () => (placed = await api<Order>(`/api/orders/${id}`, {}, token)).entry, live)
+      .not.toBeNull();
+    const entryTick = placed.entry!;
     const entry = positions.getByTestId(`entry-price-${id}`);
-    expect(await entry.getAttribute('data-seq')).toBe(String(placed.entry.seq));
-    expect(await entry.innerText()).toBe(priceText(placed.entry.price));
+    await expect.poll(() => entry.getAttribute('data-seq'), live).toBe(String(entryTick.seq));
+    expect(await entry.innerText()).toBe(priceText(entryTick.price));
+    const around = await api<TapeTick[]>(
+      `/api/market/ticks?product=BTCUSDT&from=${placed.createdAt - 5_000}&to=${placed.createdAt + 5_000}&limit=1000`,
+    );
+    expect(
+      around.filter((t) => t.ts > placed.createdAt).sort((a, b) => a.ts - b.ts || a.seq - b.seq)[0],
+    ).toEqual(entryTick);
+    expect(entryTick.ts).toBeLessThanOrEqual(placed.createdAt + 3_000);
     const first = seconds(await text(positions, `countdown-${id}`));
     expect(first).toBeGreaterThan(20);
     expect(first).toBeLessThanOrEqual(30);
@@ -247,11 +267,11 @@ describe('timed orders (Chromium, embedded app)', () => {
     await positions.getByText('暂无数据').waitFor();
 
     // Entry and exit are ticks of the public tape: the entry the seq the order names, the exit
-    // the last tick at or before expiry.
+    // the last tick at or before expiry (never before the entry).
     const tape = await api<TapeTick[]>(
-      `/api/market/ticks?product=BTCUSDT&from=${placed.entry.ts}&to=${placed.expiresAt}&limit=1000`,
+      `/api/market/ticks?product=BTCUSDT&from=${entryTick.ts}&to=${placed.expiresAt}&limit=1000`,
     );
-    expect(tape.find((t) => t.seq === placed.entry.seq)).toEqual(placed.entry);
+    expect(tape.find((t) => t.seq === entryTick.seq)).toEqual(entryTick);
     const exitTick = tape.filter((t) => t.ts <= placed.expiresAt).at(-1);
     expect(settled.exit).toEqual(exitTick);
 
@@ -266,7 +286,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await exit.getAttribute('data-price')).toBe(exitTick!.price);
     expect(await exit.innerText()).toBe(priceText(exitTick!.price));
     expect(await positions.getByTestId(`entry-price-${id}`).getAttribute('data-seq')).toBe(
-      String(placed.entry.seq),
+      String(entryTick.seq),
     );
     expect(await text(positions, `pnl-${id}`)).toBe(signedMoney(settled.pnl!));
     expect(await text(positions, `payout-${id}`)).toBe(money(settled.payout!));

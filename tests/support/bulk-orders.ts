@@ -31,7 +31,10 @@ export async function bulkUsers(db: Db, count: number, funds: number): Promise<n
   return ids;
 }
 
-/** `count` open orders spread over `users`, staked through the ledger as placement does. */
+/**
+ * `count` open orders spread over `users`, staked through the ledger as placement does, accepted
+ * now and without an entry: a settlement worker gives each its first tick after acceptance.
+ */
 export async function bulkOrders(
   db: Db,
   users: number[],
@@ -49,7 +52,6 @@ export async function bulkOrders(
           amount: 1000 + (j % 7) * 100,
           duration: 30,
           rateBp: 8000,
-          entry: { seq: 1, ts: Date.now(), price: 6_700_000 },
         });
         await transfer(tx, {
           kind: 'order_stake',
@@ -102,6 +104,11 @@ export async function settlementFacts(db: Db) {
     // A settled order without its transfer, or an open one with one: half-done work.
     halfDone: await q(`SELECT count(*)::int AS n FROM orders o
       WHERE (o.status = 'open') = EXISTS (SELECT 1 FROM transfers t WHERE t.ref = 'settle:' || o.id)`),
+    // An entry that is not the first tick after acceptance, or a result without an entry.
+    wrongEntry: await q(`SELECT count(*)::int AS n FROM orders o
+      WHERE (o.entry_seq IS NULL AND o.status NOT IN ('open', 'void'))
+         OR (o.entry_seq IS NOT NULL AND o.entry_seq IS DISTINCT FROM (SELECT t.seq FROM ticks t
+              WHERE t.product_id = o.product_id AND t.ts > o.accepted_ms ORDER BY t.ts, t.seq LIMIT 1))`),
     // Stakes held must equal the open orders' stakes, user by user.
     heldMismatch: await q(`SELECT count(*)::int AS n FROM ledger_accounts a
       WHERE a.kind = 'in_orders' AND a.balance <> coalesce((SELECT sum(amount) FROM orders o WHERE o.user_id = a.owner_id AND o.status = 'open'), 0)`),

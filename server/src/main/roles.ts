@@ -148,6 +148,10 @@ export async function startApi(
             metrics.settlementLag.observe(lagMs / 1000);
             metrics.settled.inc({ status });
           },
+          onEntry: (lagMs, outcome) => {
+            if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
+            else metrics.settled.inc({ status: 'void' });
+          },
         })
       : null;
   // TEST_CLOCK=1 (browser journeys only): a platform clock /api/test/clock can move forward.

@@ -58,6 +58,12 @@ export function createMetrics(role: string) {
       buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
       registers: [registry],
     }),
+    entryLag: new Histogram({
+      name: 'order_entry_lag_seconds',
+      help: "From an order's entry tick to the entry written on the order",
+      buckets: [0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2, 5],
+      registers: [registry],
+    }),
   };
 }
 

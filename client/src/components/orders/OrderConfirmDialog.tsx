@@ -16,6 +16,7 @@ export interface ConfirmRow {
 export function OrderConfirmDialog({
   title,
   rows,
+  note,
   problem,
   confirmLabel,
   busy,
@@ -24,6 +25,8 @@ export function OrderConfirmDialog({
 }: {
   title: string;
   rows: ConfirmRow[];
+  /** A line under the rows, e.g. how the entry price is found. */
+  note?: string;
   problem: string | null;
   confirmLabel: string;
   busy: boolean;
@@ -88,6 +91,11 @@ export function OrderConfirmDialog({
           </div>
         ))}
       </dl>
+      {note && (
+        <p className="order-confirm__note" data-testid="confirm-note">
+          {note}
+        </p>
+      )}
       {problem && (
         <p className="order-confirm__problem" role="alert" data-testid="confirm-problem">
           {problem}

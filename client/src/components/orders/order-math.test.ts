@@ -50,6 +50,10 @@ describe('what an open order would pay now', () => {
     expect(payoutAt(order('down'), '67000.50')).toBe(100_000);
     expect(payoutAt(order('up'), 'not a price')).toBeNull();
   });
+
+  it('says nothing while the order waits for its entry tick', () => {
+    expect(payoutAt({ ...order('up'), entry: null }, '67000.51')).toBeNull();
+  });
 });
 
 describe('order formats', () => {

@@ -44,12 +44,14 @@ export function outcomeAt(
 
 /**
  * What an open order would pay if it settled at `price` now: stake + stake × rate on a win, the
- * stake back on a draw, nothing on a loss. Null when the price cannot be read.
+ * stake back on a draw, nothing on a loss. Null when the price cannot be read, or while the order
+ * waits for its entry tick (nothing to compare with yet).
  */
 export function payoutAt(
   order: Pick<Order, 'direction' | 'amount' | 'rate' | 'entry'>,
   price: string,
 ): number | null {
+  if (!order.entry) return null;
   try {
     switch (outcomeAt(order.direction, order.entry.price, price)) {
       case 'won':

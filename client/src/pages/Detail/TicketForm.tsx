@@ -241,6 +241,8 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
             },
             { label: t('orders.ticket.payout'), value: money(guess.payout) },
           ]}
+          // The price on screen is not the entry: nobody may buy a move already seen.
+          note={t('orders.ticket.entryNote')}
           problem={retryNote}
           confirmLabel={retryNote ? t('common.retry') : t('common.confirm')}
           busy={busy}

@@ -55,6 +55,43 @@ function Figure({
   );
 }
 
+/**
+ * The entry: its tick once recorded; until then (the first tick after acceptance is on its way)
+ * a note that the order waits for it; a dash on an order that ended without one.
+ */
+export function EntryFigure({ order }: { order: Pick<Order, 'id' | 'status' | 'entry'> }) {
+  const { t } = useTranslation();
+  const { lang } = useFormat();
+  const testId = `entry-price-${order.id}`;
+  if (order.entry) return <TickFigure tick={order.entry} testId={testId} />;
+  if (order.status === 'open')
+    return (
+      <span className="order-card__awaiting" data-testid={testId} data-awaiting="true">
+        {t('orders.list.awaitingEntry')}
+      </span>
+    );
+  return (
+    <span className="order-card__price num" data-testid={testId}>
+      {formatPriceAsIs(null, lang)}
+    </span>
+  );
+}
+
+/** Why a void order was refunded, in words. */
+export function VoidNote({ order }: { order: Pick<Order, 'id' | 'voidReason'> }) {
+  const { t } = useTranslation();
+  const reason = order.voidReason;
+  return (
+    <p className="order-card__void" data-testid={`void-reason-${order.id}`}>
+      {reason === 'FEED_STALE'
+        ? t('orders.voidReason.FEED_STALE')
+        : reason === 'NO_ENTRY_TICK'
+          ? t('orders.voidReason.NO_ENTRY_TICK')
+          : t('orders.voidReason.other')}
+    </p>
+  );
+}
+
 /** Live figures of an open position: current price against entry, what it would pay, time left. */
 function OpenFigures({ order }: { order: Order }) {
   const { t } = useTranslation();
@@ -62,7 +99,7 @@ function OpenFigures({ order }: { order: Order }) {
   const price = useLatestPrice(order.productId);
   let move: 'up' | 'down' | 'flat' = 'flat';
   try {
-    if (price !== null) {
+    if (price !== null && order.entry) {
       const c = comparePrices(price, order.entry.price);
       move = c > 0 ? 'up' : c < 0 ? 'down' : 'flat';
     }
@@ -156,17 +193,11 @@ export function OrderCard({ order, productName }: { order: Order; productName: s
           <span className="num">{formatRate(order.rate, format.lang)}</span>
         </Figure>
         <Figure label={t('orders.list.entry')}>
-          <TickFigure tick={order.entry} testId={`entry-price-${order.id}`} />
+          <EntryFigure order={order} />
         </Figure>
         {open ? <OpenFigures order={order} /> : <ClosedFigures order={order} />}
       </dl>
-      {order.status === 'void' && (
-        <p className="order-card__void" data-testid={`void-reason-${order.id}`}>
-          {order.voidReason === 'FEED_STALE'
-            ? t('orders.voidReason.FEED_STALE')
-            : t('orders.voidReason.other')}
-        </p>
-      )}
+      {order.status === 'void' && <VoidNote order={order} />}
       <p className="order-card__times">
         <span>
           {t('orders.list.placedAt')} {format.dateTime(order.createdAt)}

@@ -87,6 +87,23 @@ describe('live order events', () => {
     expect(ids(positions)).toEqual([]);
   });
 
+  it('fills in the entry when its event comes, and a late placement event or page cannot take it away', () => {
+    const waiting = { ...order(4), entry: null };
+    const entered = order(4);
+    let positions = loaded('positions', [waiting]);
+    expect(positions.items[0]!.entry).toBeNull();
+    positions = applyOrderEvent(positions, 'positions', entered);
+    expect(positions.items[0]!.entry).toEqual(entered.entry);
+    // The placement's event (from the api) can arrive after the entry's (from a worker).
+    positions = applyOrderEvent(positions, 'positions', waiting);
+    positions = addPage(positions, 'positions', page([waiting]));
+    expect(positions.items).toEqual([entered]);
+    // The entry event can even come first of all.
+    let records = applyOrderEvent(loaded('records', []), 'records', entered);
+    records = applyOrderEvent(records, 'records', waiting);
+    expect(records.items).toEqual([entered]);
+  });
+
   it('leaves an order beyond the loaded pages to the page that brings it (no duplicates)', () => {
     let history = loaded('history', [order(9, 'won'), order(8, 'won')], '8');
     history = applyOrderEvent(history, 'history', order(3, 'lost'));
@@ -138,5 +155,12 @@ describe('overdue positions', () => {
     const items = [order(1, 'open', 10_000), order(2, 'open', 20_000), order(3, 'won', 0)];
     expect(overdueOrders(items, 15_001, 5_000).map((o) => o.id)).toEqual(['1']);
     expect(overdueOrders(items, 15_000, 5_000)).toEqual([]);
+  });
+
+  it('are also open orders still without an entry past acceptance by more than the grace', () => {
+    const waiting = { ...order(4, 'open', 40_000), createdAt: 10_000, entry: null };
+    const entered = { ...order(5, 'open', 40_000), createdAt: 10_000 };
+    expect(overdueOrders([waiting, entered], 15_001, 5_000).map((o) => o.id)).toEqual(['4']);
+    expect(overdueOrders([waiting, entered], 15_000, 5_000)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The three lists of the order page and how live `order` events change them. Pure, so the
  * merging rules are tested apart from React:
  * - an order belongs to "records" always, to "positions" while open, to "history" once settled;
- * - a settled order never turns open again (a late page or a replayed event cannot undo it);
+ * - a settled order never turns open again, and an entered one never loses its entry (a late page
+ *   or a replayed event cannot undo them: the placement's event may arrive after the entry's);
  * - lists are newest first (by id, as the server pages them); an event for an order beyond the
  *   pages loaded so far is left for the page that will bring it, so nothing shows twice.
  */
@@ -51,10 +52,12 @@ export const emptyOrderList: OrderList = {
   settledIds: new Set(),
 };
 
-/** The later state of one order: settled beats open, whatever arrived last. */
+/** How far an order has come: waiting for its entry tick, entered, settled. */
+const progress = (o: Order) => (o.status !== 'open' ? 2 : o.entry ? 1 : 0);
+
+/** The later state of one order: settled beats entered beats waiting, whatever arrived last. */
 function newer(a: Order, b: Order): Order {
-  if (a.status !== 'open' && b.status === 'open') return a;
-  return b;
+  return progress(a) > progress(b) ? a : b;
 }
 
 const byIdDesc = (a: Order, b: Order) => compareIds(b.id, a.id);
@@ -119,13 +122,19 @@ export function firstPage(
 }
 
 /**
- * Open orders that should have settled by now (`graceMs` past expiry on the server clock): their
- * `order` event may have been lost, so the page asks the server about them directly.
+ * Open orders that should have settled by now (`graceMs` past expiry on the server clock), or
+ * should have their entry (`graceMs` past acceptance: the entry tick comes within the feed delay,
+ * or the order is void): their `order` event may have been lost, so the page asks the server.
  */
 export function overdueOrders(
   items: readonly Order[],
   serverNow: number,
   graceMs: number,
 ): Order[] {
-  return items.filter((o) => o.status === 'open' && serverNow - o.expiresAt > graceMs);
+  return items.filter(
+    (o) =>
+      o.status === 'open' &&
+      (serverNow - o.expiresAt > graceMs ||
+        (o.entry === null && serverNow - o.createdAt > graceMs)),
+  );
 }

@@ -15,7 +15,10 @@ import {
 } from './order-list';
 
 export const PAGE_SIZE = 20;
-/** Past expiry by this much and still open: ask the server (the event may have been lost). */
+/**
+ * Past expiry by this much and still open, or past acceptance by this much and still without an
+ * entry: ask the server (the event may have been lost).
+ */
 const OVERDUE_MS = 5_000;
 const OVERDUE_CHECK_MS = 2_000;
 
@@ -31,7 +34,7 @@ export interface OrderListState {
 
 /**
  * One tab's orders: the first page over REST, further pages on demand, every `order` event of the
- * user's room applied live (placed orders appear, settled ones move), a fresh first page after a
+ * user's room applied live (placed orders appear, entries fill in, settled ones move), a fresh first page after a
  * reconnect, and a direct look at any position that should have settled but has not said so.
  */
 export function useOrderList(tab: OrderTab): OrderListState {

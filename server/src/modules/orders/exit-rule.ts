@@ -1,9 +1,12 @@
-import type { Direction, OrderStatus } from '@shared/orders';
+import type { Direction, OrderStatus, VoidReason } from '@shared/orders';
 import { winPayout } from '@shared/orders';
 
 /** The tape around an order's expiry, as the settlement worker reads it. */
 export interface ExitView {
-  /** The last recorded tick with ts ≤ expiry, or null when there is none. */
+  /**
+   * The last recorded tick with ts ≤ expiry, or null when there is none. Never one before the
+   * entry: the entry lies at or before expiry (entry-rule.ts), so it is a candidate itself.
+   */
   exit: { seq: number; ts: number; price: number } | null;
   /** Whether any tick after the expiry has been recorded. */
   tickAfter: boolean;
@@ -15,6 +18,7 @@ export interface OrderTerms {
   direction: Direction;
   amount: number;
   rateBp: number;
+  /** The entry tick's price (the first tick after acceptance, entry-rule.ts). */
   entryPrice: number;
   expiresMs: number;
 }
@@ -26,7 +30,7 @@ export type Settlement =
       status: Exclude<OrderStatus, 'open'>;
       payout: number;
       exit: ExitView['exit'];
-      voidReason: string | null;
+      voidReason: VoidReason | null;
     };
 
 export const SETTLE_GRACE_MS = 2000;

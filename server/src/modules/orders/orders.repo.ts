@@ -8,10 +8,12 @@ export interface OrderRow {
   amount: number;
   duration: number;
   rate_bp: number;
-  entry_seq: number;
-  entry_ts: number;
-  entry_price: number;
+  /** The first tick after acceptance; null until the worker has found it on the tape. */
+  entry_seq: number | null;
+  entry_ts: number | null;
+  entry_price: number | null;
   created_at: Date;
+  accepted_ms: number;
   expires_at: Date;
   expires_ms: number;
   status: 'open' | 'won' | 'lost' | 'draw' | 'void';
@@ -24,9 +26,12 @@ export interface OrderRow {
 }
 
 const columns = `id, user_id, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price,
-  created_at, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason`;
+  created_at, accepted_ms, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason`;
 
-/** Inserts an open order; the expiry is the database's now() + duration. */
+/**
+ * Inserts an open order without its entry (the worker fills it in from the tape). Acceptance is
+ * the database's now(); expiry = acceptance + duration.
+ */
 export async function insertOrder(
   tx: Queryable,
   o: {
@@ -36,25 +41,14 @@ export async function insertOrder(
     amount: number;
     duration: number;
     rateBp: number;
-    entry: { seq: number; ts: number; price: number };
   },
 ): Promise<OrderRow> {
   const { rows } = await tx.query<OrderRow>(
-    `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price, expires_at, expires_ms)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, e, floor(extract(epoch FROM e) * 1000)::bigint
-     FROM (SELECT now() + make_interval(secs => $5) AS e) x
+    `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms)
+     SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000
+     FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
      RETURNING ${columns}`,
-    [
-      o.userId,
-      o.productId,
-      o.direction,
-      o.amount,
-      o.duration,
-      o.rateBp,
-      o.entry.seq,
-      o.entry.ts,
-      o.entry.price,
-    ],
+    [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp],
   );
   return rows[0]!;
 }
@@ -89,7 +83,10 @@ export async function ordersOfUser(
   return rows;
 }
 
-export interface DueOrder extends OrderRow {
+export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'entry_price'> {
+  entry_seq: number;
+  entry_ts: number;
+  entry_price: number;
   x_seq: number | null;
   x_ts: number | null;
   x_price: number | null;
@@ -99,13 +96,14 @@ export interface DueOrder extends OrderRow {
 
 /**
  * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
- * what the tape says about each expiry: the last tick at or before it, and whether a later one exists.
+ * what the tape says about each expiry: the last tick at or before it (and not before the entry),
+ * and whether a later one exists. Orders still waiting for their entry are left to `claimAwaitingEntry`.
  */
 export async function claimDue(tx: Queryable, limit: number): Promise<DueOrder[]> {
   const { rows } = await tx.query<DueOrder>(
     `WITH due AS (
        SELECT ${columns} FROM orders
-       WHERE status = 'open' AND expires_at <= now()
+       WHERE status = 'open' AND expires_at <= now() AND entry_seq IS NOT NULL
        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
@@ -114,10 +112,72 @@ export async function claimDue(tx: Queryable, limit: number): Promise<DueOrder[]
      FROM due
      LEFT JOIN LATERAL (
        SELECT seq, ts, price FROM ticks t
-       WHERE t.product_id = due.product_id AND t.ts <= due.expires_ms
+       WHERE t.product_id = due.product_id AND t.ts <= due.expires_ms AND t.ts >= due.entry_ts
        ORDER BY t.ts DESC, t.seq DESC LIMIT 1
      ) x ON true`,
     [limit],
+  );
+  return rows;
+}
+
+export interface AwaitingEntry extends OrderRow {
+  f_seq: number | null;
+  f_ts: number | null;
+  f_price: number | null;
+  since_acceptance_ms: number;
+}
+
+/**
+ * Claims up to `limit` open orders without an entry whose entry can be decided now, skipping rows
+ * other workers hold, with the first tick recorded after each acceptance (ties by seq). Decidable:
+ * a tick after acceptance is recorded, or the window (`maxFeedDelayMs`, at most the duration) and
+ * the grace have passed by the database clock. Orders still waiting for their tick are not
+ * claimed, so a product whose feed is late never holds back the others' entries.
+ */
+export async function claimAwaitingEntry(
+  tx: Queryable,
+  q: { limit: number; maxFeedDelayMs: number; graceMs: number },
+): Promise<AwaitingEntry[]> {
+  const { rows } = await tx.query<AwaitingEntry>(
+    `WITH waiting AS (
+       SELECT ${columns} FROM orders o
+       WHERE status = 'open' AND entry_seq IS NULL
+         AND (EXISTS (SELECT 1 FROM ticks t WHERE t.product_id = o.product_id AND t.ts > o.accepted_ms)
+              OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least($2::bigint, o.duration * 1000) + $3::bigint)
+       ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     )
+     SELECT waiting.*, f.seq AS f_seq, f.ts AS f_ts, f.price AS f_price,
+            floor(extract(epoch FROM now()) * 1000)::bigint - waiting.accepted_ms AS since_acceptance_ms
+     FROM waiting
+     LEFT JOIN LATERAL (
+       SELECT seq, ts, price FROM ticks t
+       WHERE t.product_id = waiting.product_id AND t.ts > waiting.accepted_ms
+       ORDER BY t.ts, t.seq LIMIT 1
+     ) f ON true`,
+    [q.limit, q.maxFeedDelayMs, q.graceMs],
+  );
+  return rows;
+}
+
+/**
+ * Writes many entries in one statement. Only orders still open and without an entry change, and
+ * only with a tick after their acceptance: a second writer changes nothing.
+ */
+export async function fillEntries(
+  tx: Queryable,
+  list: readonly { id: number; entry: { seq: number; ts: number; price: number } }[],
+): Promise<OrderRow[]> {
+  const { rows } = await tx.query<OrderRow>(
+    `UPDATE orders o SET entry_seq = v.seq, entry_ts = v.ts, entry_price = v.price
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v(id, seq, ts, price)
+     WHERE o.id = v.id AND o.status = 'open' AND o.entry_seq IS NULL AND v.ts > o.accepted_ms
+     RETURNING ${columns.replace(/(\w+)/g, 'o.$1')}`,
+    [
+      list.map((x) => x.id),
+      list.map((x) => x.entry.seq),
+      list.map((x) => x.entry.ts),
+      list.map((x) => x.entry.price),
+    ],
   );
   return rows;
 }

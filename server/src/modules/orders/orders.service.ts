@@ -1,5 +1,5 @@
 import { bpToRate, rateToBp, type Order, type PlaceOrderBody } from '@shared/orders';
-import { priceToUnits, unitsToPrice } from '@shared/price';
+import { unitsToPrice } from '@shared/price';
 import type { Db } from '@server/platform/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
 import { idempotent } from '@server/platform/idempotency';
@@ -31,7 +31,10 @@ export function presentOrder(o: repo.OrderRow, precision: number): Order {
     duration: o.duration,
     rate: bpToRate(o.rate_bp),
     status: o.status,
-    entry: { seq: o.entry_seq, ts: o.entry_ts, price: unitsToPrice(o.entry_price, precision) },
+    entry:
+      o.entry_seq !== null && o.entry_ts !== null && o.entry_price !== null
+        ? { seq: o.entry_seq, ts: o.entry_ts, price: unitsToPrice(o.entry_price, precision) }
+        : null,
     exit:
       o.exit_seq !== null && o.exit_ts !== null && o.exit_price !== null
         ? { seq: o.exit_seq, ts: o.exit_ts, price: unitsToPrice(o.exit_price, precision) }
@@ -51,7 +54,9 @@ export function createOrdersService(d: OrdersDeps) {
 
   /**
    * Accepts a timed order: every refusal of API.md is checked before anything is written; then
-   * the order row, the stake's ledger transfer and the idempotency record commit together.
+   * the order row, the stake's ledger transfer and the idempotency record commit together. The
+   * fresh quote only decides whether the feed is alive: the entry is the first tick recorded after
+   * acceptance, which the settlement worker fills in (entry-rule.ts), so the answer has none yet.
    */
   const placeOnce = async (
     userId: number,
@@ -94,7 +99,6 @@ export function createOrdersService(d: OrdersDeps) {
           amount: body.amount,
           duration: body.duration,
           rateBp: rateToBp(rung.rate),
-          entry: { seq: quote.seq, ts: quote.ts, price: priceToUnits(quote.price, spec.precision) },
         });
         await transfer(tx, {
           kind: 'order_stake',

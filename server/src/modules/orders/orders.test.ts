@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { expireOrder, fund, liveTick } from '@tests/support/orders';
+import { backdateOrder, fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
 import { checkLedger, userBalances } from '../wallet/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
@@ -12,28 +12,14 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
   beforeAll(async () => {
     t = await openTestDb(kind);
     api = await buildTestApi(t.db);
-    // Every product open, as on a weekday afternoon; ticks below are fresh by the real clock.
-    await api.bus.publish({
-      type: 'market',
-      market: {
-        ts: Date.now(),
-        products: ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'EURUSD', 'US500', 'XAUUSD'].map((id) => ({
-          id,
-          status: id === 'US500' ? 'closed' : id === 'XAUUSD' ? 'maintenance' : 'open',
-          opensAt: id === 'US500' ? Date.now() + 3_600_000 : undefined,
-          last: null,
-          stats: {
-            open: '0',
-            high: '0',
-            low: '0',
-            last: '0',
-            change: '0',
-            changePct: '0.00',
-            volume: '0',
-            amount: '0.00',
-          },
-        })),
-      },
+    // Products open, as on a weekday afternoon; ticks below are fresh by the real clock.
+    await publishMarket(api.bus, {
+      BTCUSDT: 'open',
+      ETHUSDT: 'open',
+      SOLUSDT: 'open',
+      EURUSD: 'open',
+      US500: 'closed',
+      XAUUSD: 'maintenance',
     });
   });
   afterAll(async () => {
@@ -53,10 +39,14 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     duration: 30,
     ...over,
   });
+  const orderEvents = (id: string) =>
+    api.userEvents.sent
+      .filter((e) => e.event === 'order' && (e.payload as Order).id === id)
+      .map((e) => e.payload as Order);
 
-  it('accepts an order at the latest fresh tick and moves the stake into the order', async () => {
+  it('accepts an order on a fresh quote, without an entry yet, and moves the stake into the order', async () => {
     const u = await funded();
-    const tick = await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
     const res = await api.http
       .post('/api/orders')
       .set(u.auth)
@@ -70,18 +60,17 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       duration: 30,
       rate: '0.80',
       status: 'open',
+      entry: null,
       exit: null,
       payout: null,
     });
-    expect(o.entry).toEqual({ seq: tick.seq, ts: tick.ts, price: '67000.00' });
+    // Expiry = acceptance + duration, fixed now: the countdown starts at once.
     expect(o.expiresAt - o.createdAt).toBe(30_000);
     expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({
       available: 90_000,
       in_orders: 10_000,
     });
-    expect(api.userEvents.sent.some((e) => e.userId === u.user.id && e.event === 'order')).toBe(
-      true,
-    );
+    expect(orderEvents(o.id)).toEqual([o]);
     const got = await api.http.get(`/api/orders/${o.id}`).set(u.auth).expect(200);
     expect(got.body).toEqual(o);
   });
@@ -204,23 +193,26 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       await place('down'),
       await place('up'),
     ];
-    // Expiries 10 s apart, so each order's tape is its own.
+    // Each order moved back in time, expiries 10 s apart, so each order's tape is its own: its
+    // entry 100 ms after acceptance at 6 700.000, its exit `exitAgeMs` before expiry.
     const tapeAt = async (
       orderId: string,
       expiredAgoMs: number,
-      exitUnits: number | null,
+      exitUnits: number,
       exitAgeMs: number,
     ) => {
-      const expiry = await expireOrder(t.db, orderId, expiredAgoMs);
-      if (exitUnits !== null)
-        await liveTick(t.db, api.bus, 'SOLUSDT', exitUnits, expiry - exitAgeMs, 3);
-      return expiry;
+      const { acceptedMs, expiresMs } = await backdateOrder(t.db, orderId, 30_000 + expiredAgoMs);
+      const entry = await recordTick(t.db, 'SOLUSDT', 6_700_000, acceptedMs + 100);
+      await recordTick(t.db, 'SOLUSDT', exitUnits, expiresMs - exitAgeMs);
+      return entry;
     };
-    await tapeAt(win, 40_000, 6_700_100, 100);
-    await tapeAt(loss, 30_000, 6_699_900, 100);
-    await tapeAt(draw, 20_000, 6_700_000, 100);
-    await tapeAt(stale, 10_000, 6_800_000, 5_000);
-    await liveTick(t.db, api.bus, 'SOLUSDT', 6_700_050, Date.now() + 10, 3); // a tick after every expiry
+    const entries = [
+      await tapeAt(win, 40_000, 6_700_100, 100),
+      await tapeAt(loss, 30_000, 6_699_900, 100),
+      await tapeAt(draw, 20_000, 6_700_000, 100),
+      await tapeAt(stale, 10_000, 6_800_000, 5_000),
+    ];
+    await recordTick(t.db, 'SOLUSDT', 6_700_050, Date.now() + 10); // a tick after every expiry
     const worker = startSettlementWorker({
       db: t.db,
       orders: api.orders,
@@ -233,6 +225,13 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     expect(await worker.settleBatch()).toBe(0); // nothing left: a second pass settles nothing
     const get = async (oid: string) =>
       (await api.http.get(`/api/orders/${oid}`).set(u.auth)).body as Order;
+    // One round of the worker entered every order at its own tick, then settled it.
+    for (const [i, oid] of [win, loss, draw, stale].entries())
+      expect((await get(oid)).entry).toEqual({
+        seq: entries[i]!.seq,
+        ts: entries[i]!.ts,
+        price: '6700.000',
+      });
     expect(await get(win)).toMatchObject({
       status: 'won',
       payout: 18_000,

@@ -2,46 +2,24 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '@shared/orders';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { fund, liveTick } from '@tests/support/orders';
+import { fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
 import { startSettlementWorker } from './settlement.worker';
 
 // PostgreSQL only: PGlite runs inside the process, so its clock is the process clock by nature.
-describe('settlement judges expiry by the database clock (PostgreSQL)', () => {
+describe('the worker judges acceptance and expiry by the database clock (PostgreSQL)', () => {
   let t: TestDb;
   let api: TestApi;
   beforeAll(async () => {
     t = await openTestDb('postgres');
     api = await buildTestApi(t.db);
-    await api.bus.publish({
-      type: 'market',
-      market: {
-        ts: Date.now(),
-        products: [
-          {
-            id: 'BTCUSDT',
-            status: 'open',
-            last: null,
-            stats: {
-              open: '0',
-              high: '0',
-              low: '0',
-              last: '0',
-              change: '0',
-              changePct: '0.00',
-              volume: '0',
-              amount: '0.00',
-            },
-          },
-        ],
-      },
-    });
+    await publishMarket(api.bus, { BTCUSDT: 'open' });
   });
   afterAll(async () => {
     await api.close();
     await t.drop();
   });
 
-  it('a worker whose own clock runs 60 s ahead settles nothing early', async () => {
+  const place = async () => {
     const u = await registerUser(api, 'clock');
     await fund(t.db, u.user.id, 100_000);
     await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
@@ -52,8 +30,10 @@ describe('settlement judges expiry by the database clock (PostgreSQL)', () => {
         .send({ productId: 'BTCUSDT', direction: 'up', amount: 10_000, duration: 30 })
         .expect(201)
     ).body as Order;
-    // A tick "after expiry" by the worker's clock is on the tape too.
-    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_500, Date.now() + 40_000);
+    return { u, o };
+  };
+  /** Starts a worker whose process clock runs 60 s ahead, lets it do one round, and stops it. */
+  const workerAhead = async () => {
     vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] });
     try {
       const worker = startSettlementWorker({
@@ -65,12 +45,30 @@ describe('settlement judges expiry by the database clock (PostgreSQL)', () => {
         idleMs: 60_000,
       });
       await worker.stop();
-      expect(await worker.settleBatch()).toBe(0);
+      return { entries: await worker.entryBatch(), settled: await worker.settleBatch() };
     } finally {
       vi.useRealTimers();
     }
-    expect(((await api.http.get(`/api/orders/${o.id}`).set(u.auth)).body as Order).status).toBe(
-      'open',
-    );
+  };
+
+  it('a worker whose own clock runs 60 s ahead voids no entry early', async () => {
+    const { u, o } = await place();
+    // No tick after acceptance yet: by the database clock the window has only just opened.
+    expect(await workerAhead()).toEqual({ entries: 0, settled: 0 });
+    expect(await api.http.get(`/api/orders/${o.id}`).set(u.auth).expect(200)).toMatchObject({
+      body: { status: 'open', entry: null },
+    });
+  });
+
+  it('a worker whose own clock runs 60 s ahead settles nothing early', async () => {
+    const { u, o } = await place();
+    // Its entry, then a tick "after expiry" by the worker's clock, are on the tape too.
+    await recordTick(t.db, 'BTCUSDT', 6_700_100, Math.max(Date.now(), o.createdAt) + 1);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_500, Date.now() + 40_000);
+    const round = await workerAhead();
+    expect(round.settled).toBe(0);
+    const got = (await api.http.get(`/api/orders/${o.id}`).set(u.auth).expect(200)).body as Order;
+    expect(got.status).toBe('open');
+    expect(got.entry).toMatchObject({ price: '67001.00' });
   });
 });

@@ -1,8 +1,10 @@
-import type { Db } from '@server/platform/db';
+import type { VoidReason } from '@shared/orders';
+import type { Db, Queryable } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
 import type { UserEvents } from '@server/platform/user-events';
-import { transferMany, type Leg } from '../wallet/ledger';
-import { settle } from './exit-rule';
+import { transferMany, type Leg, type TransferSpec } from '../wallet/ledger';
+import { enter } from './entry-rule';
+import { SETTLE_GRACE_MS, settle } from './exit-rule';
 import * as repo from './orders.repo';
 import type { OrdersService } from './orders.service';
 
@@ -17,13 +19,51 @@ export interface WorkerDeps {
   idleMs?: number;
   /** Observes each settled order's lag (settled − expiry, ms) for metrics and benchmarks. */
   onSettled?: (lagMs: number, status: string) => void;
+  /**
+   * Observes each entry decided: written (lag = written − the entry tick's time, ms) or void
+   * for want of a tick (lag = voided − acceptance).
+   */
+  onEntry?: (lagMs: number, outcome: 'entered' | 'void') => void;
+}
+
+interface Closing {
+  id: number;
+  userId: number;
+  amount: number;
+  status: 'won' | 'lost' | 'draw' | 'void';
+  payout: number;
+  exit: { seq: number; ts: number; price: number } | null;
+  voidReason: VoidReason | null;
 }
 
 /**
- * Settles due orders exactly once, whichever of any number of workers claims them: claims with
- * FOR UPDATE SKIP LOCKED, judges expiry by the database clock, and writes each result with its
- * ledger transfer in the claiming transaction. A killed worker's transaction rolls back whole, and
- * its orders are claimed again by the next poll of any worker.
+ * The one ledger transfer that ends an order: the stake leaves in_orders, the payout goes to
+ * available, the difference to (or from) the house. Its unique ref makes a second one impossible.
+ */
+function closingTransfer(c: Closing): TransferSpec {
+  const legs: Leg[] = [{ account: { user: c.userId, kind: 'in_orders' }, amount: -c.amount }];
+  if (c.payout > 0) legs.push({ account: { user: c.userId, kind: 'available' }, amount: c.payout });
+  if (c.payout !== c.amount)
+    legs.push({ account: { house: 'house_trading' }, amount: c.amount - c.payout });
+  const kind =
+    c.status === 'won' ? 'order_payout' : c.status === 'lost' ? 'order_loss' : 'order_refund';
+  return { kind, userId: c.userId, ref: `settle:${c.id}`, legs };
+}
+
+/** Ends many orders in a fixed number of statements: their results, then every ledger transfer. */
+async function closeMany(tx: Queryable, list: readonly Closing[]): Promise<repo.OrderRow[]> {
+  if (!list.length) return [];
+  const closed = await repo.markSettledMany(tx, list);
+  await transferMany(tx, list.map(closingTransfer));
+  return closed;
+}
+
+/**
+ * Gives orders their entry and settles due ones, exactly once whichever of any number of workers
+ * claims them: claims with FOR UPDATE SKIP LOCKED, judges acceptance and expiry by the database
+ * clock, and writes each decision (with its ledger transfer) in the claiming transaction. A killed
+ * worker's transaction rolls back whole, and its orders are claimed again by the next poll of any
+ * worker.
  */
 export function startSettlementWorker(d: WorkerDeps) {
   const batchSize = d.batchSize ?? 200;
@@ -32,12 +72,68 @@ export function startSettlementWorker(d: WorkerDeps) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
 
-  /** Settles one batch; returns how many orders it claimed. */
+  /**
+   * Decides one batch of entries (entry-rule.ts): the first tick after acceptance is written on
+   * the order, or the order is void (NO_ENTRY_TICK) with its stake refunded. Only decidable orders
+   * are claimed, so every claim ends in a decision. Returns how many orders it decided.
+   */
+  const entryBatch = async (): Promise<number> => {
+    const done = await d.db.transaction(async (tx) => {
+      const waiting = await repo.claimAwaitingEntry(tx, {
+        limit: batchSize,
+        maxFeedDelayMs: d.maxFeedDelayMs,
+        graceMs: SETTLE_GRACE_MS,
+      });
+      const entered: { id: number; entry: { seq: number; ts: number; price: number } }[] = [];
+      const voided: Closing[] = [];
+      for (const o of waiting) {
+        const e = enter(
+          { acceptedMs: o.accepted_ms, expiresMs: o.expires_ms },
+          {
+            first:
+              o.f_seq !== null && o.f_ts !== null && o.f_price !== null
+                ? { seq: o.f_seq, ts: o.f_ts, price: o.f_price }
+                : null,
+            sinceAcceptanceMs: o.since_acceptance_ms,
+          },
+          d.maxFeedDelayMs,
+        );
+        if (!e.final) continue;
+        if (e.entry) entered.push({ id: o.id, entry: e.entry });
+        else
+          voided.push({
+            id: o.id,
+            userId: o.user_id,
+            amount: o.amount,
+            status: 'void',
+            payout: o.amount,
+            exit: null,
+            voidReason: e.voidReason,
+          });
+      }
+      // A fixed number of statements whatever the batch: the entries, the voids, their transfers.
+      const filled = entered.length ? await repo.fillEntries(tx, entered) : [];
+      const closed = await closeMany(tx, voided);
+      return { decided: filled.length + closed.length, filled, closed };
+    });
+    const now = Date.now();
+    for (const row of done.filled) {
+      d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
+      d.onEntry?.(now - row.entry_ts!, 'entered');
+    }
+    for (const row of done.closed) {
+      d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
+      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void');
+    }
+    if (done.closed.length) d.balancesChanged([...new Set(done.closed.map((r) => r.user_id))]);
+    return done.decided;
+  };
+
+  /** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
   const settleBatch = async (): Promise<number> => {
     const done = await d.db.transaction(async (tx) => {
       const due = await repo.claimDue(tx, batchSize);
-      if (!due.length) return { claimed: 0, settled: [] as repo.OrderRow[] };
-      const outcomes = due.flatMap((o) => {
+      const outcomes = due.flatMap((o): Closing[] => {
         const s = settle(
           {
             direction: o.direction,
@@ -56,40 +152,9 @@ export function startSettlementWorker(d: WorkerDeps) {
           },
           d.maxFeedDelayMs,
         );
-        return s.final ? [{ o, s }] : [];
+        return s.final ? [{ id: o.id, userId: o.user_id, amount: o.amount, ...s }] : [];
       });
-      if (!outcomes.length) return { claimed: due.length, settled: [] as repo.OrderRow[] };
-      // The whole batch in a fixed number of statements: results, then every ledger transfer.
-      const settled = await repo.markSettledMany(
-        tx,
-        outcomes.map(({ o, s }) => ({
-          id: o.id,
-          status: s.status,
-          exit: s.exit,
-          payout: s.payout,
-          voidReason: s.voidReason,
-        })),
-      );
-      await transferMany(
-        tx,
-        outcomes.map(({ o, s }) => {
-          const legs: Leg[] = [
-            { account: { user: o.user_id, kind: 'in_orders' }, amount: -o.amount },
-          ];
-          if (s.payout > 0)
-            legs.push({ account: { user: o.user_id, kind: 'available' }, amount: s.payout });
-          if (s.payout !== o.amount)
-            legs.push({ account: { house: 'house_trading' }, amount: o.amount - s.payout });
-          const kind =
-            s.status === 'won'
-              ? 'order_payout'
-              : s.status === 'lost'
-                ? 'order_loss'
-                : 'order_refund';
-          return { kind, userId: o.user_id, ref: `settle:${o.id}`, legs };
-        }),
-      );
-      return { claimed: due.length, settled };
+      return { claimed: due.length, settled: await closeMany(tx, outcomes) };
     });
     for (const row of done.settled) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
@@ -102,7 +167,8 @@ export function startSettlementWorker(d: WorkerDeps) {
 
   const loop = async () => {
     try {
-      while (!stopped && (await settleBatch()) > 0) {
+      // Entries first: an order whose entry is decided in this round can settle in the same one.
+      while (!stopped && (await entryBatch()) + (await settleBatch()) > 0) {
         /* keep going while there is work */
       }
     } catch (err) {
@@ -113,6 +179,7 @@ export function startSettlementWorker(d: WorkerDeps) {
   running = loop();
 
   return {
+    entryBatch,
     settleBatch,
     async stop() {
       stopped = true;

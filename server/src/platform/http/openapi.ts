@@ -84,12 +84,16 @@ const order = z.object({
   duration: z.int().describe('seconds'),
   rate: decimal,
   status: z.enum(['open', 'won', 'lost', 'draw', 'void']),
-  entry: tickRef,
+  entry: tickRef
+    .nullable()
+    .describe(
+      'the first tick recorded after acceptance; null until it is recorded, and on a NO_ENTRY_TICK void',
+    ),
   exit: tickRef.nullable(),
   ...each(money.nullable(), 'payout', 'pnl'),
   ...each(ms, 'createdAt', 'expiresAt'),
   settledAt: ms.nullable(),
-  voidReason: text.nullable(),
+  voidReason: text.nullable().describe('FEED_STALE or NO_ENTRY_TICK when void'),
 });
 
 const fundRecord = z.object({
