@@ -215,9 +215,10 @@ describe.each(dbDrivers())('the provably fair live feed on %s', (kind) => {
     const [userId] = await bulkUsers(t.db, 1, 1_000_000);
     // An open BTCUSDT order accepted now (by the database clock).
     const { rows } = await t.db.query<{ id: number; accepted: number }>(
-      `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price, expires_at, expires_ms)
-       VALUES ($1, 'BTCUSDT', 'up', 1000, 30, 8000, 1, 1, 1, now() + interval '30 seconds', 0)
-       RETURNING id, floor(extract(epoch FROM created_at) * 1000)::bigint AS accepted`,
+      `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, accepted_ms, expires_at, expires_ms)
+       SELECT $1, 'BTCUSDT', 'up', 1000, 30, 8000, a, now() + interval '30 seconds', a + 30000
+       FROM (SELECT floor(extract(epoch FROM now()) * 1000)::bigint AS a) x
+       RETURNING id, accepted_ms AS accepted`,
       [userId],
     );
     const order = rows[0]!;

@@ -231,8 +231,7 @@ export async function profitAndLoss(
 /** The acceptance time (epoch ms) of the oldest open order of each product that has one. */
 export async function oldestOpenByProduct(db: Queryable): Promise<Map<string, number>> {
   const { rows } = await db.query<{ product_id: string; accepted: number }>(
-    `SELECT product_id, floor(extract(epoch FROM min(created_at)) * 1000)::bigint AS accepted
-     FROM orders WHERE status = 'open' GROUP BY product_id`,
+    `SELECT product_id, min(accepted_ms) AS accepted FROM orders WHERE status = 'open' GROUP BY product_id`,
   );
   return new Map(rows.map((r) => [r.product_id, r.accepted]));
 }
