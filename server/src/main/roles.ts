@@ -25,7 +25,8 @@ import { movableClock, systemClock } from '@server/platform/clock';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
 import { createLimiter } from '@server/platform/rate-limit';
-import { createMetrics, metricsRoute, type Metrics } from '@server/platform/metrics';
+import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
+import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
 import { healthRoutes } from '@server/platform/http/health';
@@ -84,9 +85,12 @@ export async function startApi(
     dataDir: config.DATA_DIR,
     embedded,
   });
+  // The token itself never goes to the log (logs are shipped, kept and read by many): only
+  // where to find it, a file only this user can read.
   if (operator.created)
     log.info(
-      `operator token (saved in ${operatorTokenFile(config.DATA_DIR)}): ${operator.created}`,
+      { file: operatorTokenFile(config.DATA_DIR) },
+      `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
     );
   if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
   if (
@@ -164,7 +168,6 @@ export async function startApi(
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
-    metrics,
     operatorTokenHash: operator.hash,
   });
   return {
@@ -249,14 +252,27 @@ export function authenticateViaApi(apiUrl: string): (token: string) => Promise<s
   };
 }
 
-/** A bare HTTP server with /healthz, /readyz and /metrics, for the gateway, sim and worker roles. */
-export function healthServer(
-  checks: Parameters<typeof healthRoutes>[0],
-  metrics?: Metrics,
-): http.Server {
+/** A bare HTTP server with /healthz and /readyz, for the gateway, sim and worker roles. */
+export function healthServer(checks: Parameters<typeof healthRoutes>[0]): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(checks));
-  if (metrics) app.use(metricsRoute(metrics));
   return http.createServer(app);
+}
+
+/**
+ * The process's /metrics on its private listener, when METRICS_PORT is set (on METRICS_HOST,
+ * else HOST). Returns what shutdown closes, or null when metrics are not served.
+ */
+export async function serveMetrics(
+  config: Pick<Config, 'METRICS_PORT' | 'METRICS_HOST' | 'HOST'>,
+  metrics: Metrics,
+  log: Logger,
+): Promise<{ port: number; close: () => Promise<void> } | null> {
+  if (config.METRICS_PORT === undefined) return null;
+  const server = metricsServer(metrics);
+  const host = config.METRICS_HOST ?? config.HOST;
+  const port = await listen(server, config.METRICS_PORT, host);
+  log.info({ host, port }, 'metrics served on the private listener');
+  return { port, close: () => closeServer(server) };
 }
