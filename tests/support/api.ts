@@ -97,7 +97,6 @@ export async function buildTestApi(
       config.TEST_CLOCK === '1'
         ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
         : null,
-    metrics,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
   });
   return {
