@@ -12,7 +12,7 @@ import { sha256 } from '@server/modules/operator/operator-token';
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { publishSummary } from '@server/modules/wallet/summary';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { createSavingsService } from '@server/modules/savings/savings.service';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
@@ -62,8 +62,14 @@ export async function buildTestApi(
   });
   const userEvents = recordingUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
-  const kyc = createKycService(db, uploads, userEvents);
+  const summaries = createAccountSummaries({
+    db,
+    userEvents,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    now,
+  });
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const kyc = createKycService(db, uploads, userEvents, summaries);
   const metrics = createMetrics('test');
   const orders = createOrdersService({
     db,
@@ -71,12 +77,11 @@ export async function buildTestApi(
     userEvents,
     metrics,
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-    balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
+    balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
     now,
   });
   const policy = savingsPolicy(config);
-  const balancesChanged = (ids: number[]) =>
-    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
   const savings = createSavingsService({ db, clock, policy, balancesChanged });
   const savingsJob = createSavingsJob({ db, clock, policy, balancesChanged });
   await insertInviteCode(db, 'WELCOME', null);

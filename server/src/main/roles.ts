@@ -15,7 +15,7 @@ import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operato
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { publishSummary } from '@server/modules/wallet/summary';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createSavingsService } from '@server/modules/savings/savings.service';
@@ -108,10 +108,14 @@ export async function startApi(
     ? redisUserEvents(redis, config.REDIS_NAMESPACE)
     : lateUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
-  const kyc = createKycService(db, uploads, userEvents);
-  const balancesChanged = (ids: number[]) =>
-    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const summaries = createAccountSummaries({
+    db,
+    userEvents,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+  });
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const kyc = createKycService(db, uploads, userEvents, summaries);
+  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
   const orders = createOrdersService({
     db,
     market,

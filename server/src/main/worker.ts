@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
-import { publishSummary } from '@server/modules/wallet/summary';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { openDatabase } from '@server/platform/db';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
@@ -23,12 +23,17 @@ const userEvents = redis
   ? redisUserEvents(redis, config.REDIS_NAMESPACE)
   : { emit: () => undefined };
 
+const summaries = createAccountSummaries({
+  db,
+  userEvents,
+  offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+});
 const metrics = createMetrics('worker');
 const worker = startSettlementWorker({
   db,
   orders: { present: (row) => presentOrder(row, findProduct(row.product_id)?.precision ?? 2) },
   userEvents,
-  balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
+  balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
   maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
   batchSize: config.SETTLE_BATCH_SIZE,
   log,
