@@ -48,7 +48,7 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
   it.each([480, -300] as const)(
     'offset %i: an order settled a moment before the platform midnight is yesterday’s',
     async (offsetMinutes) => {
-      [userId] = await bulkUsers(t.db, 1, 100_000);
+      userId = (await bulkUsers(t.db, 1, 100_000))[0]!;
       const midnight = MIDNIGHT[offsetMinutes];
       // Lost 1 ms before midnight; won +800 at midnight exactly; won +2000 an hour later.
       await settleAt([midnight - 1, midnight, midnight + H]);
@@ -58,7 +58,7 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
           userEvents: recordingUserEvents(),
           offsetMinutes: offset,
           now: () => now,
-        }).of(userId!);
+        }).of(userId);
 
       // The loss settled at 23:59:59.999 platform time is yesterday's; the win settled at
       // 00:00:00.000 is today's, until the next midnight.
@@ -72,7 +72,7 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
         userEvents: events,
         offsetMinutes,
         now: () => midnight + 2 * H,
-      }).publish(userId!);
+      }).publish(userId);
       expect(events.sent).toEqual([
         {
           userId: String(userId),
