@@ -25,6 +25,7 @@ import { movableClock, systemClock } from '@server/platform/clock';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
 import { createLimiter } from '@server/platform/rate-limit';
+import { createIdempotencyPruner } from '@server/platform/idempotency';
 import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
 import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@server/platform/bus';
@@ -156,6 +157,9 @@ export async function startApi(
     log: log.child({ part: 'savings' }),
   });
   savingsJob.start();
+  // Every api process prunes; SKIP LOCKED lets them share the work (platform/idempotency.ts).
+  const pruner = createIdempotencyPruner({ db, log: log.child({ part: 'idempotency' }) });
+  pruner.start();
   const app = createApiApp({
     config,
     db,
@@ -182,6 +186,7 @@ export async function startApi(
     close: async () => {
       await worker?.stop();
       await savingsJob.stop();
+      await pruner.stop();
       await market.close();
       redis?.disconnect();
     },
