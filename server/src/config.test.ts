@@ -91,6 +91,12 @@ describe('config errors keep secrets out of the output', () => {
 });
 
 describe('config refusals', () => {
+  it('lists the production refusals together with any bad value', () => {
+    const text = problemsOf({ NODE_ENV: 'production', TEST_CLOCK: '1', PORT: 'abc' }, 'api');
+    for (const name of ['PORT="abc"', 'TEST_CLOCK="1"', ...Object.keys(placeholders)])
+      expect(text).toContain(`- ${name}`);
+  });
+
   it('refuses TEST_CLOCK=1 in production, in every role', () => {
     for (const role of ['all', 'api', 'gateway', 'sim', 'worker'] as const)
       expect(problemsOf({ NODE_ENV: 'production', TEST_CLOCK: '1', ...realDetails }, role)).toMatch(

@@ -184,28 +184,41 @@ export function maskUrlPassword(value: string, isUrl = false): string {
   return out;
 }
 
-/** Checks between variables and against the deployment, beyond each variable's own format. */
-function checkTogether(c: Raw, role: Role | undefined, ctx: z.RefinementCtx): void {
+/** Checks between variables, once each has parsed. */
+function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
   const problem = (name: keyof Raw, message: string) =>
     ctx.addIssue({ code: 'custom', path: [name], message });
   if (c.WITHDRAW_MIN > c.WITHDRAW_MAX) problem('WITHDRAW_MIN', 'must not be above WITHDRAW_MAX');
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)
     problem('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
-  if (c.NODE_ENV !== 'production') return;
-  if (c.TEST_CLOCK === '1')
-    problem(
-      'TEST_CLOCK',
-      'must not be 1 with NODE_ENV=production: anyone could move the platform day forward',
-    );
-  if (role !== 'all' && role !== 'api') return;
+}
+
+/**
+ * What production refuses, read from the raw values so it is listed together with any bad
+ * format (an object refinement would wait until every variable parsed).
+ */
+function productionProblems(
+  raw: Record<string, string | undefined>,
+  role: Role | undefined,
+): { name: string; message: string }[] {
+  if (raw.NODE_ENV !== 'production') return [];
+  const problems: { name: string; message: string }[] = [];
+  if (raw.TEST_CLOCK === '1')
+    problems.push({
+      name: 'TEST_CLOCK',
+      message: 'must not be 1 with NODE_ENV=production: anyone could move the platform day forward',
+    });
+  if (role !== 'all' && role !== 'api') return problems;
   for (const name of Object.keys(placeholders) as (keyof typeof placeholders)[])
-    if (c[name] === placeholders[name])
-      problem(
+    if ((raw[name] ?? placeholders[name]) === placeholders[name])
+      problems.push({
         name,
-        name === 'SERVICE_URL'
-          ? 'is the example link; set your customer service link (NODE_ENV=production)'
-          : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
-      );
+        message:
+          name === 'SERVICE_URL'
+            ? 'is the example link; set your customer service link (NODE_ENV=production)'
+            : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
+      });
+  return problems;
 }
 
 /**
@@ -220,17 +233,17 @@ export function loadConfig(
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => k in configSchema.shape && v !== undefined && v !== ''),
   );
-  const parsed = configSchema
-    .superRefine((c, ctx) => checkTogether(c, role, ctx))
-    .safeParse(cleaned);
-  if (!parsed.success) {
+  const parsed = configSchema.superRefine(checkTogether).safeParse(cleaned);
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((i) => ({ name: String(i.path[0] ?? '?'), message: i.message }))),
+    ...productionProblems(cleaned, role),
+  ];
+  if (!parsed.success || problems.length)
     throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0] ?? '?');
-        return `${describeValue(name, env[name])}: ${issue.message}`;
-      }),
+      problems.map((p) => `${describeValue(p.name, env[p.name])}: ${p.message}`),
     );
-  }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   return {
     ...parsed.data,
