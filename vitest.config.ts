@@ -11,6 +11,7 @@ if (!tiers.redis.on) exclude.push('**/*.redis.test.ts');
 if (!tiers.redisServer.on) exclude.push('**/*.redis-server.test.ts');
 if (!tiers.browser.on) exclude.push('tests/e2e/**');
 if (!tiers.cluster.on) exclude.push('tests/cluster/**');
+if (!tiers.nginx.on) exclude.push('**/*.nginx.test.ts');
 
 export default defineConfig({
   resolve: { alias: aliases },

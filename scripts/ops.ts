@@ -1,6 +1,6 @@
 /**
  * The operator CLI: `npm run ops -- <group> <action> [args] [--flags]`. A thin client of the
- * /api/ops endpoints. The server comes from --url, OPS_URL or http://localhost:$PORT (3000); the
+ * /api/ops endpoints. The server comes from --url, OPS_URL or http://127.0.0.1:$PORT (3000); the
  * token from --token, OPERATOR_TOKEN or the file an embedded start wrote (DATA_DIR/operator-token).
  */
 import fs from 'node:fs';
@@ -165,7 +165,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(usage());
     return 2;
   }
-  const url = values.url || process.env.OPS_URL || `http://localhost:${process.env.PORT ?? 3000}`;
+  // 127.0.0.1, not localhost: the embedded app listens on IPv4 loopback, and localhost may
+  // resolve to ::1 first.
+  const url = values.url || process.env.OPS_URL || `http://127.0.0.1:${process.env.PORT ?? 3000}`;
   const tokenFile = path.join(process.env.DATA_DIR ?? './data', 'operator-token');
   const token =
     values.token ||

@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest';
+import { languages } from '@shared/languages';
+import { productNames } from '@shared/product-names';
 import { defaultCatalogue, findProduct } from './catalogue';
 
 const ids = [
@@ -17,6 +19,20 @@ const ids = [
 ];
 
 describe('defaultCatalogue', () => {
+  it('names every product in all ten languages, and names nothing else', () => {
+    expect(Object.keys(productNames).sort()).toEqual([...ids].sort());
+    for (const p of defaultCatalogue)
+      for (const lang of languages) expect(productNames[p.id]?.[lang]?.trim()).toBeTruthy();
+    // CJK names where the language writes them so; Latin script elsewhere but Thai.
+    const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+    for (const p of defaultCatalogue) {
+      const n = productNames[p.id]!;
+      for (const lang of ['en', 'vi', 'id', 'fr', 'de'] as const) expect(n[lang]).not.toMatch(cjk);
+      if (p.id !== 'US500')
+        for (const lang of ['zh-CN', 'zh-TW', 'ja', 'ko'] as const) expect(n[lang]).toMatch(cjk);
+    }
+  });
+
   it('has the twelve products, unique, in display order', () => {
     expect(defaultCatalogue.map((p) => p.id)).toEqual(ids);
     expect(new Set(defaultCatalogue.map((p) => p.id)).size).toBe(12);

@@ -36,7 +36,6 @@ import { contentRoutes } from './modules/content/content.routes';
 import { contentOpsRoutes } from './modules/content/content.ops.routes';
 import { createContentService } from './modules/content/content.service';
 import { createMessagesService } from './modules/content/messages.service';
-import { metricsRoute, type Metrics } from './platform/metrics';
 
 export interface ApiDeps {
   config: Config;
@@ -54,7 +53,6 @@ export interface ApiDeps {
   savings: SavingsService;
   /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
   testClock?: TestClock | null;
-  metrics: Metrics;
   /** SHA-256 of the operator token; null keeps operator endpoints closed. */
   operatorTokenHash: string | null;
 }
@@ -75,7 +73,6 @@ export function createApiApp({
   orders,
   savings,
   testClock,
-  metrics,
   operatorTokenHash,
 }: ApiDeps): Express {
   const app = express();
@@ -97,7 +94,7 @@ export function createApiApp({
   // for JSON answers; images and small answers pass through as they are.
   app.use(compression());
   app.use(healthRoutes({ database: () => db.ping(), bus: () => bus.ready() }));
-  app.use(metricsRoute(metrics));
+  // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
 
   const api = express.Router();
   api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import {
+  ConfigError,
+  describeValue,
+  loadConfig,
+  maskUrlPassword,
+  placeholders,
+  type Role,
+} from './config';
 
 describe('config', () => {
   it('gives the embedded defaults when nothing is set', () => {
@@ -54,5 +61,109 @@ describe('config', () => {
         'TRUST_PROXY',
       ]);
     }
+  });
+});
+
+/** The problems of a config that must fail, as one text (what the process prints). */
+const problemsOf = (env: Record<string, string>, role?: Role): string => {
+  try {
+    loadConfig(env, role);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).message;
+  }
+  return expect.unreachable('the config was accepted');
+};
+
+const realDetails = {
+  SERVICE_URL: 'https://help.trade.example.org/chat',
+  DEPOSIT_BANK_NAME: 'First Harbour Bank',
+  DEPOSIT_BANK_CARD: '6217000010001234567',
+  DEPOSIT_BANK_HOLDER: 'Harbour Trading Ltd',
+  DEPOSIT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  DEPOSIT_ERC20_ADDRESS: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+};
+
+describe('config errors keep secrets out of the output', () => {
+  it('names a bad OPERATOR_TOKEN without showing it', () => {
+    const text = problemsOf({ OPERATOR_TOKEN: 'hunter2-short' });
+    expect(text).toContain('OPERATOR_TOKEN=(hidden): must be at least 16 characters');
+    expect(text).not.toContain('hunter2');
+  });
+
+  it('masks the password of a database or Redis URL, parsed or not', () => {
+    const text = problemsOf({
+      DATABASE_URL: 'mysql://admin:s3cr%40t@db.internal:3306/trade?password=again',
+      REDIS_URL: 'http://:r3dis-pw@cache:6379',
+    });
+    expect(text).toContain('DATABASE_URL="mysql://admin:***@db.internal:3306/trade?password=***"');
+    expect(text).toContain('REDIS_URL="http://:***@cache:6379"');
+    expect(text).not.toMatch(/s3cr|again|r3dis-pw/);
+    // Without a scheme, the URL variables still hide what sits between "user:" and "@".
+    expect(problemsOf({ DATABASE_URL: 'admin:pa@ss/word@db:5432/trade' })).toContain(
+      'DATABASE_URL="admin:***@db:5432/trade"',
+    );
+  });
+
+  it('hides any variable whose name says secret, token or password', () => {
+    for (const name of ['JWT_SECRET', 'SESSION_TOKEN', 'DB_PASSWORD', 'smtp_password'])
+      expect(describeValue(name, 'abc123')).toBe(`${name}=(hidden)`);
+    expect(describeValue('PORT', 'abc')).toBe('PORT="abc"');
+    expect(describeValue('SERVICE_URL', undefined)).toBe('SERVICE_URL (not set)');
+    // Not a URL variable and no scheme: an e-mail style value is shown as it is.
+    expect(maskUrlPassword('mailto:help@example.com')).toBe('mailto:help@example.com');
+  });
+});
+
+describe('config refusals', () => {
+  it('lists the production refusals together with any bad value', () => {
+    const text = problemsOf({ NODE_ENV: 'production', TEST_CLOCK: '1', PORT: 'abc' }, 'api');
+    for (const name of ['PORT="abc"', 'TEST_CLOCK="1"', ...Object.keys(placeholders)])
+      expect(text).toContain(`- ${name}`);
+  });
+
+  it('refuses TEST_CLOCK=1 in production, in every role', () => {
+    for (const role of ['all', 'api', 'gateway', 'sim', 'worker'] as const)
+      expect(problemsOf({ NODE_ENV: 'production', TEST_CLOCK: '1', ...realDetails }, role)).toMatch(
+        /TEST_CLOCK="1": must not be 1 with NODE_ENV=production/,
+      );
+    expect(loadConfig({ TEST_CLOCK: '1' }).TEST_CLOCK).toBe('1');
+  });
+
+  it('refuses the demo receiving details and service link in a production api, naming each', () => {
+    for (const role of ['all', 'api'] as const) {
+      const text = problemsOf({ NODE_ENV: 'production' }, role);
+      for (const name of Object.keys(placeholders)) expect(text).toContain(`${name} (not set): `);
+      expect(text).toContain('set your customer service link');
+      expect(text).toContain("set the platform's real receiving details");
+    }
+    // Set to the placeholder by hand is no better than not set.
+    expect(
+      problemsOf(
+        {
+          NODE_ENV: 'production',
+          ...realDetails,
+          DEPOSIT_TRC20_ADDRESS: placeholders.DEPOSIT_TRC20_ADDRESS,
+        },
+        'api',
+      ),
+    ).toMatch(/^ {2}- DEPOSIT_TRC20_ADDRESS="T\w+": is a demo placeholder/m);
+    expect(loadConfig({ NODE_ENV: 'production', ...realDetails }, 'api').SERVICE_URL).toBe(
+      realDetails.SERVICE_URL,
+    );
+    // Processes that show users nothing do not need them; nor does development.
+    for (const role of ['gateway', 'sim', 'worker'] as const)
+      expect(loadConfig({ NODE_ENV: 'production' }, role).NODE_ENV).toBe('production');
+    expect(loadConfig({}, 'api').SERVICE_URL).toBe(placeholders.SERVICE_URL);
+  });
+
+  it('listens on loopback unless HOST says otherwise, and keeps metrics off the app port', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(problemsOf({ PORT: '3000', METRICS_PORT: '3000' })).toMatch(
+      /METRICS_PORT="3000": must differ from PORT/,
+    );
   });
 });

@@ -40,10 +40,28 @@ const urlWithScheme = (schemes: string[]) =>
     `must be a URL starting with ${schemes.map((s) => s + '://').join(' or ')}`,
   );
 
+/**
+ * Demo values that let `npm start` show complete deposit pages and a service link. A production
+ * api refuses to start with any of them: users would send money to, or ask help from, nobody.
+ */
+export const placeholders = {
+  SERVICE_URL: 'https://example.com/support',
+  DEPOSIT_BANK_NAME: 'Demo Bank',
+  DEPOSIT_BANK_CARD: '6222020000000000000',
+  DEPOSIT_BANK_HOLDER: 'Trade Demo Ltd',
+  DEPOSIT_TRC20_ADDRESS: 'TDemoDepositAddressForTestsXXXXXXX',
+  DEPOSIT_ERC20_ADDRESS: '0xDe000000000000000000000000000000000000de',
+} as const;
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intInRange(0, 65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: `npm start` on a laptop must not open the app (and a
+  // generated operator token's endpoints) to the network. Containers set HOST=0.0.0.0.
+  HOST: z.string().min(1).default('127.0.0.1'),
+  // The private /metrics listener (DECISIONS.md, Metrics): off unless set; never the public port.
+  METRICS_PORT: intInRange(0, 65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
@@ -85,7 +103,7 @@ export const configSchema = z.object({
     .string()
     .regex(/^[A-Z]{3,5}$/, 'must be 3-5 capital letters')
     .default('USDT'),
-  SERVICE_URL: z.url('must be a URL').default('https://example.com/support'),
+  SERVICE_URL: z.url('must be a URL').default(placeholders.SERVICE_URL),
   SIM_SEED: intInRange(0, 2 ** 31 - 1).default(20260101),
   // docs/FAIRNESS.md: live ticks draw from per-period committed secrets; `seeded` replays the
   // public SIM_SEED (tests, benchmarks) and is refused in production.
@@ -113,20 +131,20 @@ export const configSchema = z.object({
     .regex(/^\d{1,6}(\.\d{1,8})?$/, 'must be a decimal number such as 1 or 7.25')
     .refine((v) => Number(v) > 0, 'must be above 0')
     .default('1'),
-  DEPOSIT_BANK_NAME: z.string().min(1).max(60).default('Demo Bank'),
+  DEPOSIT_BANK_NAME: z.string().min(1).max(60).default(placeholders.DEPOSIT_BANK_NAME),
   DEPOSIT_BANK_CARD: z
     .string()
     .regex(/^\d{8,30}$/, 'must be 8-30 digits')
-    .default('6222020000000000000'),
-  DEPOSIT_BANK_HOLDER: z.string().min(1).max(60).default('Trade Demo Ltd'),
+    .default(placeholders.DEPOSIT_BANK_CARD),
+  DEPOSIT_BANK_HOLDER: z.string().min(1).max(60).default(placeholders.DEPOSIT_BANK_HOLDER),
   DEPOSIT_TRC20_ADDRESS: z
     .string()
     .regex(coinAddressPatterns.TRC20, 'must be T followed by 33 base58 characters')
-    .default('TDemoDepositAddressForTestsXXXXXXX'),
+    .default(placeholders.DEPOSIT_TRC20_ADDRESS),
   DEPOSIT_ERC20_ADDRESS: z
     .string()
     .regex(coinAddressPatterns.ERC20, 'must be 0x followed by 40 hex digits')
-    .default('0xDe000000000000000000000000000000000000de'),
+    .default(placeholders.DEPOSIT_ERC20_ADDRESS),
   WITHDRAW_MIN: intInRange(1, Number.MAX_SAFE_INTEGER).default(1000),
   WITHDRAW_MAX: intInRange(1, Number.MAX_SAFE_INTEGER).default(5_000_000),
   WITHDRAW_REQUIRES_KYC: z
@@ -151,6 +169,12 @@ export interface Config extends Raw {
   clientDir: string;
 }
 
+/**
+ * Which process reads the config. The api (and the embedded `all`) shows users the receiving
+ * details and the service link, so only they must have real ones in production.
+ */
+export type Role = 'all' | 'api' | 'gateway' | 'sim' | 'worker';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -158,31 +182,103 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment (default `process.env`); throws ConfigError listing every problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** Names whose values are credentials: a config error names them but never shows the value. */
+const secretName = /SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|API_KEY/i;
+
+/**
+ * How a bad value is shown in a config error, which ends up in logs and CI output: secrets not
+ * at all, and the password of a URL (`postgres://user:pw@host`) masked, even in a URL too
+ * malformed to parse.
+ */
+export function describeValue(name: string, value: string | undefined): string {
+  if (value === undefined || value === '') return `${name} (not set)`;
+  if (secretName.test(name)) return `${name}=(hidden)`;
+  return `${name}=${JSON.stringify(maskUrlPassword(value, /_URL$/.test(name)))}`;
+}
+
+/**
+ * `scheme://user:password@host` → `scheme://user:***@host`, and `?password=…` → `?password=***`.
+ * Works on text, not a parsed URL: the values shown are the ones that failed to parse.
+ * `isUrl` also masks `user:password@host` written without a scheme.
+ */
+export function maskUrlPassword(value: string, isUrl = false): string {
+  let out = value.replace(/([?&](?:password|pass|pwd|secret)=)[^&#]*/gi, '$1***');
+  const at = out.lastIndexOf('@');
+  if (at < 0) return out;
+  const slashes = out.indexOf('//');
+  const hasScheme = slashes >= 0 && slashes < at;
+  if (!hasScheme && !isUrl) return out;
+  const colon = out.indexOf(':', hasScheme ? slashes + 2 : 0);
+  if (colon >= 0 && colon < at) out = `${out.slice(0, colon + 1)}***${out.slice(at)}`;
+  return out;
+}
+
+/** Checks between variables, once each has parsed. */
+function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
+  const problem = (name: keyof Raw, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [name], message });
+  if (c.WITHDRAW_MIN > c.WITHDRAW_MAX) problem('WITHDRAW_MIN', 'must not be above WITHDRAW_MAX');
+  if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)
+    problem('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
+}
+
+/**
+ * What production refuses, read from the raw values so it is listed together with any bad
+ * format (an object refinement would wait until every variable parsed).
+ */
+function productionProblems(
+  raw: Record<string, string | undefined>,
+  role: Role | undefined,
+): { name: string; message: string }[] {
+  if (raw.NODE_ENV !== 'production') return [];
+  const problems: { name: string; message: string }[] = [];
+  if (raw.SIM_RANDOMNESS === 'seeded')
+    problems.push({
+      name: 'SIM_RANDOMNESS',
+      message:
+        'seeded makes every live price predictable from the public seed; production needs committed',
+    });
+  if (raw.TEST_CLOCK === '1')
+    problems.push({
+      name: 'TEST_CLOCK',
+      message: 'must not be 1 with NODE_ENV=production: anyone could move the platform day forward',
+    });
+  if (role !== 'all' && role !== 'api') return problems;
+  for (const name of Object.keys(placeholders) as (keyof typeof placeholders)[])
+    if ((raw[name] ?? placeholders[name]) === placeholders[name])
+      problems.push({
+        name,
+        message:
+          name === 'SERVICE_URL'
+            ? 'is the example link; set your customer service link (NODE_ENV=production)'
+            : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
+      });
+  return problems;
+}
+
+/**
+ * Parses the environment (default `process.env`); throws ConfigError listing every problem.
+ * `role` adds the production checks of the process that reads it.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  role?: Role,
+): Config {
   // Empty strings mean "not set", as in most shells' `VAR= cmd`.
   const cleaned = Object.fromEntries(
     Object.entries(env).filter(([k, v]) => k in configSchema.shape && v !== undefined && v !== ''),
   );
-  const parsed = configSchema
-    .refine((c) => c.WITHDRAW_MIN <= c.WITHDRAW_MAX, {
-      path: ['WITHDRAW_MIN'],
-      message: 'must not be above WITHDRAW_MAX',
-    })
-    .refine((c) => !(c.NODE_ENV === 'production' && c.SIM_RANDOMNESS === 'seeded'), {
-      path: ['SIM_RANDOMNESS'],
-      message:
-        'seeded makes every live price predictable from the public seed; production needs committed',
-    })
-    .safeParse(cleaned);
-  if (!parsed.success) {
+  const parsed = configSchema.superRefine(checkTogether).safeParse(cleaned);
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((i) => ({ name: String(i.path[0] ?? '?'), message: i.message }))),
+    ...productionProblems(cleaned, role),
+  ];
+  if (!parsed.success || problems.length)
     throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = String(issue.path[0] ?? '?');
-        return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
-      }),
+      problems.map((p) => `${describeValue(p.name, env[p.name])}: ${p.message}`),
     );
-  }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   return {
     ...parsed.data,
@@ -193,9 +289,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** Loads the config or prints the problems and exits: for entry points. */
-export function loadConfigOrExit(): Config {
+export function loadConfigOrExit(role: Role): Config {
   try {
-    return loadConfig();
+    return loadConfig(process.env, role);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -13,7 +13,7 @@ export interface LoadOptions {
   rampPerSec: number;
   /** socket.io-client sockets that check tick order. */
   sample: number;
-  /** Prometheus endpoint of the server under load, read at start and end. */
+  /** Prometheus endpoint of the server under load (its METRICS_PORT), read at start and end. */
   metricsUrl?: string;
   connectTimeoutMs?: number;
   /** Allow a non-loopback target (off by default: this tool is for a machine's own server). */
@@ -38,7 +38,8 @@ export function assertTarget(url: string, allowRemote = false): void {
 
 export const usage = `usage: npm run load -- [--url http://127.0.0.1:3000] [--clients 100]
   [--channels market,ticks:BTCUSDT] [--duration 30] [--ramp 500/s] [--sample 5]
-  [--metrics http://127.0.0.1:3000/metrics] [--connect-timeout 10] [--allow-remote]
+  [--metrics http://127.0.0.1:9464/metrics] [--connect-timeout 10] [--allow-remote]
+  (--metrics: the server's private metrics listener, started with METRICS_PORT=9464)
 Every client connects from this machine's one address: start the server under test with
 SOCKET_CONNECT_RATE=off SOCKET_MAX_PER_ADDRESS=off (or limits above --clients).`;
 

@@ -6,7 +6,7 @@ import { SeqChecker } from './sample';
 describe('parseLoadArgs', () => {
   it('reads the documented flags', () => {
     const o = parseLoadArgs(
-      '--url http://127.0.0.1:4000 --clients 500 --channels market,ticks:BTCUSDT --duration 30 --ramp 200/s --sample 3 --metrics http://127.0.0.1:4000/metrics'.split(
+      '--url http://127.0.0.1:4000 --clients 500 --channels market,ticks:BTCUSDT --duration 30 --ramp 200/s --sample 3 --metrics http://127.0.0.1:9464/metrics'.split(
         ' ',
       ),
     );
@@ -17,7 +17,7 @@ describe('parseLoadArgs', () => {
       durationSec: 30,
       rampPerSec: 200,
       sample: 3,
-      metricsUrl: 'http://127.0.0.1:4000/metrics',
+      metricsUrl: 'http://127.0.0.1:9464/metrics',
     });
   });
 

@@ -50,6 +50,7 @@ async function waitReady(url: string, exited: () => boolean, ms: number): Promis
 async function main(): Promise<number> {
   const options = parseLoadArgs(process.argv.slice(2), { clients: 500, durationSec: 20 });
   const port = await freePort();
+  const metricsPort = await freePort(); // /metrics is served on a private listener only
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tick-latency-'));
   const base = `http://127.0.0.1:${port}`;
 
@@ -59,6 +60,7 @@ async function main(): Promise<number> {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
       DATA_DIR: dataDir,
       SIM_BACKFILL_HOURS: '1', // a short history: the app is up in seconds
       LOG_LEVEL: 'warn',
@@ -94,7 +96,11 @@ async function main(): Promise<number> {
       `app ready on ${base} in ${((Date.now() - t) / 1000).toFixed(1)} s (pid ${app.pid})`,
     );
     const loadBefore = os.loadavg()[0]!;
-    const report = await runLoad({ ...options, url: base, metricsUrl: `${base}/metrics` });
+    const report = await runLoad({
+      ...options,
+      url: base,
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    });
     const loadAfter = os.loadavg()[0]!;
     console.log(formatReport(report));
     const cores = os.availableParallelism();

@@ -13,7 +13,7 @@ import { sha256 } from '@server/modules/operator/operator-token';
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { publishSummary } from '@server/modules/wallet/summary';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { createSavingsService } from '@server/modules/savings/savings.service';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
@@ -83,8 +83,14 @@ export async function buildTestApi(
     userEvents,
   );
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
-  const kyc = createKycService(db, uploads, userEvents);
+  const summaries = createAccountSummaries({
+    db,
+    userEvents,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    now,
+  });
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const kyc = createKycService(db, uploads, userEvents, summaries);
   const metrics = createMetrics('test');
   const orders = createOrdersService({
     db,
@@ -92,7 +98,7 @@ export async function buildTestApi(
     userEvents,
     metrics,
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-    balancesChanged: (ids) => ids.forEach((id) => void publishSummary(db, userEvents, id)),
+    balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
     now,
   });
   const fairness = createFairnessService({
@@ -101,8 +107,7 @@ export async function buildTestApi(
     spec: (id) => market.spec(id),
   });
   const policy = savingsPolicy(config);
-  const balancesChanged = (ids: number[]) =>
-    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
   const savings = createSavingsService({ db, clock, policy, balancesChanged });
   const savingsJob = createSavingsJob({ db, clock, policy, balancesChanged });
   await insertInviteCode(db, 'WELCOME', null);
@@ -124,7 +129,6 @@ export async function buildTestApi(
       config.TEST_CLOCK === '1'
         ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
         : null,
-    metrics,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
   });
   return {

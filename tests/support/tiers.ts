@@ -22,6 +22,7 @@ const hasBinary = (name: string) => {
 };
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const nginxPath = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
   const postgres: Tier = {
@@ -54,7 +55,14 @@ export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
         ? 'PostgreSQL and Redis configured'
         : 'needs DATABASE_URL, REDIS_URL and redis-server',
   };
-  return { postgres, redis, redisServer, browser, cluster };
+  const nginx: Tier = {
+    name: 'nginx (deploy/nginx.conf, the balancer)',
+    on: fs.existsSync(nginxPath),
+    why: fs.existsSync(nginxPath)
+      ? nginxPath
+      : `${nginxPath} is missing (apt-get install nginx-light)`,
+  };
+  return { postgres, redis, redisServer, browser, cluster, nginx };
 }
 
 export const requireServices = () => process.env.REQUIRE_SERVICES === '1';

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { LiveProduct, LiveRequest } from '@client/state';
 import { useFormat } from '@client/i18n/useFormat';
+import { useProductName } from '@client/i18n/useProductName';
 import { ChangeBadge } from './ChangeBadge';
 import { EmptyState, ErrorState, LoadingState } from './StateViews';
 import './market.css';
@@ -24,6 +25,7 @@ const sameRow = (a: { product: LiveProduct }, b: { product: LiveProduct }) =>
 const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct }) {
   const { t } = useTranslation();
   const format = useFormat();
+  const name = useProductName()(product);
   return (
     <li>
       <Link
@@ -32,8 +34,11 @@ const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct 
         data-testid={`product-row-${product.id}`}
       >
         <span className="product-row__name">
-          <strong>{product.name}</strong>
-          <small>{t('market.volumeShort', { value: format.compact(product.volume) })}</small>
+          <strong>{name}</strong>
+          <small>
+            {name !== product.name && <span className="product-row__code">{product.name} · </span>}
+            {t('market.volumeShort', { value: format.compact(product.volume) })}
+          </small>
         </span>
         <span className="product-row__price num" data-testid="price">
           {format.price(product.price, product.precision)}

@@ -1,7 +1,7 @@
 /** Client state: jotai atoms over the streams, and the hooks screens use to read them. */
 export { useConnection, useMarket, useOffline, useProductEvents } from './market';
 export { prefetchProducts, useProduct, useProducts, type LiveRequest } from './products';
-export { matchesSearch, mergeLive, type LiveProduct } from './live-product';
+export { mergeLive, type LiveProduct } from './live-product';
 export { useRequest, type RequestState } from './request';
 export {
   clearCache,

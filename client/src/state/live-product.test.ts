@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '@shared/product';
-import { matchesSearch, mergeLive } from './live-product';
+import { mergeLive } from './live-product';
 
 function product(overrides: Partial<Product> = {}): Product {
   return {
@@ -85,16 +85,5 @@ describe('mergeLive', () => {
         { id: 'XAUUSD', status: 'maintenance', opensAt: 1 },
       ).opensAt,
     ).toBeUndefined();
-  });
-});
-
-describe('matchesSearch', () => {
-  const gold = { id: 'XAUUSD', name: 'XAU/USD' };
-  it('matches name or id, ignoring case and separators', () => {
-    expect(matchesSearch(gold, 'xau')).toBe(true);
-    expect(matchesSearch(gold, 'XAU/u')).toBe(true);
-    expect(matchesSearch(gold, 'xauusd')).toBe(true);
-    expect(matchesSearch(gold, ' ')).toBe(true);
-    expect(matchesSearch(gold, 'btc')).toBe(false);
   });
 });

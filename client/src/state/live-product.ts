@@ -55,14 +55,3 @@ export function mergeLive(
     amount: item?.amount ?? stats.amount,
   };
 }
-
-/** Case-insensitive match on the display name or the id, ignoring "/" ("btcusdt" finds BTC/USDT). */
-export function matchesSearch(product: Pick<LiveProduct, 'id' | 'name'>, query: string): boolean {
-  const q = normalise(query);
-  if (q === '') return true;
-  return normalise(product.name).includes(q) || normalise(product.id).includes(q);
-}
-
-function normalise(text: string): string {
-  return text.toLocaleLowerCase().replace(/[\s/_-]+/g, '');
-}

@@ -5,15 +5,16 @@ import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
-import { attachGateway, startApi, startSim } from './roles';
+import { attachGateway, serveMetrics, startApi, startSim } from './roles';
 
 /** Embedded mode: sim, api, gateway and worker in one process, on PGlite and the in-process bus by default. */
-const config = loadConfigOrExit();
+const config = loadConfigOrExit('all');
 const log = createLogger(config.LOG_LEVEL, 'all');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-// One registry for the whole process: api, gateway and worker figures side by side at /metrics.
+// One registry for the whole process: api, gateway and worker figures side by side, served on
+// the private metrics listener (METRICS_PORT), never on the app's port.
 const metrics = createMetrics('all');
 const api = await startApi(config, db, bus, log, { embedded: true, metrics });
 const server = http.createServer(api.app);
@@ -30,13 +31,24 @@ const gateway = await attachGateway(server, bus, log, {
 api.userEvents.bind?.(gateway.io);
 const feed = await startSim(config, db, bus, log);
 const port = await listen(server, config.PORT, config.HOST);
-log.info({ port, database: db.kind, bus: bus.kind }, `app ready at http://localhost:${port}`);
+const metricsListener = await serveMetrics(config, metrics, log);
+log.info(
+  { host: config.HOST, port, database: db.kind, bus: bus.kind },
+  `app ready at http://${browsable(config.HOST)}:${port}`,
+);
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   // Closing the gateway closes the HTTP server it shares with the api.
   { name: 'gateway', close: () => gateway.close() },
+  { name: 'metrics', close: () => metricsListener?.close() },
   { name: 'sim', close: () => feed.stop() },
   { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },
 ]);
+
+/** An address to open in a browser: a wildcard listen is reached through localhost. */
+function browsable(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

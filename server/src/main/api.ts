@@ -3,22 +3,26 @@ import { loadConfigOrExit } from '@server/config';
 import { openDatabase } from '@server/platform/db';
 import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
+import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
-import { startApi } from './roles';
+import { serveMetrics, startApi } from './roles';
 
 /** The api role: REST, the settlement worker and daily jobs. Scale out freely. */
-const config = loadConfigOrExit();
+const config = loadConfigOrExit('api');
 const log = createLogger(config.LOG_LEVEL, 'api');
 const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
-const api = await startApi(config, db, bus, log);
+const metrics = createMetrics('api');
+const api = await startApi(config, db, bus, log, { metrics });
 const server = http.createServer(api.app);
 const port = await listen(server, config.PORT, config.HOST);
-log.info({ port, database: db.kind, bus: bus.kind }, 'api ready');
+const metricsListener = await serveMetrics(config, metrics, log);
+log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'api ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   { name: 'http', close: () => closeServer(server) },
+  { name: 'metrics', close: () => metricsListener?.close() },
   { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },

@@ -16,7 +16,7 @@ import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operato
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { publishSummary } from '@server/modules/wallet/summary';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createSavingsService } from '@server/modules/savings/savings.service';
@@ -26,7 +26,9 @@ import { movableClock, systemClock } from '@server/platform/clock';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
 import { createLimiter } from '@server/platform/rate-limit';
-import { createMetrics, metricsRoute, type Metrics } from '@server/platform/metrics';
+import { createIdempotencyPruner } from '@server/platform/idempotency';
+import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
+import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
 import { healthRoutes } from '@server/platform/http/health';
@@ -98,9 +100,12 @@ export async function startApi(
     dataDir: config.DATA_DIR,
     embedded,
   });
+  // The token itself never goes to the log (logs are shipped, kept and read by many): only
+  // where to find it, a file only this user can read.
   if (operator.created)
     log.info(
-      `operator token (saved in ${operatorTokenFile(config.DATA_DIR)}): ${operator.created}`,
+      { file: operatorTokenFile(config.DATA_DIR) },
+      `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
     );
   if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
   if (
@@ -113,10 +118,14 @@ export async function startApi(
     log.info('seeded Home banners, highlights, news and text pages in every language');
 
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
-  const kyc = createKycService(db, uploads, userEvents);
-  const balancesChanged = (ids: number[]) =>
-    ids.forEach((id) => void publishSummary(db, userEvents, id));
+  const summaries = createAccountSummaries({
+    db,
+    userEvents,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+  });
+  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const kyc = createKycService(db, uploads, userEvents, summaries);
+  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
   const orders = createOrdersService({
     db,
     market,
@@ -169,6 +178,9 @@ export async function startApi(
     log: log.child({ part: 'savings' }),
   });
   savingsJob.start();
+  // Every api process prunes; SKIP LOCKED lets them share the work (platform/idempotency.ts).
+  const pruner = createIdempotencyPruner({ db, log: log.child({ part: 'idempotency' }) });
+  pruner.start();
   const app = createApiApp({
     config,
     db,
@@ -186,7 +198,6 @@ export async function startApi(
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
-    metrics,
     operatorTokenHash: operator.hash,
   });
   return {
@@ -198,6 +209,7 @@ export async function startApi(
       await worker?.stop();
       await revealJob.stop();
       await savingsJob.stop();
+      await pruner.stop();
       await market.close();
       redis?.disconnect();
     },
@@ -299,14 +311,27 @@ export function authenticateViaApi(apiUrl: string): (token: string) => Promise<s
   };
 }
 
-/** A bare HTTP server with /healthz, /readyz and /metrics, for the gateway, sim and worker roles. */
-export function healthServer(
-  checks: Parameters<typeof healthRoutes>[0],
-  metrics?: Metrics,
-): http.Server {
+/** A bare HTTP server with /healthz and /readyz, for the gateway, sim and worker roles. */
+export function healthServer(checks: Parameters<typeof healthRoutes>[0]): http.Server {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(checks));
-  if (metrics) app.use(metricsRoute(metrics));
   return http.createServer(app);
+}
+
+/**
+ * The process's /metrics on its private listener, when METRICS_PORT is set (on METRICS_HOST,
+ * else HOST). Returns what shutdown closes, or null when metrics are not served.
+ */
+export async function serveMetrics(
+  config: Pick<Config, 'METRICS_PORT' | 'METRICS_HOST' | 'HOST'>,
+  metrics: Metrics,
+  log: Logger,
+): Promise<{ port: number; close: () => Promise<void> } | null> {
+  if (config.METRICS_PORT === undefined) return null;
+  const server = metricsServer(metrics);
+  const host = config.METRICS_HOST ?? config.HOST;
+  const port = await listen(server, config.METRICS_PORT, host);
+  log.info({ host, port }, 'metrics served on the private listener');
+  return { port, close: () => closeServer(server) };
 }

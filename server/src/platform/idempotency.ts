@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from './db';
 import { AppError, validationFailed } from './http/errors';
+import type { Logger } from './logger';
 
 export interface Answer<T> {
   status: number;
@@ -66,11 +67,86 @@ export async function idempotent<T>(
   });
 }
 
-/** Keys older than `days` (at least 1) go; called by a daily job. */
-export async function pruneIdempotencyKeys(db: Queryable, days = 2): Promise<number> {
-  const { rowCount } = await db.query(
-    'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(days => $1)',
-    [Math.max(1, days)],
-  );
-  return rowCount;
+/**
+ * How long a key is kept: the contract promises a replay for at least 24 h; two days leave a
+ * margin for clients that retry from a queue after a long outage.
+ */
+export const IDEMPOTENCY_RETENTION_HOURS = 48;
+
+/**
+ * Deletes the keys older than `retentionHours` (never less than 24) and returns how many went.
+ * In batches, so no statement holds many row locks for long; `SKIP LOCKED` lets every api
+ * process prune at once without waiting on, or deadlocking with, another.
+ */
+export async function pruneIdempotencyKeys(
+  db: Queryable,
+  { retentionHours = IDEMPOTENCY_RETENTION_HOURS, batchSize = 5000 } = {},
+): Promise<number> {
+  const hours = Math.max(24, retentionHours);
+  let removed = 0;
+  for (;;) {
+    const { rowCount } = await db.query(
+      `DELETE FROM idempotency_keys WHERE (user_id, key) IN (
+         SELECT user_id, key FROM idempotency_keys
+         WHERE created_at < now() - make_interval(hours => $1)
+         LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [hours, batchSize],
+    );
+    removed += rowCount;
+    if (rowCount < batchSize) return removed;
+  }
+}
+
+export interface IdempotencyPrunerDeps {
+  db: Queryable;
+  log?: Pick<Logger, 'info' | 'debug' | 'error'>;
+  retentionHours?: number;
+  batchSize?: number;
+}
+
+/**
+ * Keeps `idempotency_keys` from growing forever: every api process prunes at start and then
+ * every `everyMs` (hourly by default; keys live two days, so an hour's delay is nothing).
+ * `runOnce` is the seam tests use; one run at a time per process.
+ */
+export function createIdempotencyPruner(d: IdempotencyPrunerDeps) {
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let intervalMs = 3_600_000;
+
+  const runNow = () =>
+    pruneIdempotencyKeys(d.db, { retentionHours: d.retentionHours, batchSize: d.batchSize });
+
+  const runOnce = (): Promise<number> => {
+    const run = chain.then(runNow, runNow);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const tick = async () => {
+    try {
+      const removed = await runOnce();
+      if (removed) d.log?.info({ removed }, 'idempotency keys pruned');
+      else d.log?.debug({ removed }, 'idempotency keys pruned');
+    } catch (err) {
+      d.log?.error({ err }, 'pruning idempotency keys failed; will retry');
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
+  };
+
+  return {
+    runOnce,
+    /** Runs now and then every `everyMs` (default one hour). */
+    start(everyMs = 3_600_000) {
+      intervalMs = everyMs;
+      stopped = false;
+      void tick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await chain;
+    },
+  };
 }

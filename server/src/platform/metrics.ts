@@ -1,10 +1,10 @@
+import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { Router } from 'express';
 
 /**
  * One Prometheus registry per process: the default process metrics (CPU, resident memory, heap,
- * event-loop delay) plus the product's own figures. Served at /metrics by the api, gateway
- * and embedded processes (sim and worker serve health checks only).
+ * event-loop delay) plus the product's own figures. Served by `metricsServer` on a private
+ * port of its own (METRICS_PORT), never on the public one.
  */
 export function createMetrics(role: string) {
   const registry = new Registry();
@@ -69,10 +69,26 @@ export function createMetrics(role: string) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function metricsRoute(metrics: Metrics): Router {
-  const r = Router();
-  r.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+/**
+ * The private listener: GET /metrics and nothing else. It is a server of its own, not a route on
+ * the public app, so no balancer rule or forgotten proxy path can expose it (DECISIONS.md,
+ * Metrics); Prometheus scrapes it on the internal network.
+ */
+export function metricsServer(metrics: Metrics): http.Server {
+  return http.createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.end(req.method === 'HEAD' ? undefined : text);
+      },
+      (err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`${String(err)}\n`);
+      },
+    );
   });
-  return r;
 }

@@ -7,6 +7,7 @@ import { ChangeBadge } from '@client/components/ChangeBadge';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
+import { useProductName } from '@client/i18n/useProductName';
 import { useProduct, type LiveProduct } from '@client/state';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
@@ -66,10 +67,22 @@ function IntervalSwitcher({
 
 function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product }) {
   const { t } = useTranslation();
+  const name = useProductName()(product);
   const [view, setView] = useState<ChartView>('1m');
   return (
     <>
-      <PageHeader title={product.name} back />
+      <PageHeader
+        title={
+          name === product.name ? (
+            name
+          ) : (
+            <>
+              {name} <small className="page-header__code">{product.name}</small>
+            </>
+          )
+        }
+        back
+      />
       <MarketNotice product={product} />
       <section className="quote" aria-label={t('market.latestPrice')}>
         <LivePrice

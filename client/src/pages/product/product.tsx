@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { SearchIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
 import { ProductsView } from '@client/components/ProductList';
-import { matchesSearch, useProducts } from '@client/state';
+import { productMatches } from '@shared/product-search';
+import { useProducts } from '@client/state';
 
 /**
- * Product tab (/pages/product/product): every product, filtered by name as the user types. The
- * list is small and already here, so filtering happens locally, with no request per keystroke.
+ * Product tab (/pages/product/product): every product, filtered as the user types by code or by
+ * name in any language, with the server's own matching (shared/src/product-search.ts). The list
+ * is small and already here, so filtering happens locally, with no request per keystroke.
  */
 export function ProductPage() {
   const { t } = useTranslation();
@@ -30,7 +32,7 @@ export function ProductPage() {
           enterKeyHint="search"
         />
       </div>
-      <ProductsView request={products} filter={(product) => matchesSearch(product, query)} />
+      <ProductsView request={products} filter={(product) => productMatches(product, query)} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
-import { publishSummary } from '../wallet/summary';
+import type { AccountSummaries } from '../wallet/summary';
 import * as repo from './kyc.repo';
 import { presentKyc, presentOpsKyc } from './kyc.presenter';
 
@@ -17,7 +17,12 @@ const underWay = () =>
  * Identity checks (DECISIONS.md, Accounts): none → pending → verified, or rejected with a reason,
  * after which the user may submit again.
  */
-export function createKycService(db: Db, uploads: UploadService, userEvents: UserEvents) {
+export function createKycService(
+  db: Db,
+  uploads: UploadService,
+  userEvents: UserEvents,
+  summaries: Pick<AccountSummaries, 'publish'>,
+) {
   const notPending = async (tx: Queryable, id: number) => {
     const status = await repo.kycSubmissionStatus(tx, id);
     return status
@@ -39,7 +44,7 @@ export function createKycService(db: Db, uploads: UploadService, userEvents: Use
     });
     announceMessage(userEvents, message);
     // The summary's `verified` flag follows the check.
-    await publishSummary(db, userEvents, row.user_id);
+    await summaries.publish(row.user_id);
     return presentOpsKyc(row);
   };
 

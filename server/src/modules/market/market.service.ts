@@ -4,6 +4,7 @@ import type { TapeTickDto, Tick } from '@shared/market';
 import type { CandlesQuery, TicksQuery } from '@shared/market.schemas';
 import { unitsToPrice } from '@shared/price';
 import { intervalMs, type Candle, type Interval, type Product } from '@shared/product';
+import { productMatches } from '@shared/product-search';
 import type { ProductSpec } from '@sim/catalogue';
 import { productStatus } from '@sim/status';
 import { candlesSince, lastTicks, maintenanceList } from '@sim/tape.repo';
@@ -79,14 +80,10 @@ export async function createMarketService({
     };
   };
 
-  const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
   return {
     products(q) {
-      const needle = q ? normalise(q) : '';
-      return catalogue
-        .filter((s) => !needle || normalise(`${s.name} ${s.id}`).includes(needle))
-        .map(present);
+      // The client filters its list with the same function (shared/src/product-search.ts).
+      return catalogue.filter((s) => productMatches(s, q ?? '')).map(present);
     },
     product: (id) => present(spec(id)),
     async candles(q) {

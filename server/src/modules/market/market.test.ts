@@ -53,10 +53,30 @@ describe.each(dbDrivers())('market REST on %s', (kind) => {
     expect(await ids('BTC/')).toEqual(['BTCUSDT']);
     expect(await ids('/usdt')).toHaveLength(5);
     expect(await ids('zzz')).toEqual([]);
+    expect(await ids('')).toHaveLength(12);
     await api
       .get('/api/market/products')
       .query({ q: 'x'.repeat(41) })
       .expect(400);
+  });
+
+  it('searches products by their name in any of the ten languages', async () => {
+    const ids = async (q: string) =>
+      ((await api.get('/api/market/products').query({ q }).expect(200)).body as Product[]).map(
+        (p) => p.id,
+      );
+    // A CJK query used to fold to nothing and match all twelve.
+    expect(await ids('黄金')).toEqual(['XAUUSD']);
+    expect(await ids('黃金')).toEqual(['XAUUSD']);
+    expect(await ids('金')).toEqual(['XAUUSD']);
+    expect(await ids('gold')).toEqual(['XAUUSD']);
+    expect(await ids('Vàng')).toEqual(['XAUUSD']);
+    expect(await ids('btc')).toEqual(['BTCUSDT']);
+    expect(await ids('Bitcoin')).toEqual(['BTCUSDT']);
+    expect(await ids('比特币')).toEqual(['BTCUSDT']);
+    expect(await ids('ＢＴＣ')).toEqual(['BTCUSDT']);
+    expect(await ids('原油')).toEqual(['WTIUSD']);
+    expect(await ids('钻石')).toEqual([]);
   });
 
   it('answers one product, and 404 NOT_FOUND for an unknown one', async () => {

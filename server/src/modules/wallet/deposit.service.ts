@@ -11,7 +11,7 @@ import { announceMessage, writeSystemMessage } from '../content/system-messages'
 import * as repo from './deposit.repo';
 import { transfer } from './ledger';
 import { presentDeposit, presentOpsDeposit } from './wallet.presenters';
-import { publishSummary } from './summary';
+import type { AccountSummaries } from './summary';
 
 /** `quantity × rate`, rounded down to the minor unit, exactly (the rate is a decimal string). */
 export function convertAtRate(quantity: number, rate: string): number {
@@ -38,10 +38,11 @@ export interface DepositDeps {
   config: Pick<Config, 'USDT_RATE'>;
   uploads: UploadService;
   userEvents: UserEvents;
+  summaries: Pick<AccountSummaries, 'publish'>;
 }
 
 /** Deposits: the user's claim with a screenshot, then an operator's approval credits it. */
-export function createDepositService({ db, config, uploads, userEvents }: DepositDeps) {
+export function createDepositService({ db, config, uploads, userEvents, summaries }: DepositDeps) {
   /** 404 for an unknown deposit, 409 INVALID_STATE for one already reviewed. */
   const notPending = async (tx: Queryable, id: number) => {
     const status = await repo.depositStatus(tx, id);
@@ -133,7 +134,7 @@ export function createDepositService({ db, config, uploads, userEvents }: Deposi
         };
       });
       announceMessage(userEvents, message);
-      await publishSummary(db, userEvents, row.user_id);
+      await summaries.publish(row.user_id);
       return presentOpsDeposit(row);
     },
 

@@ -7,25 +7,40 @@ import { profitAndLoss as ordersProfitAndLoss } from '../orders/orders.repo';
 import { dayStart } from '@server/platform/clock';
 import { creditScoreOf } from './wallet.repo';
 
+/** Where "today" starts: the platform day of savings and limits (platform/clock.ts). */
+export interface PlatformDay {
+  /** PLATFORM_UTC_OFFSET_MINUTES. */
+  offsetMinutes: number;
+  /**
+   * Epoch ms. The wall clock, never the test clock: orders are settled at the database's real
+   * time, so "today" must be measured on the same clock.
+   */
+  now: () => number;
+}
+
 /**
  * Account P&L: over settled orders, the sum of (payout − stake), in total and for orders settled
- * today (platform time zone).
+ * since 00:00 of the current platform day (PLATFORM_UTC_OFFSET_MINUTES).
  */
 export async function profitAndLoss(
   db: Queryable,
   userId: number,
-  now = Date.now(),
-  offsetMinutes = 0,
+  day: PlatformDay,
 ): Promise<{ pnlTotal: number; pnlToday: number }> {
-  const pnl = await ordersProfitAndLoss(db, userId, new Date(dayStart(now, offsetMinutes)));
+  const since = new Date(dayStart(day.now(), day.offsetMinutes));
+  const pnl = await ordersProfitAndLoss(db, userId, since);
   return { pnlTotal: pnl.total, pnlToday: pnl.today };
 }
 
 /** GET /api/account/summary, and the payload of the `balance` socket event. */
-export async function accountSummary(db: Queryable, userId: number): Promise<AccountSummary> {
+export async function accountSummary(
+  db: Queryable,
+  userId: number,
+  day: PlatformDay,
+): Promise<AccountSummary> {
   const [b, pnl, creditScore, kyc] = await Promise.all([
     userBalances(db, userId),
-    profitAndLoss(db, userId),
+    profitAndLoss(db, userId, day),
     creditScoreOf(db, userId),
     latestKycSubmission(db, userId),
   ]);
@@ -43,18 +58,37 @@ export async function accountSummary(db: Queryable, userId: number): Promise<Acc
 }
 
 /**
- * Tells the user's open sockets their new figures; called after a change commits. Best effort,
- * like the events themselves: a failure here must not turn a committed change into an error, and
- * the client reads the summary again when it reconnects.
+ * The account summary of one process, bound to its platform day: every reader and every
+ * `balance` event goes through it, so none can count "today" from another midnight.
  */
-export async function publishSummary(
-  db: Queryable,
-  userEvents: UserEvents,
-  userId: number,
-): Promise<void> {
-  try {
-    userEvents.emit(userId, 'balance', await accountSummary(db, userId));
-  } catch {
-    // Nothing to undo: the change is committed, and the next summary read shows it.
-  }
+export function createAccountSummaries({
+  db,
+  userEvents,
+  offsetMinutes,
+  now = Date.now,
+}: {
+  db: Queryable;
+  userEvents: UserEvents;
+  offsetMinutes: number;
+  now?: () => number;
+}) {
+  const day: PlatformDay = { offsetMinutes, now };
+  const of = (userId: number) => accountSummary(db, userId, day);
+  return {
+    of,
+    /**
+     * Tells the user's open sockets their new figures; called after a change commits. Best
+     * effort, like the events themselves: a failure here must not turn a committed change into
+     * an error, and the client reads the summary again when it reconnects.
+     */
+    async publish(userId: number): Promise<void> {
+      try {
+        userEvents.emit(userId, 'balance', await of(userId));
+      } catch {
+        // Nothing to undo: the change is committed, and the next summary read shows it.
+      }
+    },
+  };
 }
+
+export type AccountSummaries = ReturnType<typeof createAccountSummaries>;

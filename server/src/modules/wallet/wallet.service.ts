@@ -16,7 +16,7 @@ import type { AuthService } from '../auth/auth.service';
 import type { UploadService } from '../uploads/upload.service';
 import { createDepositService } from './deposit.service';
 import { checkLedger } from './ledger';
-import { accountSummary } from './summary';
+import type { AccountSummaries } from './summary';
 import { fundRecords } from './wallet.repo';
 import { presentFundRecord } from './wallet.presenters';
 import { createWithdrawalService } from './withdrawal.service';
@@ -27,6 +27,7 @@ export interface WalletDeps {
   auth: AuthService;
   uploads: UploadService;
   userEvents: UserEvents;
+  summaries: AccountSummaries;
 }
 
 /** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */
@@ -64,7 +65,7 @@ export function createWalletService(deps: WalletDeps) {
   return {
     deposits: createDepositService(deps),
     withdrawals: createWithdrawalService(deps),
-    summary: (userId: number): Promise<AccountSummary> => accountSummary(db, userId),
+    summary: (userId: number): Promise<AccountSummary> => deps.summaries.of(userId),
     depositChannels: (): DepositChannel[] => channels,
     withdrawalRules: (): WithdrawalRules => withdrawalRules,
 

@@ -16,7 +16,7 @@ import type { AuthService } from '../auth/auth.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import { latestKycSubmission } from '../kyc/kyc.repo';
 import { transfer, type Leg } from './ledger';
-import { publishSummary } from './summary';
+import type { AccountSummaries } from './summary';
 import {
   presentOpsWithdrawal,
   presentWithdrawal,
@@ -29,10 +29,17 @@ export interface WithdrawalDeps {
   config: Pick<Config, 'WITHDRAW_MIN' | 'WITHDRAW_MAX' | 'WITHDRAW_REQUIRES_KYC'>;
   auth: Pick<AuthService, 'verifyTradePassword'>;
   userEvents: UserEvents;
+  summaries: Pick<AccountSummaries, 'publish'>;
 }
 
 /** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
-export function createWithdrawalService({ db, config, auth, userEvents }: WithdrawalDeps) {
+export function createWithdrawalService({
+  db,
+  config,
+  auth,
+  userEvents,
+  summaries,
+}: WithdrawalDeps) {
   const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
   const available = (userId: number) => ({ user: userId, kind: 'available' as const });
 
@@ -75,7 +82,7 @@ export function createWithdrawalService({ db, config, auth, userEvents }: Withdr
       return { userId: w.user_id, answer: await byId(tx, id), message };
     });
     announceMessage(userEvents, message);
-    await publishSummary(db, userEvents, userId);
+    await summaries.publish(userId);
     return answer;
   };
 
@@ -166,7 +173,7 @@ export function createWithdrawalService({ db, config, auth, userEvents }: Withdr
         });
         return { status: 201, body: presentWithdrawal((await repo.withdrawalById(tx, id))!) };
       });
-      if (!answer.replayed) await publishSummary(db, userEvents, userId);
+      if (!answer.replayed) await summaries.publish(userId);
       return answer;
     },
 

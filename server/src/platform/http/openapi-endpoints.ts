@@ -22,7 +22,7 @@ export interface Success {
   status: number;
   body?: Answer;
   list?: 'array' | 'page';
-  /** A body that is not JSON (an image, metrics text). */
+  /** A body that is not JSON (an image). */
   media?: string;
   description?: string;
 }
@@ -352,9 +352,6 @@ export const endpoints: Record<string, Endpoint> = {
     ready: op('GET /readyz', 'Every dependency answers', {
       ok: one(readiness),
       also: { status: 503, body: readiness, description: 'A check failed (false)' },
-    }),
-    metrics: op('GET /metrics', 'Prometheus metrics', {
-      ok: { status: 200, media: 'text/plain', description: 'Prometheus text format' },
     }),
   }),
 };

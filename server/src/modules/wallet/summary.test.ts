@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingUserEvents } from '@server/platform/user-events';
+import { buildTestApi, registerUser } from '@tests/support/api';
+import { bulkOrders, bulkUsers } from '@tests/support/bulk-orders';
+import { fund } from '@tests/support/orders';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { createAccountSummaries } from './summary';
+
+const H = 3_600_000;
+/** 00:00 of 10 March 2026 in UTC+8 (16:00 UTC the day before) and in UTC−5 (05:00 UTC). */
+const MIDNIGHT = {
+  480: Date.parse('2026-03-09T16:00:00Z'),
+  [-300]: Date.parse('2026-03-10T05:00:00Z'),
+} as const;
+
+/**
+ * Today's P&L counts the orders settled since 00:00 platform time (PLATFORM_UTC_OFFSET_MINUTES),
+ * the same day savings and limits use, not since 00:00 UTC.
+ */
+describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
+  let t: TestDb;
+  let userId: number;
+
+  /** One order per result, settled at the given instants: P&L −1000, +800 and +2000. */
+  const settleAt = async (times: number[]) => {
+    await bulkOrders(t.db, [userId], 3);
+    const { rows } = await t.db.query<{ id: number }>(
+      "SELECT id FROM orders WHERE user_id = $1 AND status = 'open' ORDER BY id",
+      [userId],
+    );
+    const results = [
+      { status: 'lost', payout: 0 },
+      { status: 'won', payout: 1800 },
+      { status: 'won', payout: 3000 },
+    ];
+    for (const [i, row] of rows.entries())
+      await t.db.query(
+        'UPDATE orders SET status = $2, amount = 1000, payout = $3, settled_at = $4 WHERE id = $1',
+        [row.id, results[i]!.status, results[i]!.payout, new Date(times[i]!)],
+      );
+  };
+
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+  });
+  afterAll(() => t.drop());
+
+  it.each([480, -300] as const)(
+    'offset %i: an order settled a moment before the platform midnight is yesterday’s',
+    async (offsetMinutes) => {
+      userId = (await bulkUsers(t.db, 1, 100_000))[0]!;
+      const midnight = MIDNIGHT[offsetMinutes];
+      // Lost 1 ms before midnight; won +800 at midnight exactly; won +2000 an hour later.
+      await settleAt([midnight - 1, midnight, midnight + H]);
+      const at = (now: number, offset: number = offsetMinutes) =>
+        createAccountSummaries({
+          db: t.db,
+          userEvents: recordingUserEvents(),
+          offsetMinutes: offset,
+          now: () => now,
+        }).of(userId);
+
+      // The loss settled at 23:59:59.999 platform time is yesterday's; the win settled at
+      // 00:00:00.000 is today's, until the next midnight.
+      expect(await at(midnight + 2 * H)).toMatchObject({ pnlTotal: 1800, pnlToday: 2800 });
+      expect(await at(midnight + 24 * H - 1)).toMatchObject({ pnlToday: 2800 });
+      expect(await at(midnight + 24 * H)).toMatchObject({ pnlTotal: 1800, pnlToday: 0 });
+      // The `balance` event carries the same figures.
+      const events = recordingUserEvents();
+      await createAccountSummaries({
+        db: t.db,
+        userEvents: events,
+        offsetMinutes,
+        now: () => midnight + 2 * H,
+      }).publish(userId);
+      expect(events.sent).toEqual([
+        {
+          userId: String(userId),
+          event: 'balance',
+          payload: expect.objectContaining({ pnlToday: 2800 }),
+        },
+      ]);
+      // Counted from 00:00 UTC instead, the loss would be today's as well (the defect fixed).
+      expect(await at(midnight + 2 * H, 0)).toMatchObject({ pnlToday: 1800 });
+    },
+  );
+
+  it('GET /api/account/summary counts from the configured platform midnight', async () => {
+    const midnight = MIDNIGHT[480];
+    const api = await buildTestApi(t.db, {
+      env: { PLATFORM_UTC_OFFSET_MINUTES: '480' },
+      now: () => midnight + 30 * 60_000,
+    });
+    try {
+      const user = await registerUser(api);
+      userId = Number(user.user.id);
+      await fund(t.db, userId, 100_000);
+      await settleAt([midnight - 10 * 60_000, midnight + 10 * 60_000, midnight + 20 * 60_000]);
+      const res = await api.http.get('/api/account/summary').set(user.auth).expect(200);
+      expect(res.body).toMatchObject({ pnlTotal: 1800, pnlToday: 2800 });
+    } finally {
+      await api.close();
+    }
+  });
+});
