@@ -22,15 +22,19 @@ import { createMetrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
-import { createLimiter } from '@server/platform/rate-limit';
+import { createLimiter, createLimiters, type LimitSpec } from '@server/platform/rate-limit';
+import { createCheckLimiter } from '@server/platform/check-limiter';
+import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { recordingUserEvents } from '@server/platform/user-events';
 import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
 /**
- * The api app over a test database, wired as `startApi` does, with in-memory limiters and a
- * private temporary DATA_DIR (uploads). `env` adds configuration variables.
+ * The api app over a test database, wired as `startApi` does, with in-memory limiters (the
+ * production figures unless `limits` changes some) and a private temporary DATA_DIR (uploads).
+ * `env` adds configuration variables.
  */
 export async function buildTestApi(
   db: Db,
@@ -39,13 +43,16 @@ export async function buildTestApi(
     bus = createMemoryBus(createMemoryHub()),
     env = {},
     clock = movableClock(),
-    confirmAttempts = 10,
+    limits = {},
+    deposits = {},
   }: {
     now?: () => number;
     bus?: Bus;
     env?: Record<string, string>;
-    /** Confirmation passwords (transaction, old) per user per window; 10 as in roles.ts. */
-    confirmAttempts?: number;
+    /** Other figures for some of the account throttles (a short window, say). */
+    limits?: Partial<typeof authLimits>;
+    /** Other figures for the deposit throttles: the cap on pending ones, the rate. */
+    deposits?: { pendingMax?: number; rate?: LimitSpec };
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
   } = {},
@@ -53,16 +60,25 @@ export async function buildTestApi(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
-  const limiter = (name: string, points: number) =>
-    createLimiter({ keyPrefix: name, points, durationSec: 900 });
   const auth = createAuthService(db, {
-    account: limiter('account', 10),
-    ip: limiter('ip', 100),
-    confirm: limiter('confirm', confirmAttempts),
+    ...createLimiters({ ...authLimits, ...limits }, { keyPrefix: 'test' }),
+    confirm: createCheckLimiter({ ...confirmLimit, keyPrefix: 'test:confirm' }),
   });
   const userEvents = recordingUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
+  const depositRate = createLimiter({
+    ...(deposits.rate ?? depositRateLimit),
+    keyPrefix: 'test:deposits',
+  });
+  const wallet = createWalletService({
+    db,
+    config,
+    auth,
+    uploads,
+    userEvents,
+    depositRate,
+    pendingDepositsMax: deposits.pendingMax,
+  });
   const kyc = createKycService(db, uploads, userEvents);
   const metrics = createMetrics('test');
   const orders = createOrdersService({
@@ -128,13 +144,25 @@ export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;
  */
 export type HttpApi = Pick<TestApi, 'http'>;
 
+let addresses = 0;
+/**
+ * A client address of its own, for X-Forwarded-For (the test servers trust it from loopback, as
+ * TRUST_PROXY's default does): registrations are throttled per address, and test users are many.
+ */
+export const newTestAddress = () => {
+  const n = ++addresses;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 let counter = 0;
-/** A registered, logged-in user; returns its token and profile. */
+/** A registered, logged-in user, each from an address of its own; returns its token and profile. */
 export async function registerUser(api: HttpApi, prefix = 'user') {
   const account = `${prefix}${Date.now().toString(36).slice(-5)}${counter++}`.slice(0, 20);
   const password = 'correct horse 1';
+  const from = { 'X-Forwarded-For': newTestAddress() };
   await api.http
     .post('/api/auth/register')
+    .set(from)
     .send({
       account,
       phone: '+8613800138000',
@@ -145,7 +173,11 @@ export async function registerUser(api: HttpApi, prefix = 'user') {
       tradePasswordConfirm: '123456',
     })
     .expect(201);
-  const login = await api.http.post('/api/auth/login').send({ account, password }).expect(200);
+  const login = await api.http
+    .post('/api/auth/login')
+    .set(from)
+    .send({ account, password })
+    .expect(200);
   const body = login.body as { token: string; user: { id: string; inviteCode: string } };
   return {
     account,

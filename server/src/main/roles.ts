@@ -24,7 +24,10 @@ import { savingsPolicy } from '@server/modules/savings/savings.policy';
 import { movableClock, systemClock } from '@server/platform/clock';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
-import { createLimiter } from '@server/platform/rate-limit';
+import { createLimiter, createLimiters } from '@server/platform/rate-limit';
+import { createCheckLimiter } from '@server/platform/check-limiter';
+import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createMetrics, metricsRoute, type Metrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
@@ -60,23 +63,16 @@ export async function startApi(
   }: { embedded?: boolean; metrics?: Metrics } = {},
 ) {
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
-  // Password throttling (logins, confirmations) is shared through Redis when several api
-  // processes run.
+  // Throttles (logins, registrations, confirmations, deposits) are shared through Redis when
+  // several api processes run.
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
     : undefined;
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (limiter) error'));
-  const limiter = (name: string, points: number) =>
-    createLimiter({
-      keyPrefix: `${config.REDIS_NAMESPACE}:login:${name}`,
-      points,
-      durationSec: 15 * 60,
-      redis,
-    });
+  const keyPrefix = `${config.REDIS_NAMESPACE}:throttle`;
   const auth = createAuthService(db, {
-    account: limiter('account', 10),
-    ip: limiter('ip', 100),
-    confirm: limiter('confirm', 10),
+    ...createLimiters(authLimits, { keyPrefix, redis }),
+    confirm: createCheckLimiter({ ...confirmLimit, keyPrefix: `${keyPrefix}:confirm`, redis }),
   });
 
   const operator = await resolveOperatorToken(db, {
@@ -104,7 +100,14 @@ export async function startApi(
     ? redisUserEvents(redis, config.REDIS_NAMESPACE)
     : lateUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents });
+  const wallet = createWalletService({
+    db,
+    config,
+    auth,
+    uploads,
+    userEvents,
+    depositRate: createLimiter({ ...depositRateLimit, keyPrefix: `${keyPrefix}:deposits`, redis }),
+  });
   const kyc = createKycService(db, uploads, userEvents);
   const balancesChanged = (ids: number[]) =>
     ids.forEach((id) => void publishSummary(db, userEvents, id));
