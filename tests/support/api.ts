@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '@server/app';
@@ -45,6 +46,7 @@ export async function buildTestApi(
     clock = movableClock(),
     limits = {},
     deposits = {},
+    redis,
   }: {
     now?: () => number;
     bus?: Bus;
@@ -53,6 +55,11 @@ export async function buildTestApi(
     limits?: Partial<typeof authLimits>;
     /** Other figures for the deposit throttles: the cap on pending ones, the rate. */
     deposits?: { pendingMax?: number; rate?: LimitSpec };
+    /**
+     * Keep the throttles' counts in Redis under `keyPrefix`, as scaled api processes do; two test
+     * apps given the same prefix stand for two api processes.
+     */
+    redis?: { client: Redis; keyPrefix: string };
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
   } = {},
@@ -60,15 +67,18 @@ export async function buildTestApi(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
+  const keyPrefix = redis?.keyPrefix ?? 'test';
+  const store = { keyPrefix, redis: redis?.client };
   const auth = createAuthService(db, {
-    ...createLimiters({ ...authLimits, ...limits }, { keyPrefix: 'test' }),
-    confirm: createCheckLimiter({ ...confirmLimit, keyPrefix: 'test:confirm' }),
+    ...createLimiters({ ...authLimits, ...limits }, store),
+    confirm: createCheckLimiter({ ...confirmLimit, ...store, keyPrefix: `${keyPrefix}:confirm` }),
   });
   const userEvents = recordingUserEvents();
   const uploads = createUploadService(db, config.uploadsDir);
   const depositRate = createLimiter({
     ...(deposits.rate ?? depositRateLimit),
-    keyPrefix: 'test:deposits',
+    ...store,
+    keyPrefix: `${keyPrefix}:deposits`,
   });
   const wallet = createWalletService({
     db,
