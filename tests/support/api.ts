@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '@server/app';
@@ -147,6 +148,19 @@ export async function buildTestApi(
 }
 
 export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;
+
+/**
+ * Throttle stores in Redis (REDIS_URL) for `buildTestApi({ redis })`: `count` connections sharing
+ * one fresh key prefix, so that as many test apps stand for api processes of one deployment.
+ */
+export function sharedRedisThrottles(count: number) {
+  const keyPrefix = `test-${randomBytes(4).toString('hex')}:throttle`;
+  const clients = Array.from({ length: count }, () => new Redis(process.env.REDIS_URL!));
+  return {
+    stores: clients.map((client) => ({ client, keyPrefix })),
+    close: () => clients.forEach((c) => c.disconnect()),
+  };
+}
 
 /**
  * What the HTTP helpers need: supertest over the in-process app (`buildTestApi`) or over a

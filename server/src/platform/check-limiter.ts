@@ -77,7 +77,8 @@ export function createCheckLimiter(
         if (state === 'refuse' || (state === 'wait' && Date.now() > giveUpAt)) return null;
         if (state === 'start') break;
         // Unless a check ended here meanwhile: wait for one to end here, or (Redis) ask again.
-        if (generation.get(key) === seen) await nextChange(key, poll === undefined ? undefined : delay);
+        if (generation.get(key) === seen)
+          await nextChange(key, poll === undefined ? undefined : delay);
       }
       let outcome: Outcome = 'none';
       try {

@@ -1,27 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { buildTestApi, newTestAddress, registerUser, type TestApi } from '@tests/support/api';
+import {
+  buildTestApi,
+  newTestAddress,
+  registerUser,
+  sharedRedisThrottles,
+  type TestApi,
+} from '@tests/support/api';
 
 /** The account throttles with their counts in Redis (REDIS_URL), as scaled api processes keep them. */
 describe.each(dbDrivers())('account throttles in Redis, two api processes, on %s', (kind) => {
   let t: TestDb;
   let apis: TestApi[];
-  // Two connections and two apps over one database stand for two api processes.
-  const clients = [new Redis(process.env.REDIS_URL!), new Redis(process.env.REDIS_URL!)];
-  const keyPrefix = `test-${randomBytes(4).toString('hex')}:throttle`;
+  // Two Redis connections and two apps over one database stand for two api processes.
+  const redis = sharedRedisThrottles(2);
   /** Alternates between the two processes, as a balancer would. */
   const via = (i: number) => apis[i % 2]!;
   beforeAll(async () => {
     t = await openTestDb(kind);
     apis = [];
-    for (const client of clients)
-      apis.push(await buildTestApi(t.db, { redis: { client, keyPrefix } }));
+    for (const store of redis.stores) apis.push(await buildTestApi(t.db, { redis: store }));
   });
   afterAll(async () => {
     for (const api of apis) await api.close();
-    clients.forEach((c) => c.disconnect());
+    redis.close();
     await t.drop();
   });
 

@@ -1,9 +1,7 @@
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { buildTestApi, registerUser, sharedRedisThrottles, type TestApi } from '@tests/support/api';
 import {
   bankDepositFields,
   deposit,
@@ -21,8 +19,8 @@ const statuses = (answers: { status: number }[]) => answers.map((a) => a.status)
 describe.each(dbDrivers())('wallet throttles in Redis, two api processes, on %s', (kind) => {
   let t: TestDb;
   let apis: TestApi[];
-  const clients = [new Redis(process.env.REDIS_URL!), new Redis(process.env.REDIS_URL!)];
-  const keyPrefix = `test-${randomBytes(4).toString('hex')}:throttle`;
+  // Two Redis connections and two apps over one database stand for two api processes.
+  const redis = sharedRedisThrottles(2);
   const via = (i: number) => apis[i % 2]!;
   /** Screenshots on disk, in both processes' upload folders (made at the first upload). */
   const filesOnDisk = () =>
@@ -33,12 +31,11 @@ describe.each(dbDrivers())('wallet throttles in Redis, two api processes, on %s'
   beforeAll(async () => {
     t = await openTestDb(kind);
     apis = [];
-    for (const client of clients)
-      apis.push(await buildTestApi(t.db, { redis: { client, keyPrefix } }));
+    for (const store of redis.stores) apis.push(await buildTestApi(t.db, { redis: store }));
   });
   afterAll(async () => {
     for (const api of apis) await api.close();
-    clients.forEach((c) => c.disconnect());
+    redis.close();
     await t.drop();
   });
 
