@@ -43,27 +43,29 @@ export function createCheckLimiter(
     ? redisStore(opts.redis, opts.keyPrefix, opts)
     : memoryStore(opts.points, opts.durationSec * 1000);
   // Checks of this process that end wake the waiters of their key at once, whatever the store.
-  const generation = new Map<string, number>();
   const waiters = new Map<string, Set<() => void>>();
-  const changed = (key: string) => {
-    generation.set(key, (generation.get(key) ?? 0) + 1);
+  const ended = (key: string) => {
     const woken = waiters.get(key);
     waiters.delete(key);
     woken?.forEach((wake) => wake());
   };
-  const nextChange = (key: string, ms: number | undefined) =>
-    new Promise<void>((resolve) => {
-      const set = waiters.get(key) ?? new Set();
-      waiters.set(key, set);
-      const wake = () => {
+  /** Settles at the next end of a check of `key` here, or after `ms`; `cancel` settles it now. */
+  const nextEnd = (key: string, ms: number | undefined) => {
+    const set = waiters.get(key) ?? new Set<() => void>();
+    waiters.set(key, set);
+    let wake = () => {};
+    const settled = new Promise<void>((resolve) => {
+      wake = () => {
         clearTimeout(timer);
         set.delete(wake);
         if (!set.size && waiters.get(key) === set) waiters.delete(key);
         resolve();
       };
-      const timer = ms === undefined ? undefined : setTimeout(wake, ms);
-      set.add(wake);
     });
+    const timer = ms === undefined ? undefined : setTimeout(wake, ms);
+    set.add(wake);
+    return { settled, cancel: wake };
+  };
 
   return {
     points: opts.points,
@@ -72,13 +74,23 @@ export function createCheckLimiter(
       const giveUpAt = Date.now() + TICKET_TTL_MS;
       const poll = store.pollMs;
       for (let delay = Math.min(5, poll ?? 5); ; delay = Math.min(delay * 2, poll ?? delay)) {
-        const seen = generation.get(key);
-        const state = await store.begin(key, ticket);
-        if (state === 'refuse' || (state === 'wait' && Date.now() > giveUpAt)) return null;
+        // Listening before asking: an end between the answer and the wait is not missed.
+        const next = nextEnd(key, poll === undefined ? undefined : delay);
+        let state: Awaited<ReturnType<CheckStore['begin']>>;
+        try {
+          state = await store.begin(key, ticket);
+        } catch (err) {
+          next.cancel();
+          throw err;
+        }
+        if (state === 'wait' && Date.now() <= giveUpAt) {
+          // Until a check ends here or (Redis) it is time to ask again.
+          await next.settled;
+          continue;
+        }
+        next.cancel();
         if (state === 'start') break;
-        // Unless a check ended here meanwhile: wait for one to end here, or (Redis) ask again.
-        if (generation.get(key) === seen)
-          await nextChange(key, poll === undefined ? undefined : delay);
+        return null;
       }
       let outcome: Outcome = 'none';
       try {
@@ -87,7 +99,7 @@ export function createCheckLimiter(
         return ok;
       } finally {
         await store.end(key, ticket, outcome);
-        changed(key);
+        ended(key);
       }
     },
   };
