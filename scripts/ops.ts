@@ -11,6 +11,8 @@ type Call = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown };
 type Command = {
   usage: string;
   build: (args: string[], flags: Record<string, string | undefined>) => Call;
+  /** Lines for the operator's attention about a successful answer, printed to stderr. */
+  notes?: (answer: unknown) => string[];
 };
 
 const need = (value: string | undefined, what: string): string => {
@@ -18,10 +20,11 @@ const need = (value: string | undefined, what: string): string => {
   return value;
 };
 
-const review = (kind: string): Record<string, Command> => ({
+const review = (kind: string, notes?: (answer: unknown) => string[]): Record<string, Command> => ({
   list: {
     usage: `${kind} list [--status pending]`,
     build: (_a, f) => ({ method: 'GET', path: `/api/ops/${kind}?status=${f.status ?? 'pending'}` }),
+    notes,
   },
   approve: {
     usage: `${kind} approve <id>`,
@@ -30,6 +33,7 @@ const review = (kind: string): Record<string, Command> => ({
       path: `/api/ops/${kind}/${need(a[0], 'id')}/approve`,
       body: {},
     }),
+    notes,
   },
   reject: {
     usage: `${kind} reject <id> --reason "…"`,
@@ -38,8 +42,35 @@ const review = (kind: string): Record<string, Command> => ({
       path: `/api/ops/${kind}/${need(a[0], 'id')}/reject`,
       body: { reason: need(f.reason, '--reason') },
     }),
+    notes,
   },
 });
+
+interface IdentityCheck {
+  id: string;
+  userId: string;
+  userAccount: string;
+  sameIdNumber?: { userId: string; userAccount: string; status: string }[];
+}
+
+/**
+ * Identity checks whose ID number another account holds (under review or verified): the JSON
+ * says so in `sameIdNumber`; this puts it where an operator cannot miss it. The operator decides.
+ */
+function sameIdNumberNotes(answer: unknown): string[] {
+  const page = answer as { items?: IdentityCheck[] };
+  const checks = page.items ?? [answer as IdentityCheck];
+  return checks.flatMap((k) => {
+    const others = (k.sameIdNumber ?? []).map(
+      (o) => `${o.userAccount} (user ${o.userId}, ${o.status})`,
+    );
+    return others.length
+      ? [
+          `note: identity check ${k.id} of ${k.userAccount} (user ${k.userId}): the same ID number is on ${others.join(', ')}`,
+        ]
+      : [];
+  });
+}
 
 export const commands: Record<string, Record<string, Command>> = {
   invites: {
@@ -81,7 +112,7 @@ export const commands: Record<string, Record<string, Command>> = {
   },
   deposits: review('deposits'),
   withdrawals: review('withdrawals'),
-  kyc: review('kyc'),
+  kyc: review('kyc', sameIdNumberNotes),
   messages: {
     send: {
       usage: 'messages send --title "…" --body "…" [--user <userId>]   (no --user: every user)',
@@ -189,8 +220,11 @@ async function main(argv: string[]): Promise<number> {
     body: call.body ? JSON.stringify(call.body) : undefined,
   });
   const text = await res.text();
-  const out = text ? JSON.stringify(JSON.parse(text), null, 2) : `${res.status} ${res.statusText}`;
+  const answer: unknown = text ? JSON.parse(text) : undefined;
+  const out = text ? JSON.stringify(answer, null, 2) : `${res.status} ${res.statusText}`;
   (res.ok ? console.log : console.error)(out);
+  if (res.ok && answer !== undefined)
+    for (const note of command.notes?.(answer) ?? []) console.error(note);
   return res.ok ? 0 : 1;
 }
 

@@ -10,6 +10,13 @@ export interface KycState {
   submittedAt?: number;
 }
 
+/** Another account whose identity check holds the same ID number (compared normalised). */
+export interface SameIdNumber {
+  userId: string;
+  userAccount: string;
+  status: 'pending' | 'verified';
+}
+
 /** What an operator reviews; the photos are fetched with GET /api/uploads/:id. */
 export interface OpsKycSubmission {
   id: string;
@@ -24,6 +31,11 @@ export interface OpsKycSubmission {
   reason?: string;
   createdAt: number;
   reviewedAt?: number;
+  /**
+   * Other accounts with this ID number under review or verified, for the operator to weigh (a
+   * family sharing a phone, a typo, or one person with several accounts); never refused for it.
+   */
+  sameIdNumber: SameIdNumber[];
 }
 
 /** Mainland China resident ID: 15 digits, or 18 with a final check character that may be X. */

@@ -83,7 +83,13 @@ export const depositBody = z.discriminatedUnion('channel', [
   }),
 ]);
 
-/** POST /api/withdrawal-accounts */
+/**
+ * A transaction password typed to confirm a money action. Any wrong one is a wrong password
+ * (403, counted by the throttle), so only its presence and length are checked here.
+ */
+const tradePassword = z.string().min(1, 'transaction password is required').max(6);
+
+/** POST /api/withdrawal-accounts: where withdrawals go, confirmed with the transaction password. */
 export const withdrawalAccountBody = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('bank'),
@@ -96,12 +102,14 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
       .max(200)
       .optional()
       .transform((v) => v || undefined),
+    tradePassword,
   }),
   z
     .object({
       type: z.literal('coin'),
       network: z.enum(['TRC20', 'ERC20']),
       address: z.string().trim().max(100),
+      tradePassword,
     })
     .superRefine((v, ctx) => {
       if (!coinAddressPatterns[v.network].test(v.address))
@@ -120,7 +128,7 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
 export const withdrawalBody = z.object({
   accountId: idValue,
   amount: minorUnits,
-  tradePassword: z.string().min(1, 'transaction password is required').max(6),
+  tradePassword,
 });
 
 export type DepositBody = z.infer<typeof depositBody>;

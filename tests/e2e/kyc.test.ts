@@ -236,6 +236,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
         type: 'coin',
         network: 'ERC20',
         address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        tradePassword: '123456',
       }),
     });
     expect(bound.status).toBe(201);

@@ -205,6 +205,16 @@ describe('money journeys (Chromium, embedded app)', () => {
     expect(await text(page, 'address-error')).toBe('TRC20 地址以 T 开头，后接 33 位字母和数字');
     const payout = 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7';
     await page.getByTestId('address').fill(payout);
+    // Where withdrawals go is confirmed with the transaction password: six digits, and the
+    // right ones.
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'trade-password-error')).toBe('请填写此项');
+    await page.getByTestId('trade-password').fill('12a34');
+    expect(await page.getByTestId('trade-password').inputValue()).toBe('1234');
+    await page.getByTestId('trade-password').fill('654321');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => text(page, 'trade-password-error')).toBe('交易密码错误。');
+    await page.getByTestId('trade-password').fill('123456');
     await page.getByTestId('submit').click();
     await expect.poll(() => text(page, 'toast')).toBe('操作成功');
     await page.waitForURL(/#\/pages\/account\/account$/);

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '@server/app';
@@ -23,15 +25,19 @@ import { createMetrics } from '@server/platform/metrics';
 import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
-import { createLimiter } from '@server/platform/rate-limit';
+import { createLimiter, createLimiters, type LimitSpec } from '@server/platform/rate-limit';
+import { createCheckLimiter } from '@server/platform/check-limiter';
+import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
 import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
 /**
- * The api app over a test database, wired as `startApi` does, with in-memory limiters and a
- * private temporary DATA_DIR (uploads). `env` adds configuration variables.
+ * The api app over a test database, wired as `startApi` does, with in-memory limiters (the
+ * production figures unless `limits` changes some) and a private temporary DATA_DIR (uploads).
+ * `env` adds configuration variables.
  */
 export async function buildTestApi(
   db: Db,
@@ -40,14 +46,26 @@ export async function buildTestApi(
     bus = createMemoryBus(createMemoryHub()),
     env = {},
     clock = movableClock(),
-    confirmAttempts = 10,
     sockets,
+    limits = {},
+    confirm = confirmLimit,
+    deposits = {},
+    redis,
   }: {
     now?: () => number;
     bus?: Bus;
     env?: Record<string, string>;
-    /** Confirmation passwords (transaction, old) per user per window; 10 as in roles.ts. */
-    confirmAttempts?: number;
+    /** Other figures for some of the account throttles (a short window, say). */
+    limits?: Partial<typeof authLimits>;
+    /** Other figures for the confirmation-password throttle. */
+    confirm?: LimitSpec;
+    /** Other figures for the deposit throttles: the cap on pending ones, the rate. */
+    deposits?: { pendingMax?: number; rate?: LimitSpec };
+    /**
+     * Keep the throttles' counts in Redis under `keyPrefix`, as scaled api processes do; two test
+     * apps given the same prefix stand for two api processes.
+     */
+    redis?: { client: Redis; keyPrefix: string };
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
     /** Real sockets to reach as well (`lateUserEvents` bound to a gateway); events are recorded either way. */
@@ -57,8 +75,8 @@ export async function buildTestApi(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
-  const limiter = (name: string, points: number) =>
-    createLimiter({ keyPrefix: name, points, durationSec: 900 });
+  const keyPrefix = redis?.keyPrefix ?? 'test';
+  const store = { keyPrefix, redis: redis?.client };
   const recorded = recordingUserEvents();
   const userEvents: typeof recorded = sockets
     ? {
@@ -76,9 +94,8 @@ export async function buildTestApi(
   const auth = createAuthService(
     db,
     {
-      account: limiter('account', 10),
-      ip: limiter('ip', 100),
-      confirm: limiter('confirm', confirmAttempts),
+      ...createLimiters({ ...authLimits, ...limits }, store),
+      confirm: createCheckLimiter({ ...confirm, ...store, keyPrefix: `${keyPrefix}:confirm` }),
     },
     userEvents,
   );
@@ -89,7 +106,21 @@ export async function buildTestApi(
     offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
     now,
   });
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const depositRate = createLimiter({
+    ...(deposits.rate ?? depositRateLimit),
+    ...store,
+    keyPrefix: `${keyPrefix}:deposits`,
+  });
+  const wallet = createWalletService({
+    db,
+    config,
+    auth,
+    uploads,
+    userEvents,
+    summaries,
+    depositRate,
+    pendingDepositsMax: deposits.pendingMax,
+  });
   const kyc = createKycService(db, uploads, userEvents, summaries);
   const metrics = createMetrics('test');
   const orders = createOrdersService({
@@ -155,18 +186,43 @@ export async function buildTestApi(
 export type TestApi = Awaited<ReturnType<typeof buildTestApi>>;
 
 /**
+ * Throttle stores in Redis (REDIS_URL) for `buildTestApi({ redis })`: `count` connections sharing
+ * one fresh key prefix, so that as many test apps stand for api processes of one deployment.
+ */
+export function sharedRedisThrottles(count: number) {
+  const keyPrefix = `test-${randomBytes(4).toString('hex')}:throttle`;
+  const clients = Array.from({ length: count }, () => new Redis(process.env.REDIS_URL!));
+  return {
+    stores: clients.map((client) => ({ client, keyPrefix })),
+    close: () => clients.forEach((c) => c.disconnect()),
+  };
+}
+
+/**
  * What the HTTP helpers need: supertest over the in-process app (`buildTestApi`) or over a
  * running server (`{ http: request(app.url) }`, the browser suites).
  */
 export type HttpApi = Pick<TestApi, 'http'>;
 
+let addresses = 0;
+/**
+ * A client address of its own, for X-Forwarded-For (the test servers trust it from loopback, as
+ * TRUST_PROXY's default does): registrations are throttled per address, and test users are many.
+ */
+export const newTestAddress = () => {
+  const n = ++addresses;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 let counter = 0;
-/** A registered, logged-in user; returns its token and profile. */
+/** A registered, logged-in user, each from an address of its own; returns its token and profile. */
 export async function registerUser(api: HttpApi, prefix = 'user') {
   const account = `${prefix}${Date.now().toString(36).slice(-5)}${counter++}`.slice(0, 20);
   const password = 'correct horse 1';
+  const from = { 'X-Forwarded-For': newTestAddress() };
   await api.http
     .post('/api/auth/register')
+    .set(from)
     .send({
       account,
       phone: '+8613800138000',
@@ -177,7 +233,11 @@ export async function registerUser(api: HttpApi, prefix = 'user') {
       tradePasswordConfirm: '123456',
     })
     .expect(201);
-  const login = await api.http.post('/api/auth/login').send({ account, password }).expect(200);
+  const login = await api.http
+    .post('/api/auth/login')
+    .set(from)
+    .send({ account, password })
+    .expect(200);
   const body = login.body as { token: string; user: { id: string; inviteCode: string } };
   return {
     account,

@@ -35,10 +35,21 @@ export function problemOf(req: RawRequest, a: RawAnswer): string | null {
  */
 export async function openFuzzWorld(kind: DriverKind) {
   const t: TestDb = await openTestDb(kind);
-  // Confirmation passwords are throttled after 10 wrong ones; a fuzz sends hundreds.
+  // The throttles (confirmation passwords, registrations, logins, deposits) refuse after a few
+  // tries; a fuzz sends hundreds, and what it tests is the answer to bad input.
+  const wide = { points: 1_000_000, durationSec: 900 };
   const api: TestApi = await buildTestApi(t.db, {
     env: { TEST_CLOCK: '1' },
-    confirmAttempts: 1_000_000,
+    confirm: wide,
+    limits: {
+      loginAddress: wide,
+      loginPair: wide,
+      loginPairDaily: wide,
+      loginAccount: wide,
+      registerCheck: wide,
+      register: wide,
+    },
+    deposits: { pendingMax: 1_000_000, rate: wide },
   });
   const server = await rawServer(api.app);
   const doc = (await server.send({ method: 'GET', path: '/api/openapi.json' })).json;

@@ -2,7 +2,7 @@ import request from 'supertest';
 import type { Page } from 'playwright-core';
 import { appRoutes, homeAliases } from '@client/app/route-table';
 import { OPERATOR_TOKEN, registerUser, type HttpApi } from './api';
-import { deposit, opsAuth, readyUser, type TestUser } from './wallet';
+import { deposit, opsAuth, readyUser, TRADE_PASSWORD, type TestUser } from './wallet';
 
 /**
  * The data behind the route suite and the screenshots: a trader with history on every screen
@@ -32,7 +32,12 @@ export async function seedRouteData(url: string): Promise<RouteSeed> {
   await api.http
     .post('/api/withdrawal-accounts')
     .set(trader.auth)
-    .send({ type: 'coin', network: 'TRC20', address: 'TXyZ7aBcDeFgHiJkLmNoPqRsTuVwXyZ123' })
+    .send({
+      type: 'coin',
+      network: 'TRC20',
+      address: 'TXyZ7aBcDeFgHiJkLmNoPqRsTuVwXyZ123',
+      tradePassword: TRADE_PASSWORD,
+    })
     .expect(201);
   await api.http
     .post('/api/withdrawals')

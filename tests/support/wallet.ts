@@ -84,12 +84,17 @@ export async function verifyKyc(api: HttpApi, user: TestUser): Promise<void> {
   await api.http.post(`/api/ops/kyc/${mine!.id}/approve`).set(opsAuth).expect(200);
 }
 
+/** The transaction password every test user registers with (`registerUser`). */
+export const TRADE_PASSWORD = '123456';
+
+/** A bank card to bind, with the transaction password that confirms the binding. */
 export const bankAccountBody = {
   type: 'bank',
   holderName: 'Test Holder',
   nationality: 'CN',
   bankName: 'Bank of Tests',
   cardNumber: '6222020012345678',
+  tradePassword: TRADE_PASSWORD,
 };
 
 /** Binds a bank card; returns the account id. */

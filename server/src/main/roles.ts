@@ -25,7 +25,10 @@ import { savingsPolicy } from '@server/modules/savings/savings.policy';
 import { movableClock, systemClock } from '@server/platform/clock';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { setMetaIfAbsent } from '@server/platform/meta.repo';
-import { createLimiter } from '@server/platform/rate-limit';
+import { createLimiter, createLimiters } from '@server/platform/rate-limit';
+import { createCheckLimiter } from '@server/platform/check-limiter';
+import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createIdempotencyPruner } from '@server/platform/idempotency';
 import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
 import { closeServer, listen } from '@server/platform/lifecycle';
@@ -67,19 +70,13 @@ export async function startApi(
   }: { embedded?: boolean; metrics?: Metrics } = {},
 ) {
   const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
-  // Password throttling (logins, confirmations) is shared through Redis when several api
-  // processes run.
+  // Throttles (logins, registrations, confirmations, deposits) are shared through Redis when
+  // several api processes run.
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
     : undefined;
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (limiter) error'));
-  const limiter = (name: string, points: number) =>
-    createLimiter({
-      keyPrefix: `${config.REDIS_NAMESPACE}:login:${name}`,
-      points,
-      durationSec: 15 * 60,
-      redis,
-    });
+  const keyPrefix = `${config.REDIS_NAMESPACE}:throttle`;
   // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
   // points these events at its own Socket.IO server once it exists.
   const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
@@ -88,9 +85,8 @@ export async function startApi(
   const auth = createAuthService(
     db,
     {
-      account: limiter('account', 10),
-      ip: limiter('ip', 100),
-      confirm: limiter('confirm', 10),
+      ...createLimiters(authLimits, { keyPrefix, redis }),
+      confirm: createCheckLimiter({ ...confirmLimit, keyPrefix: `${keyPrefix}:confirm`, redis }),
     },
     userEvents,
   );
@@ -123,7 +119,15 @@ export async function startApi(
     userEvents,
     offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
   });
-  const wallet = createWalletService({ db, config, auth, uploads, userEvents, summaries });
+  const wallet = createWalletService({
+    db,
+    config,
+    auth,
+    uploads,
+    userEvents,
+    summaries,
+    depositRate: createLimiter({ ...depositRateLimit, keyPrefix: `${keyPrefix}:deposits`, redis }),
+  });
   const kyc = createKycService(db, uploads, userEvents, summaries);
   const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
   const orders = createOrdersService({

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -17,16 +18,17 @@ export interface Limiter {
   readonly points: number;
 }
 
+/** How many points a limiter has per window of how many seconds. */
+export interface LimitSpec {
+  points: number;
+  durationSec: number;
+}
+
 /**
  * Fixed-window counters from rate-limiter-flexible: in memory for one process (embedded), in
  * Redis when several api processes must share them.
  */
-export function createLimiter(opts: {
-  keyPrefix: string;
-  points: number;
-  durationSec: number;
-  redis?: Redis;
-}): Limiter {
+export function createLimiter(opts: LimitSpec & { keyPrefix: string; redis?: Redis }): Limiter {
   const base = { keyPrefix: opts.keyPrefix, points: opts.points, duration: opts.durationSec };
   const limiter: RateLimiterAbstract = opts.redis
     ? new RateLimiterRedis({ ...base, storeClient: opts.redis })
@@ -53,4 +55,38 @@ export function createLimiter(opts: {
       await limiter.reward(key, 1);
     },
   };
+}
+
+/** One limiter per entry of `specs`, each under its own key prefix. */
+export function createLimiters<K extends string>(
+  specs: Record<K, LimitSpec>,
+  opts: { keyPrefix: string; redis?: Redis },
+): Record<K, Limiter> {
+  const entries = Object.entries<LimitSpec>(specs).map(([name, spec]) => [
+    name,
+    createLimiter({ ...spec, keyPrefix: `${opts.keyPrefix}:${name}`, redis: opts.redis }),
+  ]);
+  return Object.fromEntries(entries) as Record<K, Limiter>;
+}
+
+/**
+ * The key a client address is throttled under. An IPv6 host usually holds a whole /64 and can
+ * pick a new address in it for every request, so IPv6 addresses count by their /64; IPv4 ones
+ * (also when written IPv4-mapped, `::ffff:1.2.3.4`) by the address.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // An embedded IPv4 tail never reaches the first four groups; only its presence matters here.
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

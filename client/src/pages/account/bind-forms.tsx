@@ -5,25 +5,37 @@ import { bindWithdrawalAccount } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import type { Rule } from '@client/components/form/validation';
+import { rules, type Rule } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
+import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
 import { cardNumberRule, msg, notEmpty, text } from '@client/components/wallet/rules';
 import { coinAddressPatterns } from '@shared/wallet.schemas';
 import { showToast } from '@client/state';
 
 type Bound = (account: WithdrawalAccount) => void;
 
-/** Bind a bank card: holder name, nationality, bank, card number, bank address (optional). */
+/**
+ * Bind a bank card: holder name, nationality, bank, card number, bank address (optional), and the
+ * transaction password that confirms it (where withdrawals go is a money decision).
+ */
 export function BindBankForm({ onBound }: { onBound: Bound }) {
   const { t } = useTranslation();
   const form = useForm(
-    { holderName: '', nationality: '', bankName: '', cardNumber: '', bankAddress: '' },
+    {
+      holderName: '',
+      nationality: '',
+      bankName: '',
+      cardNumber: '',
+      bankAddress: '',
+      tradePassword: '',
+    },
     {
       holderName: text(50, notEmpty),
       nationality: notEmpty,
       bankName: text(60, notEmpty),
       cardNumber: cardNumberRule(notEmpty),
       bankAddress: (v) => (v.trim().length > 200 ? msg('wallet.rules.tooLong') : null),
+      tradePassword: rules.tradePassword,
     },
   );
   const send = form.onSubmit(async (v) => {
@@ -34,6 +46,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       bankName: v.bankName.trim(),
       cardNumber: v.cardNumber.trim(),
       bankAddress: v.bankAddress.trim() || undefined,
+      tradePassword: v.tradePassword,
     });
     showToast(t('common.operationSucceeded'));
     onBound(account);
@@ -76,6 +89,10 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         autoComplete="off"
         maxLength={200}
       />
+      <TradePasswordField
+        {...form.field('tradePassword')}
+        hint={t('wallet.account.confirmWithTradePassword')}
+      />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>
   );
@@ -83,7 +100,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
 
 const networks: CoinNetwork[] = ['TRC20', 'ERC20'];
 
-type CoinField = 'network' | 'address';
+type CoinField = 'network' | 'address' | 'tradePassword';
 const addressRule: Rule<CoinField> = (value, values) => {
   const blank = notEmpty(value);
   if (blank) return blank;
@@ -92,13 +109,16 @@ const addressRule: Rule<CoinField> = (value, values) => {
   return msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
 };
 
-/** Bind a coin address: the network, and an address in that network's format. */
+/**
+ * Bind a coin address: the network, an address in that network's format, and the transaction
+ * password that confirms it.
+ */
 export function BindCoinForm({ onBound }: { onBound: Bound }) {
   const { t } = useTranslation();
   const networkId = useId();
   const form = useForm<CoinField>(
-    { network: 'TRC20', address: '' },
-    { network: notEmpty, address: addressRule },
+    { network: 'TRC20', address: '', tradePassword: '' },
+    { network: notEmpty, address: addressRule, tradePassword: rules.tradePassword },
   );
   const network = form.field('network');
   const send = form.onSubmit(async (v) => {
@@ -106,6 +126,7 @@ export function BindCoinForm({ onBound }: { onBound: Bound }) {
       type: 'coin',
       network: v.network as CoinNetwork,
       address: v.address.trim(),
+      tradePassword: v.tradePassword,
     });
     showToast(t('common.operationSucceeded'));
     onBound(account);
@@ -143,6 +164,10 @@ export function BindCoinForm({ onBound }: { onBound: Bound }) {
         autoComplete="off"
         autoCapitalize="off"
         maxLength={100}
+      />
+      <TradePasswordField
+        {...form.field('tradePassword')}
+        hint={t('wallet.account.confirmWithTradePassword')}
       />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>

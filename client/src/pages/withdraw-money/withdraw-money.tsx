@@ -15,8 +15,9 @@ import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { digitsOnly, rules } from '@client/components/form/validation';
+import { rules } from '@client/components/form/validation';
 import { AccountLabel } from '@client/components/wallet/AccountLabel';
+import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
 import { newIdempotencyKey } from '@client/components/wallet/money';
 import { walletPaths } from '@client/components/wallet/routes';
 import { msg, withdrawAmountRule } from '@client/components/wallet/rules';
@@ -160,16 +161,7 @@ function WithdrawForm({
             {t('wallet.withdraw.all')}
           </button>
         </div>
-        <TextField
-          {...form.field('tradePassword')}
-          label={t('account.fields.tradePassword')}
-          hint={t('account.rules.tradePassword')}
-          testId="trade-password"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          filter={digitsOnly}
-        />
+        <TradePasswordField {...form.field('tradePassword')} />
         <p className="card__note">{t('wallet.withdraw.holdNote')}</p>
       </div>
       <SubmitButton busy={form.submitting}>{t('wallet.withdraw.submit')}</SubmitButton>

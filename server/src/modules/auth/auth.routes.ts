@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import {
   changePasswordBody,
   changeTradePasswordBody,
@@ -10,20 +10,24 @@ import { parseOrThrow } from '@server/platform/http/validate';
 import { requireUser, sessionOf } from './auth.middleware';
 import type { AuthService } from './auth.service';
 
+/** The client's address (throttles): X-Forwarded-For only from proxies TRUST_PROXY trusts. */
+const clientIp = (req: Request) => req.ip ?? 'unknown';
+
 /** /api/auth/* and /api/me*: thin: validate → service → present. */
 export function authRoutes(auth: AuthService): Router {
   const r = Router();
   const user = requireUser(auth);
 
   r.post('/auth/register/check', async (req, res) => {
-    await auth.checkRegistration(parseOrThrow(registerCheckBody, req.body));
+    await auth.checkRegistration(parseOrThrow(registerCheckBody, req.body), clientIp(req));
     res.json({ ok: true });
   });
   r.post('/auth/register', async (req, res) => {
-    res.status(201).json({ user: await auth.register(parseOrThrow(registerBody, req.body)) });
+    const body = parseOrThrow(registerBody, req.body);
+    res.status(201).json({ user: await auth.register(body, clientIp(req)) });
   });
   r.post('/auth/login', async (req, res) => {
-    res.json(await auth.login(parseOrThrow(loginBody, req.body), req.ip ?? 'unknown'));
+    res.json(await auth.login(parseOrThrow(loginBody, req.body), clientIp(req)));
   });
   r.post('/auth/logout', user, async (_req, res) => {
     await auth.logout(sessionOf(res.locals));

@@ -11,9 +11,11 @@ import type { Db } from '@server/platform/db';
 import { pgErrorCode } from '@server/platform/db/db';
 import { AppError, badRequest, conflict, unauthenticated } from '@server/platform/http/errors';
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
-import type { Limiter } from '@server/platform/rate-limit';
+import type { CheckLimiter } from '@server/platform/check-limiter';
+import { addressKey, type Limiter } from '@server/platform/rate-limit';
 import type { UserEvents } from '@server/platform/user-events';
 import * as repo from './auth.repo';
+import type { authLimits } from './auth.limits';
 import { latestKycSubmission } from '../kyc/kyc.repo';
 import { presentKyc } from '../kyc/kyc.presenter';
 
@@ -47,21 +49,33 @@ export function presentUser(u: repo.UserRow, kyc: User['kyc'] = { status: 'none'
   };
 }
 
-export interface AuthLimiters {
-  /** Failed logins per account. */
-  account: Limiter;
-  /** Failed logins per client address. */
-  ip: Limiter;
+/** One limiter per figure of `authLimits`, and the confirmation passwords' (`confirmLimit`). */
+export type AuthLimiters = Record<keyof typeof authLimits, Limiter> & {
   /**
    * Passwords a signed-in user types to confirm something (the transaction password of a
-   * withdrawal, the old password when changing one), per user: a stolen session must not be able
-   * to guess a six-digit transaction password.
+   * withdrawal or of binding an account, the old password when changing one), per user.
    */
-  confirm: Limiter;
-}
+  confirm: CheckLimiter;
+};
 
 const tooManyAttempts = () =>
   new AppError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts; try again later');
+const rateLimited = () => new AppError(429, 'RATE_LIMITED', 'Too many requests; try again later');
+
+/**
+ * Spends a point at each gate in order, going on only while they let the attempt through. At a
+ * refusal the gates before it get their points back: an attempt refused before its password is
+ * checked is no guess, and must not fill the account's count for a stranger hammering a blocked
+ * pair.
+ */
+async function passGates(gates: [Limiter, string][]): Promise<boolean> {
+  for (const [i, [limiter, key]] of gates.entries()) {
+    if (await limiter.hit(key)) continue;
+    await Promise.all(gates.slice(0, i).map(([l, k]) => l.giveBack(k)));
+    return false;
+  }
+  return true;
+}
 
 /**
  * Registration, login, sessions and passwords. `sessions` ends the sockets of the sessions this
@@ -83,26 +97,31 @@ export function createAuthService(
   };
 
   /**
-   * Checks a password the signed-in user typed against `hash`. Every check spends a point first
-   * (atomically, so guesses sent at once cannot slip past the limit together); a right password
-   * gives the points back. Past the limit: 429, whatever the password.
+   * Checks a password the signed-in user typed against `hash`, through the confirmation limiter:
+   * guesses sent at once run at most its limit of verifications, while right passwords sent at
+   * once all get checked (they wait for the checks under way instead of being refused). Past the
+   * limit: 429, whatever the password.
    */
   const confirmPassword = async (userId: number, hash: string, plain: string) => {
-    const key = String(userId);
-    if (!(await limiters.confirm.hit(key))) throw tooManyAttempts();
-    const ok = await verifyPassword(hash, plain);
-    if (ok) await limiters.confirm.reset(key);
+    const ok = await limiters.confirm.run(String(userId), () => verifyPassword(hash, plain));
+    if (ok === null) throw tooManyAttempts();
     return ok;
   };
 
   return {
-    async checkRegistration(input: RegisterCheckBody): Promise<void> {
+    /**
+     * Step 1 of registration. Throttled per client address, and the invitation code is checked
+     * before the account: without a valid code nobody learns which accounts exist.
+     */
+    async checkRegistration(input: RegisterCheckBody, ip: string): Promise<void> {
+      if (!(await limiters.registerCheck.hit(addressKey(ip)))) throw rateLimited();
+      await assertInvite(input.inviteCode);
       if (await repo.accountExists(db, input.account))
         throw conflict('ACCOUNT_TAKEN', 'This account is taken', 'account');
-      await assertInvite(input.inviteCode);
     },
 
-    async register(input: RegisterBody): Promise<User> {
+    /** Opens the account; throttled per client address before any password is hashed. */
+    async register(input: RegisterBody, ip: string): Promise<User> {
       if (input.password !== input.passwordConfirm)
         throw badRequest('PASSWORD_MISMATCH', 'Passwords do not match', 'passwordConfirm');
       if (input.tradePassword !== input.tradePasswordConfirm)
@@ -111,6 +130,7 @@ export function createAuthService(
           'Transaction passwords do not match',
           'tradePasswordConfirm',
         );
+      if (!(await limiters.register.hit(addressKey(ip)))) throw rateLimited();
       await assertInvite(input.inviteCode);
       const [passwordHash, tradePasswordHash] = await Promise.all([
         hashPassword(input.password),
@@ -140,21 +160,34 @@ export function createAuthService(
 
     /**
      * The same answer, after the same work, for an unknown account and a wrong password. Every
-     * attempt takes a point from its account and its address first (atomically, so guesses sent
-     * at once cannot slip past the limit together); a success clears the account's count and
-     * gives the address its point back.
+     * attempt takes its points before the password is checked (atomically, so guesses sent at
+     * once cannot slip past a limit together): from its address, its (account, address) pair and
+     * the account as a whole (`authLimits`). A stranger's guesses thus block the stranger's pair,
+     * not the owner elsewhere; only guessing spread over many addresses fills the account's
+     * count. A success clears the pair's counts and gives the address and the account their
+     * point back.
      */
     async login(input: LoginBody, ip: string): Promise<LoginAnswer> {
-      const accountKey = input.account.toLowerCase();
-      const [byAccount, byIp] = await Promise.all([
-        limiters.account.hit(accountKey),
-        limiters.ip.hit(ip),
+      const account = input.account.toLowerCase();
+      const address = addressKey(ip);
+      // The address first: it holds no spaces, so the pair's key is unambiguous.
+      const pair = `${address} ${account}`;
+      const admitted = await passGates([
+        [limiters.loginAddress, address],
+        [limiters.loginPair, pair],
+        [limiters.loginPairDaily, pair],
+        [limiters.loginAccount, account],
       ]);
-      if (!byAccount || !byIp) throw tooManyAttempts();
+      if (!admitted) throw tooManyAttempts();
       const user = await repo.userByAccount(db, input.account);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
       if (!user || !ok) throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong account or password');
-      await Promise.all([limiters.account.reset(accountKey), limiters.ip.giveBack(ip)]);
+      await Promise.all([
+        limiters.loginPair.reset(pair),
+        limiters.loginPairDaily.reset(pair),
+        limiters.loginAccount.giveBack(account),
+        limiters.loginAddress.giveBack(address),
+      ]);
       const token = randomBytes(32).toString('base64url');
       await repo.insertSession(db, hashToken(token), user.id, SESSION_TTL_MS);
       return { token, user: presentUser(user, await kycOf(user.id)) };

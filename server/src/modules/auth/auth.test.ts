@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import {
+  OPERATOR_TOKEN,
+  buildTestApi,
+  newTestAddress,
+  registerUser,
+  type TestApi,
+} from '@tests/support/api';
 
 const pw = 'correct horse 1';
 const reg = (account: string, over: Record<string, unknown> = {}) => ({
@@ -41,6 +47,18 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
         .expect(409);
       expect(res.body).toMatchObject({ error: { code: 'ACCOUNT_TAKEN', field: 'account' } });
     });
+    it('checks the invitation code before the account: no valid code, no word on the account', async () => {
+      await api.http.post('/api/auth/register').send(reg('KnownOne')).expect(201);
+      for (const account of ['knownone', 'unknown_9'])
+        expect(
+          (
+            await api.http
+              .post('/api/auth/register/check')
+              .send({ account, phone: '13800138000', inviteCode: 'NOPE123' })
+              .expect(400)
+          ).body,
+        ).toMatchObject({ error: { code: 'INVITE_INVALID', field: 'inviteCode' } });
+    });
     it('answers 400 INVITE_INVALID for an unknown code', async () => {
       const res = await api.http
         .post('/api/auth/register/check')
@@ -62,6 +80,56 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
     ])('refuses %j with 400 naming %s', async (body, field) => {
       const res = await api.http.post('/api/auth/register/check').send(body).expect(400);
       expect(res.body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field } });
+    });
+  });
+
+  describe('throttles per client address', () => {
+    const check = (from: string, account: string) =>
+      api.http
+        .post('/api/auth/register/check')
+        .set('X-Forwarded-For', from)
+        .send({ account, phone: '13800138000', inviteCode: 'WELCOME' });
+
+    it('answers 30 step-1 checks per address in 15 minutes, then 429 RATE_LIMITED', async () => {
+      const from = newTestAddress();
+      for (let i = 0; i < 30; i++) await check(from, `probe_${i}`).expect(200);
+      const res = await check(from, 'probe_x').expect(429);
+      expect(res.body).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      // Checks sent at once from a fresh address cannot pass the limit together either.
+      const burst = newTestAddress();
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => check(burst, `burst_${i}`)),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([
+        ...Array<number>(30).fill(200),
+        ...Array<number>(10).fill(429),
+      ]);
+      await check(newTestAddress(), 'probe_x').expect(200);
+    });
+
+    it('opens 10 accounts per address an hour, then 429 RATE_LIMITED writing nothing', async () => {
+      const from = newTestAddress();
+      const register = (account: string) =>
+        api.http.post('/api/auth/register').set('X-Forwarded-For', from).send(reg(account));
+      for (let i = 0; i < 10; i++) await register(`many_${i}`).expect(201);
+      const res = await register('many_x').expect(429);
+      expect(res.body).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      // Nothing was written: the account is still free, and another address opens it.
+      await check(newTestAddress(), 'many_x').expect(200);
+      await api.http
+        .post('/api/auth/register')
+        .set('X-Forwarded-For', newTestAddress())
+        .send(reg('many_x'))
+        .expect(201);
+    });
+
+    it('counts an IPv6 address by its /64, the block one host can pick addresses from', async () => {
+      const answers = [];
+      for (let i = 0; i < 31; i++)
+        answers.push((await check(`2001:db8:aa:bb::${(i + 1).toString(16)}`, `v6_${i}`)).status);
+      expect(answers.slice(0, 30)).toEqual(Array<number>(30).fill(200));
+      expect(answers[30]).toBe(429);
+      await check('2001:db8:aa:bc::1', 'v6_x').expect(200);
     });
   });
 
@@ -160,7 +228,7 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
       expect(wrong.body).toEqual(unknown.body);
       expect(wrong.body).toMatchObject({ error: { code: 'BAD_CREDENTIALS' } });
     });
-    it('answers 429 TOO_MANY_ATTEMPTS after 10 wrong passwords, even to the right one', async () => {
+    it('answers 429 TOO_MANY_ATTEMPTS after 10 wrong passwords from one address, even to the right one', async () => {
       const u = await registerUser(api, 'brute');
       for (let i = 0; i < 10; i++)
         await api.http
@@ -173,6 +241,45 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
         .expect(429);
       expect(res.body).toMatchObject({ error: { code: 'TOO_MANY_ATTEMPTS' } });
     });
+    it('does not let a stranger lock the owner out: ten guesses from one address leave the owner elsewhere alone', async () => {
+      const u = await registerUser(api, 'victim');
+      const login = (from: string, password: string) =>
+        api.http
+          .post('/api/auth/login')
+          .set('X-Forwarded-For', from)
+          .send({ account: u.account.toUpperCase(), password });
+      const stranger = newTestAddress();
+      for (let i = 0; i < 10; i++) await login(stranger, `guess ${i}`).expect(401);
+      await login(stranger, u.password).expect(429);
+      await login(newTestAddress(), u.password).expect(200);
+      // The owner's success does not reopen the stranger's pair.
+      await login(stranger, u.password).expect(429);
+    });
+    it('stops guessing spread over many addresses: 100 wrong per account a day, then 429 for everyone', async () => {
+      const u = await registerUser(api, 'spread');
+      const login = (from: string, password: string) =>
+        api.http
+          .post('/api/auth/login')
+          .set('X-Forwarded-For', from)
+          .send({ account: u.account, password });
+      // Ten addresses, ten guesses each, all at once: each pair stays within its limit.
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, () => newTestAddress()).flatMap((from) =>
+          Array.from({ length: 10 }, (_, i) => login(from, `guess ${i}`)),
+        ),
+      );
+      expect(guesses.map((g) => g.status)).toEqual(Array<number>(100).fill(401));
+      const late = await login(newTestAddress(), 'one more guess').expect(429);
+      expect(late.body).toMatchObject({ error: { code: 'TOO_MANY_ATTEMPTS' } });
+      await login(newTestAddress(), u.password).expect(429);
+      // Other accounts are not affected.
+      const other = await registerUser(api, 'spared');
+      await api.http
+        .post('/api/auth/login')
+        .set('X-Forwarded-For', newTestAddress())
+        .send({ account: other.account, password: other.password })
+        .expect(200);
+    });
     it('holds the limit for wrong passwords sent at once: exactly 10 are checked', async () => {
       const u = await registerUser(api, 'burst');
       const answers = await Promise.all(
@@ -184,6 +291,42 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
         ...Array<string>(10).fill('401 BAD_CREDENTIALS'),
         ...Array<string>(6).fill('429 TOO_MANY_ATTEMPTS'),
       ]);
+    });
+    it('keeps one patient address from filling the account’s count on its own', async () => {
+      // Small figures and a 1-second short window, so that the test sees windows pass.
+      const api2 = await buildTestApi(t.db, {
+        limits: {
+          loginPair: { points: 3, durationSec: 1 },
+          loginPairDaily: { points: 6, durationSec: 86_400 },
+          loginAccount: { points: 8, durationSec: 86_400 },
+        },
+      });
+      try {
+        const u = await registerUser(api2, 'patient');
+        const login = (from: string, password: string) =>
+          api2.http
+            .post('/api/auth/login')
+            .set('X-Forwarded-For', from)
+            .send({ account: u.account, password });
+        const stranger = newTestAddress();
+        // Guess on until refused for 2.5 s on end, longer than two short windows: then it is
+        // the pair's daily limit that refuses. Without one, the short windows would let the
+        // stranger go on to fill the account's 8.
+        let checked = 0;
+        let refusedSince: number | null = null;
+        const giveUpAt = Date.now() + 30_000;
+        while (refusedSince === null || Date.now() - refusedSince < 2_500) {
+          expect(Date.now()).toBeLessThan(giveUpAt);
+          const status = (await login(stranger, `guess ${checked}`)).status;
+          if (status === 401) [checked, refusedSince] = [checked + 1, null];
+          else refusedSince ??= Date.now();
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(checked).toBe(6);
+        await login(newTestAddress(), u.password).expect(200);
+      } finally {
+        await api2.close();
+      }
     });
     it('lets a right password clear the count: 9 wrong, right, 9 wrong, right', async () => {
       const u = await registerUser(api, 'clears');

@@ -25,5 +25,6 @@ export function presentOpsKyc(row: KycRow): OpsKycSubmission {
     ...(row.reason ? { reason: row.reason } : {}),
     createdAt: row.created_at.getTime(),
     ...(row.reviewed_at ? { reviewedAt: row.reviewed_at.getTime() } : {}),
+    sameIdNumber: row.same_id_number ?? [],
   };
 }

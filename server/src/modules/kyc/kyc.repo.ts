@@ -17,10 +17,26 @@ export interface KycRow {
   reviewed_at: Date | null;
   /** The user's account name, on rows read for operators. */
   user_account?: string;
+  /** On rows read for operators: other accounts with the same ID number (`opsColumns`). */
+  same_id_number?: { userId: string; userAccount: string; status: 'pending' | 'verified' }[];
 }
 
 const columns =
   'k.id, k.user_id, k.name, k.id_number, k.nationality, k.front_id, k.back_id, k.status, k.reason, k.created_at, k.reviewed_at';
+
+/**
+ * What operators see of a submission: the row, the account, and the other accounts whose
+ * submission under review or verified has the same ID number (compared by `id_number_key`,
+ * migration 0011), oldest account first.
+ */
+const opsColumns = `${columns}, u.account AS user_account,
+  coalesce((
+    SELECT json_agg(json_build_object('userId', o.user_id::text, 'userAccount', ou.account,
+      'status', o.status) ORDER BY o.user_id)
+    FROM kyc_submissions o JOIN users ou ON ou.id = o.user_id
+    WHERE o.id_number_key = k.id_number_key AND o.user_id <> k.user_id
+      AND o.status IN ('pending', 'verified')
+  ), '[]'::json) AS same_id_number`;
 
 /** The user's latest submission: it alone says where their identity check stands. */
 export async function latestKycSubmission(db: Queryable, userId: number): Promise<KycRow | null> {
@@ -69,6 +85,15 @@ export async function reviewKycSubmission(
   return rows[0] ?? null;
 }
 
+/** One submission as operators see it (`opsColumns`), or null. */
+export async function opsKycSubmission(db: Queryable, id: number): Promise<KycRow | null> {
+  const { rows } = await db.query<KycRow>(
+    `SELECT ${opsColumns} FROM kyc_submissions k JOIN users u ON u.id = k.user_id WHERE k.id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
 export async function kycSubmissionStatus(db: Queryable, id: number): Promise<KycRowStatus | null> {
   const { rows } = await db.query<{ status: KycRowStatus }>(
     'SELECT status FROM kyc_submissions WHERE id = $1',
@@ -82,7 +107,7 @@ export async function listKycSubmissions(
   q: PageRequest & { status?: KycRowStatus },
 ): Promise<KycRow[]> {
   const { rows } = await db.query<KycRow>(
-    `SELECT ${columns}, u.account AS user_account FROM kyc_submissions k JOIN users u ON u.id = k.user_id
+    `SELECT ${opsColumns} FROM kyc_submissions k JOIN users u ON u.id = k.user_id
      WHERE ($1::text IS NULL OR k.status = $1) AND ($2::bigint IS NULL OR k.id < $2)
      ORDER BY k.id DESC LIMIT $3`,
     [q.status ?? null, q.cursor ?? null, q.limit + 1],

@@ -30,6 +30,10 @@ export function createKycService(
       : notFound('No such identity check');
   };
 
+  /**
+   * Ends a pending check. The answer shows the other accounts with the same ID number as they
+   * stand after this review, so verifying a number another account holds is flagged here too.
+   */
   const review = async (id: number, to: 'verified' | 'rejected', reason: string | null) => {
     const { row, message } = await db.transaction(async (tx) => {
       const k = await repo.reviewKycSubmission(tx, id, to, reason);
@@ -40,7 +44,7 @@ export function createKycService(
         to === 'verified' ? 'kyc_verified' : 'kyc_rejected',
         reason ? { reason } : {},
       );
-      return { row: k, message };
+      return { row: (await repo.opsKycSubmission(tx, id))!, message };
     });
     announceMessage(userEvents, message);
     // The summary's `verified` flag follows the check.

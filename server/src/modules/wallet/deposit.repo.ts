@@ -59,6 +59,20 @@ export async function insertDeposit(
   return rows[0]!;
 }
 
+/**
+ * Locks the user's row (`FOR NO KEY UPDATE`: rows that merely refer to the user are not held up)
+ * and counts their deposits under review; deposits made under the lock are therefore counted by
+ * the next one.
+ */
+export async function lockPendingDeposits(db: Queryable, userId: number): Promise<number> {
+  await db.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM deposits WHERE user_id = $1 AND status = 'pending'",
+    [userId],
+  );
+  return rows[0]!.n;
+}
+
 export async function userDeposits(
   db: Queryable,
   userId: number,

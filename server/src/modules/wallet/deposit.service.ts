@@ -2,9 +2,16 @@ import type { DepositBody } from '@shared/wallet.schemas';
 import { depositLimits, type Deposit, type DepositStatus, type OpsDeposit } from '@shared/wallet';
 import type { Config } from '@server/config';
 import type { Db, Queryable } from '@server/platform/db';
-import { badRequest, conflict, notFound, validationFailed } from '@server/platform/http/errors';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  validationFailed,
+} from '@server/platform/http/errors';
 import { idempotent, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
+import type { LimitSpec, Limiter } from '@server/platform/rate-limit';
 import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
@@ -33,16 +40,34 @@ function creditOf(body: DepositBody, rate: string): { amount: number; field: str
   };
 }
 
+/**
+ * Deposits a user may have under review at once: each holds a screenshot on disk and a place in
+ * the operators' queue, so one user cannot flood either (409 TOO_MANY_PENDING_DEPOSITS).
+ */
+export const PENDING_DEPOSITS_MAX = 5;
+/** Deposits a user may submit per window, whatever becomes of them (429 RATE_LIMITED). */
+export const depositRateLimit: LimitSpec = { points: 10, durationSec: 3600 };
+
 export interface DepositDeps {
   db: Db;
   config: Pick<Config, 'USDT_RATE'>;
   uploads: UploadService;
   userEvents: UserEvents;
   summaries: Pick<AccountSummaries, 'publish'>;
+  depositRate: Limiter;
+  pendingDepositsMax?: number;
 }
 
 /** Deposits: the user's claim with a screenshot, then an operator's approval credits it. */
-export function createDepositService({ db, config, uploads, userEvents, summaries }: DepositDeps) {
+export function createDepositService({
+  db,
+  config,
+  uploads,
+  userEvents,
+  summaries,
+  depositRate,
+  pendingDepositsMax = PENDING_DEPOSITS_MAX,
+}: DepositDeps) {
   /** 404 for an unknown deposit, 409 INVALID_STATE for one already reviewed. */
   const notPending = async (tx: Queryable, id: number) => {
     const status = await repo.depositStatus(tx, id);
@@ -53,8 +78,12 @@ export function createDepositService({ db, config, uploads, userEvents, summarie
 
   return {
     /**
-     * Records a pending deposit with its screenshot. Every check happens before anything is
-     * written; the upload row, the deposit and the idempotency record then commit together.
+     * Records a pending deposit with its screenshot. The request's own checks come first, then
+     * the user's rate; the screenshot is then staged, and the cap on pending deposits is checked
+     * in the transaction that writes the upload row, the deposit and the idempotency record,
+     * under a lock on the user's row: submissions sent at once cannot pass the cap together. A
+     * refusal there discards the staged file, so it leaves no file and no row. (An idempotent
+     * replay answers before the cap is looked at.)
      */
     async create(
       userId: number,
@@ -71,6 +100,8 @@ export function createDepositService({ db, config, uploads, userEvents, summarie
         );
       if (!screenshot)
         throw validationFailed('screenshot', 'screenshot: the transfer screenshot is required');
+      if (!(await depositRate.hit(String(userId))))
+        throw new AppError(429, 'RATE_LIMITED', 'Too many deposits; try again later');
       const staged = await uploads.stage([screenshot]);
       const image = staged[0]!;
       try {
@@ -78,6 +109,11 @@ export function createDepositService({ db, config, uploads, userEvents, summarie
           db,
           { userId, key: idempotencyKey, request: { ...body, screenshot: image.sha256 } },
           async (tx) => {
+            if ((await repo.lockPendingDeposits(tx, userId)) >= pendingDepositsMax)
+              throw conflict(
+                'TOO_MANY_PENDING_DEPOSITS',
+                `${pendingDepositsMax} deposits are under review already; wait for their review`,
+              );
             await uploads.record(tx, userId, staged);
             const row = await repo.insertDeposit(tx, {
               userId,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
@@ -161,6 +162,72 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
     await deposit(api, alice, 1000);
     const res = await api.http.get('/api/deposits').set(bob.auth).expect(200);
     expect(res.body).toEqual({ items: [], nextCursor: null });
+  });
+
+  describe('throttles', () => {
+    const filesOnDisk = () => fs.readdirSync(api.uploadsDir).length;
+    const countOf = async (table: 'deposits' | 'uploads', userId: string) => {
+      const column = table === 'deposits' ? 'user_id' : 'owner_id';
+      const { rows } = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`,
+        [Number(userId)],
+      );
+      return rows[0]!.n;
+    };
+
+    it('lets exactly 5 of 10 deposits sent at once wait for review; the others leave no file and no row', async () => {
+      const user = await registerUser(api, 'dep');
+      const files = filesOnDisk();
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          postDeposit(api, user.auth, bankDepositFields(1000 * (i + 1))),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([
+        ...Array<number>(5).fill(201),
+        ...Array<number>(5).fill(409),
+      ]);
+      for (const a of answers.filter((x) => x.status === 409))
+        expect(a.body.error).toMatchObject({ code: 'TOO_MANY_PENDING_DEPOSITS' });
+      expect(await countOf('deposits', user.user.id)).toBe(5);
+      expect(await countOf('uploads', user.user.id)).toBe(5);
+      // Refused submissions had their screenshots staged; each was removed before its answer.
+      expect(filesOnDisk()).toBe(files + 5);
+    });
+
+    it('takes a deposit again once one under review is reviewed, and counts per user', async () => {
+      const user = await registerUser(api, 'dep');
+      const other = await registerUser(api, 'dep');
+      const ids = [];
+      for (let i = 0; i < 5; i++) ids.push(await deposit(api, user, 1000));
+      const sixth = await postDeposit(api, user.auth, bankDepositFields(1000)).expect(409);
+      expect(sixth.body.error.code).toBe('TOO_MANY_PENDING_DEPOSITS');
+      await deposit(api, other, 1000);
+      await api.http
+        .post(`/api/ops/deposits/${ids[0]}/reject`)
+        .set(opsAuth)
+        .send({ reason: 'x' })
+        .expect(200);
+      await deposit(api, user, 1000);
+      await postDeposit(api, user.auth, bankDepositFields(1000)).expect(409);
+    });
+
+    it('takes 10 deposits per user an hour, then 429 RATE_LIMITED writing nothing', async () => {
+      const user = await registerUser(api, 'dep');
+      const other = await registerUser(api, 'dep');
+      for (let i = 0; i < 10; i++) {
+        const id = await deposit(api, user, 1000);
+        await api.http.post(`/api/ops/deposits/${id}/approve`).set(opsAuth).expect(200);
+      }
+      const files = filesOnDisk();
+      const limited = await postDeposit(api, user.auth, bankDepositFields(1000)).expect(429);
+      expect(limited.body.error.code).toBe('RATE_LIMITED');
+      expect(filesOnDisk()).toBe(files);
+      expect(await countOf('deposits', user.user.id)).toBe(10);
+      expect((await summaryOf(api, user)).available).toBe(10_000);
+      // Another user is not affected.
+      await deposit(api, other, 1000);
+    });
   });
 
   it('refuses operator calls without the operator token', async () => {

@@ -10,6 +10,7 @@ import {
   opsAuth,
   postDeposit,
   summaryOf,
+  TRADE_PASSWORD,
   type TestUser,
 } from '@tests/support/wallet';
 
@@ -43,6 +44,8 @@ interface Model {
   accounts: Partial<Record<'bank' | 'coin', string>>[];
   deposits: Item[];
   withdrawals: Item[];
+  /** Valid deposits each user submitted, accepted or not (the per-user rate). */
+  submitted: number[];
 }
 
 const who = fc.constantFrom<Who>(0, 1);
@@ -135,6 +138,8 @@ const opening: fc.Arbitrary<Action[]> = fc.oneof(
 );
 
 const UNKNOWN_ID = '987654321';
+const PENDING_MAX = 2;
+const DEPOSITS_PER_HOUR = 4;
 function choose(items: Item[], t: Target): Item | undefined {
   const from =
     t.of === 'unknown' ? [] : items.filter((x) => t.of === 'any' || x.status === 'pending');
@@ -146,8 +151,12 @@ describe.each(dbDrivers())('wallet model on %s', (kind) => {
   let api: TestApi;
   beforeAll(async () => {
     t = await openTestDb(kind);
-    // Identity checks have their own tests; here they would only slow every run down.
-    api = await buildTestApi(t.db, { env: { WITHDRAW_REQUIRES_KYC: 'false' } });
+    // Identity checks have their own tests; here they would only slow every run down. Small
+    // deposit throttles, so that random sequences meet them often.
+    api = await buildTestApi(t.db, {
+      env: { WITHDRAW_REQUIRES_KYC: 'false' },
+      deposits: { pendingMax: PENDING_MAX, rate: { points: DEPOSITS_PER_HOUR, durationSec: 3600 } },
+    });
   });
   afterAll(async () => {
     await api.close();
@@ -166,8 +175,19 @@ describe.each(dbDrivers())('wallet model on %s', (kind) => {
       case 'deposit': {
         const res = await postDeposit(api, users[a.who]!.auth, bankDepositFields(a.amount));
         const valid = a.amount >= 1000 && a.amount <= 100_000_000 && a.amount % 100 === 0;
-        expect(res.status, JSON.stringify(res.body)).toBe(valid ? 201 : 400);
-        if (valid)
+        // A valid submission spends one of the user's deposits an hour, then meets the cap on
+        // those waiting for review.
+        const submitted = valid ? ++m.submitted[a.who]! : 0;
+        const waiting = m.deposits.filter((d) => d.who === a.who && d.status === 'pending');
+        const expected = !valid
+          ? 400
+          : submitted > DEPOSITS_PER_HOUR
+            ? 429
+            : waiting.length >= PENDING_MAX
+              ? 409
+              : 201;
+        expect(res.status, JSON.stringify(res.body)).toBe(expected);
+        if (expected === 201)
           m.deposits.push({ id: res.body.id, who: a.who, amount: a.amount, status: 'pending' });
         return;
       }
@@ -184,7 +204,12 @@ describe.each(dbDrivers())('wallet model on %s', (kind) => {
         const body =
           a.type === 'bank'
             ? bankAccountBody
-            : { type: 'coin', network: 'ERC20', address: `0x${'ab'.repeat(20)}` };
+            : {
+                type: 'coin',
+                network: 'ERC20',
+                address: `0x${'ab'.repeat(20)}`,
+                tradePassword: TRADE_PASSWORD,
+              };
         const res = await api.http
           .post('/api/withdrawal-accounts')
           .set(users[a.who]!.auth)
@@ -276,6 +301,7 @@ describe.each(dbDrivers())('wallet model on %s', (kind) => {
             accounts: [{}, {}],
             deposits: [],
             withdrawals: [],
+            submitted: [0, 0],
           };
           for (const a of [...first, ...then]) {
             await step(users, m, a);

@@ -10,6 +10,7 @@ import {
 } from '@shared/wallet';
 import type { Config } from '@server/config';
 import type { Db } from '@server/platform/db';
+import type { Limiter } from '@server/platform/rate-limit';
 import { toPage } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { AuthService } from '../auth/auth.service';
@@ -28,6 +29,10 @@ export interface WalletDeps {
   uploads: UploadService;
   userEvents: UserEvents;
   summaries: AccountSummaries;
+  /** Deposits per user and window (`depositRateLimit`). */
+  depositRate: Limiter;
+  /** Deposits a user may have under review at once; PENDING_DEPOSITS_MAX unless a test says. */
+  pendingDepositsMax?: number;
 }
 
 /** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */

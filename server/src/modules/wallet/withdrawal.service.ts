@@ -32,6 +32,9 @@ export interface WithdrawalDeps {
   summaries: Pick<AccountSummaries, 'publish'>;
 }
 
+const wrongTradePassword = () =>
+  new AppError(403, 'WRONG_TRADE_PASSWORD', 'Wrong transaction password', 'tradePassword');
+
 /** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
 export function createWithdrawalService({
   db,
@@ -97,8 +100,13 @@ export function createWithdrawalService({
       return presentWithdrawalAccount(a);
     },
 
-    /** Binds a bank card or a coin address; once bound, changes go through customer service. */
+    /**
+     * Binds a bank card or a coin address; once bound, changes go through customer service.
+     * It decides where money leaves to, so it takes the transaction password, like a withdrawal
+     * (403, and the same throttle): a stolen session alone cannot send the money elsewhere.
+     */
     async bind(userId: number, body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
+      if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       try {
         const row = await repo.insertWithdrawalAccount(db, {
           user_id: userId,
@@ -142,13 +150,7 @@ export function createWithdrawalService({
           `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
           'amount',
         );
-      if (!(await auth.verifyTradePassword(userId, body.tradePassword)))
-        throw new AppError(
-          403,
-          'WRONG_TRADE_PASSWORD',
-          'Wrong transaction password',
-          'tradePassword',
-        );
+      if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       if (
         config.WITHDRAW_REQUIRES_KYC &&
         (await latestKycSubmission(db, userId))?.status !== 'verified'

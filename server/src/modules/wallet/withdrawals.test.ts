@@ -10,11 +10,18 @@ import {
   opsAuth,
   readyUser,
   summaryOf,
+  TRADE_PASSWORD,
   verifyKyc,
 } from '@tests/support/wallet';
 
 const trc20 = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
 const erc20 = '0x52908400098527886E0F7030069857D2E4169EE7';
+const coinBody = (network: string, address: string) => ({
+  type: 'coin',
+  network,
+  address,
+  tradePassword: TRADE_PASSWORD,
+});
 
 describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) => {
   let t: TestDb;
@@ -47,10 +54,10 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       const coin = await api.http
         .post('/api/withdrawal-accounts')
         .set(u.auth)
-        .send({ type: 'coin', network: 'TRC20', address: trc20 })
+        .send(coinBody('TRC20', trc20))
         .expect(201);
       expect(coin.body).toMatchObject({ type: 'coin', network: 'TRC20', address: trc20 });
-      for (const body of [bankAccountBody, { type: 'coin', network: 'ERC20', address: erc20 }]) {
+      for (const body of [bankAccountBody, coinBody('ERC20', erc20)]) {
         const again = await api.http
           .post('/api/withdrawal-accounts')
           .set(u.auth)
@@ -82,6 +89,52 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       expect(list.body).toHaveLength(1);
     });
 
+    it('binds only with the right transaction password: 403 for a wrong one, binding nothing', async () => {
+      const u = await registerUser(api, 'acct');
+      const wrong = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send({ ...bankAccountBody, tradePassword: '654321' })
+        .expect(403);
+      expect(wrong.body.error).toMatchObject({
+        code: 'WRONG_TRADE_PASSWORD',
+        field: 'tradePassword',
+      });
+      expect((await api.http.get('/api/withdrawal-accounts').set(u.auth)).body).toEqual([]);
+      const right = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send(bankAccountBody)
+        .expect(201);
+      expect(right.body).not.toHaveProperty('tradePassword');
+    });
+
+    it('shares the confirmation throttle with withdrawals: guesses at binding stop at 10, then 429 even for the right one', async () => {
+      const u = await readyUser(api, 100_000, 'bindguess');
+      const bindCoin = (tradePassword: string) =>
+        api.http
+          .post('/api/withdrawal-accounts')
+          .set(u.auth)
+          .send({ ...coinBody('TRC20', trc20), tradePassword });
+      const guesses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => bindCoin(String(200_000 + i))),
+      );
+      expect(guesses.map((r) => `${r.status} ${r.body.error.code}`).sort()).toEqual([
+        ...Array<string>(10).fill('403 WRONG_TRADE_PASSWORD'),
+        ...Array<string>(2).fill('429 TOO_MANY_ATTEMPTS'),
+      ]);
+      const right = await bindCoin(TRADE_PASSWORD);
+      expect([right.status, right.body.error.code]).toEqual([429, 'TOO_MANY_ATTEMPTS']);
+      // The guesses spent the count withdrawals use too.
+      const withdrawal = await api.http
+        .post('/api/withdrawals')
+        .set(u.auth)
+        .send({ accountId: u.accountId, amount: 10_000, tradePassword: TRADE_PASSWORD });
+      expect([withdrawal.status, withdrawal.body.error.code]).toEqual([429, 'TOO_MANY_ATTEMPTS']);
+      const list = await api.http.get('/api/withdrawal-accounts').set(u.auth).expect(200);
+      expect((list.body as { type: string }[]).map((a) => a.type)).toEqual(['bank']);
+    });
+
     it('shows an account only to its owner', async () => {
       const a = await registerUser(api, 'acct');
       const b = await registerUser(api, 'acct');
@@ -94,11 +147,11 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
 
     it.each([
-      [{ type: 'coin', network: 'TRC20', address: erc20 }, 'address'],
-      [{ type: 'coin', network: 'ERC20', address: trc20 }, 'address'],
-      [{ type: 'coin', network: 'TRC20', address: `${trc20.slice(0, -1)}0` }, 'address'],
-      [{ type: 'coin', network: 'ERC20', address: `${erc20.slice(0, -1)}g` }, 'address'],
-      [{ type: 'coin', network: 'BEP20', address: erc20 }, 'network'],
+      [coinBody('TRC20', erc20), 'address'],
+      [coinBody('ERC20', trc20), 'address'],
+      [coinBody('TRC20', `${trc20.slice(0, -1)}0`), 'address'],
+      [coinBody('ERC20', `${erc20.slice(0, -1)}g`), 'address'],
+      [coinBody('BEP20', erc20), 'network'],
       [{ ...bankAccountBody, cardNumber: '1234567' }, 'cardNumber'],
       [{ ...bankAccountBody, cardNumber: '1'.repeat(31) }, 'cardNumber'],
       [{ ...bankAccountBody, cardNumber: '6222abcd12345678' }, 'cardNumber'],
@@ -106,6 +159,9 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       [{ ...bankAccountBody, nationality: 'XX' }, 'nationality'],
       [{ ...bankAccountBody, holderName: '' }, 'holderName'],
       [{ ...bankAccountBody, bankName: 'x'.repeat(61) }, 'bankName'],
+      [{ ...bankAccountBody, tradePassword: undefined }, 'tradePassword'],
+      [{ ...bankAccountBody, tradePassword: '' }, 'tradePassword'],
+      [{ ...coinBody('TRC20', trc20), tradePassword: '1234567' }, 'tradePassword'],
       [{ type: 'paypal' }, 'type'],
       [{}, 'type'],
     ])('refuses %j naming %s', async (body, field) => {

@@ -84,7 +84,7 @@ export const endpoints: Record<string, Endpoint> = {
     registerCheck: op('POST /api/auth/register/check', 'Check step 1 of registration', {
       body: accounts.registerCheckBody,
       ok: one(z.object({ ok: z.literal(true) })),
-      errors: { 400: ['INVITE_INVALID'], 409: ['ACCOUNT_TAKEN'] },
+      errors: { 400: ['INVITE_INVALID'], 409: ['ACCOUNT_TAKEN'], 429: ['RATE_LIMITED'] },
     }),
     register: op('POST /api/auth/register', 'Open an account', {
       body: accounts.registerBody,
@@ -92,6 +92,7 @@ export const endpoints: Record<string, Endpoint> = {
       errors: {
         400: ['INVITE_INVALID', 'PASSWORD_MISMATCH', 'TRADE_PASSWORD_MISMATCH'],
         409: ['ACCOUNT_TAKEN'],
+        429: ['RATE_LIMITED'],
       },
     }),
     login: op('POST /api/auth/login', 'Log in: a session token', {
@@ -105,13 +106,17 @@ export const endpoints: Record<string, Endpoint> = {
       auth: 'user',
       body: accounts.changePasswordBody,
       ok: noContent,
-      errors: { 400: ['PASSWORD_MISMATCH'], 403: ['WRONG_PASSWORD'] },
+      errors: { 400: ['PASSWORD_MISMATCH'], 403: ['WRONG_PASSWORD'], 429: ['TOO_MANY_ATTEMPTS'] },
     }),
     changeTradePassword: op('POST /api/me/trade-password', 'Change the transaction password', {
       auth: 'user',
       body: accounts.changeTradePasswordBody,
       ok: noContent,
-      errors: { 400: ['TRADE_PASSWORD_MISMATCH'], 403: ['WRONG_TRADE_PASSWORD'] },
+      errors: {
+        400: ['TRADE_PASSWORD_MISMATCH'],
+        403: ['WRONG_TRADE_PASSWORD'],
+        429: ['TOO_MANY_ATTEMPTS'],
+      },
     }),
     accountSummary: op('GET /api/account/summary', 'Balances and profit', {
       auth: 'user',
@@ -190,7 +195,11 @@ export const endpoints: Record<string, Endpoint> = {
       form: { fields: wallet.depositBody, files: ['screenshot'] },
       idempotent: true,
       ok: created('Deposit'),
-      errors: { 400: ['AMOUNT_OUT_OF_RANGE'] },
+      errors: {
+        400: ['AMOUNT_OUT_OF_RANGE'],
+        409: ['TOO_MANY_PENDING_DEPOSITS'],
+        429: ['RATE_LIMITED'],
+      },
     }),
     deposits: op('GET /api/deposits', "The user's deposits", {
       query: wallet.pageQuery,
@@ -207,7 +216,11 @@ export const endpoints: Record<string, Endpoint> = {
     bindWithdrawalAccount: op('POST /api/withdrawal-accounts', 'Bind a card or an address', {
       body: wallet.withdrawalAccountBody,
       ok: created('WithdrawalAccount'),
-      errors: { 409: ['ACCOUNT_ALREADY_BOUND'] },
+      errors: {
+        403: ['WRONG_TRADE_PASSWORD'],
+        409: ['ACCOUNT_ALREADY_BOUND'],
+        429: ['TOO_MANY_ATTEMPTS'],
+      },
     }),
     withdrawalRules: op('GET /api/withdrawals/rules', 'The bounds of one withdrawal', {
       ok: one('WithdrawalRules'),
@@ -221,6 +234,7 @@ export const endpoints: Record<string, Endpoint> = {
         403: ['WRONG_TRADE_PASSWORD', 'KYC_REQUIRED'],
         404: ['NOT_FOUND'],
         409: ['INSUFFICIENT_BALANCE'],
+        429: ['TOO_MANY_ATTEMPTS'],
       },
     }),
     withdrawals: op('GET /api/withdrawals', "The user's withdrawals", {

@@ -158,6 +158,9 @@ const opsKyc = z.object({
   ...each(text, 'name', 'idNumber', 'nationality', 'frontId', 'backId'),
   status: z.enum(['pending', 'verified', 'rejected']),
   ...reviewed,
+  sameIdNumber: z
+    .array(z.object({ ...ofUser, status: z.enum(['pending', 'verified']) }))
+    .describe('other accounts with this ID number under review or verified'),
 });
 
 const newsSummary = z.object({
