@@ -65,6 +65,16 @@ export const configSchema = z.object({
   // Socket connections per client address, per gateway process (DECISIONS.md, Socket limits).
   SOCKET_CONNECT_RATE: limitOrOff(1_000_000).default(120),
   SOCKET_MAX_PER_ADDRESS: limitOrOff(1_000_000).default(100),
+  // A socket's send backlog (bytes the gateway holds for it): past the first its market channels
+  // are conflated, past the second it is disconnected (DECISIONS.md, Slow consumers).
+  SOCKET_CONFLATE_BYTES: intInRange(1024, 64 * 2 ** 20).default(64 * 1024),
+  SOCKET_DISCONNECT_BYTES: intInRange(4096, 256 * 2 ** 20).default(512 * 1024),
+  // Gateway processes on one port (Node's cluster module): a number, or `auto` for one per core.
+  GATEWAY_PROCESSES: z
+    .string()
+    .regex(/^(\d+|auto)$/, 'must be a whole number or auto')
+    .refine((v) => v === 'auto' || (Number(v) >= 1 && Number(v) <= 256), 'must be 1 to 256 or auto')
+    .default('1'),
   API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -168,6 +178,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     .refine((c) => c.WITHDRAW_MIN <= c.WITHDRAW_MAX, {
       path: ['WITHDRAW_MIN'],
       message: 'must not be above WITHDRAW_MAX',
+    })
+    .refine((c) => c.SOCKET_CONFLATE_BYTES < c.SOCKET_DISCONNECT_BYTES, {
+      path: ['SOCKET_CONFLATE_BYTES'],
+      message: 'must be below SOCKET_DISCONNECT_BYTES',
     })
     .refine((c) => !(c.NODE_ENV === 'production' && c.SIM_RANDOMNESS === 'seeded'), {
       path: ['SIM_RANDOMNESS'],

@@ -213,8 +213,15 @@ export async function attachGateway(
     redisUrl?: string;
     namespace?: string;
     metrics?: Metrics;
-    /** SOCKET_CONNECT_RATE, SOCKET_MAX_PER_ADDRESS and TRUST_PROXY. */
-    config: Pick<Config, 'SOCKET_CONNECT_RATE' | 'SOCKET_MAX_PER_ADDRESS' | 'TRUST_PROXY'>;
+    /** Socket limits per address and per socket, and TRUST_PROXY. */
+    config: Pick<
+      Config,
+      | 'SOCKET_CONNECT_RATE'
+      | 'SOCKET_MAX_PER_ADDRESS'
+      | 'TRUST_PROXY'
+      | 'SOCKET_CONFLATE_BYTES'
+      | 'SOCKET_DISCONNECT_BYTES'
+    >;
   },
 ): Promise<Gateway> {
   const gateway = await createGateway(server, {
@@ -228,6 +235,10 @@ export async function attachGateway(
       maxPerAddress: opts.config.SOCKET_MAX_PER_ADDRESS,
     },
     trustProxy: opts.config.TRUST_PROXY,
+    backlog: {
+      conflateBytes: opts.config.SOCKET_CONFLATE_BYTES,
+      disconnectBytes: opts.config.SOCKET_DISCONNECT_BYTES,
+    },
   });
   if (opts.redisUrl) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.

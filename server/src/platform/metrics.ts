@@ -35,6 +35,17 @@ export function createMetrics(role: string) {
       labelNames: ['reason'],
       registers: [registry],
     }),
+    slowConsumers: new Counter({
+      name: 'gateway_slow_consumers_total',
+      help: 'Sockets whose send backlog passed a limit: conflated (market channels reduced to their newest message) or disconnected',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
+    conflated: new Counter({
+      name: 'gateway_conflated_messages_total',
+      help: 'Market messages (ticks, snapshots) a slow socket never got because a newer one replaced them',
+      registers: [registry],
+    }),
     placements: new Counter({
       name: 'orders_placed_total',
       help: 'Orders accepted',
