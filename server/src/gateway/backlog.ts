@@ -49,6 +49,8 @@ export function createBacklog(
   metrics?: Pick<Metrics, 'slowConsumers' | 'conflated'>,
 ) {
   const conflating = new Set<Conn>();
+  /** Disconnected slow consumers until their TCP socket is cut (their backlog is still held). */
+  const closing = new Set<Conn>();
 
   const flush = (conn: Conn) => {
     const held = conn.held;
@@ -64,7 +66,11 @@ export function createBacklog(
     conn.held = null;
     conn.server?.detach(conn);
     conn.close(SLOW_CONSUMER_CLOSE.code, SLOW_CONSUMER_CLOSE.reason);
-    setTimeout(() => conn.terminate(), SLOW_CLOSE_GRACE_MS).unref();
+    closing.add(conn);
+    setTimeout(() => {
+      closing.delete(conn);
+      conn.terminate();
+    }, SLOW_CLOSE_GRACE_MS).unref();
   };
 
   /** Flushes or disconnects conflated sockets as their backlog moves, even with no new message. */
@@ -112,6 +118,14 @@ export function createBacklog(
     forget(conn: Conn): void {
       conflating.delete(conn);
       conn.held = null;
+    },
+
+    /** Bytes held for `sockets` and for slow consumers being closed. */
+    bytes(sockets: Iterable<Conn>): number {
+      let n = 0;
+      for (const conn of sockets) n += conn.bufferedAmount;
+      for (const conn of closing) n += conn.bufferedAmount;
+      return n;
     },
 
     /** Sockets conflated now (for tests). */

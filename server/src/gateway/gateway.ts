@@ -76,6 +76,8 @@ export interface GatewayServer {
 
 export interface Gateway {
   io: GatewayServer;
+  /** What this gateway holds unsent for its sockets now, bytes (the sum of their backlogs). */
+  backlogBytes(): number;
   close(): Promise<void>;
 }
 
@@ -266,6 +268,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
 
   return {
     io,
+    backlogBytes: () => backlog.bytes(server.sockets.values()),
     async close() {
       admission.stop();
       backlog.stop();

@@ -340,7 +340,9 @@ export class SocketServer {
     }
     if (nsp !== '/') {
       if (type === CONNECT)
-        conn.send(`4${encodePacket({ type: CONNECT_ERROR, nsp, data: { message: 'Invalid namespace' } })}`);
+        conn.send(
+          `4${encodePacket({ type: CONNECT_ERROR, nsp, data: { message: 'Invalid namespace' } })}`,
+        );
       return;
     }
     switch (type) {
@@ -375,7 +377,9 @@ export class SocketServer {
         if (conn.readyState !== WebSocket.OPEN || conn.state !== State.Admitting) return;
         if (error !== null) {
           conn.state = State.Open;
-          conn.send(`4${encodePacket({ type: CONNECT_ERROR, nsp: '/', data: { message: error } })}`);
+          conn.send(
+            `4${encodePacket({ type: CONNECT_ERROR, nsp: '/', data: { message: error } })}`,
+          );
           return;
         }
         conn.state = State.Connected;
