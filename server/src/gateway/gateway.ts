@@ -240,7 +240,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     to: (room) => rooms(new Set([...to, ...(typeof room === 'string' ? [room] : room)])),
     emit: (event: string, ...args: unknown[]) => {
       const packet: SioPacket = { type: 2, nsp: '/', data: [event, ...args] };
-      server.adapter.broadcast(packet as never, { rooms: new Set(to), except: new Set() });
+      server.adapter.broadcast(packet, { rooms: new Set(to), except: new Set() });
     },
     disconnectSockets: (close = false) =>
       server.adapter.disconnectSockets({ rooms: new Set(to), except: new Set() }, close),

@@ -111,11 +111,11 @@ export class Conn extends WebSocket {
 
   join(rooms: string | string[]): void {
     if (this.state !== State.Connected) return;
-    this.server?.adapter.addAll(this.id, new Set(typeof rooms === 'string' ? [rooms] : rooms));
+    void this.server?.adapter.addAll(this.id, new Set(typeof rooms === 'string' ? [rooms] : rooms));
   }
 
   leave(room: string): void {
-    this.server?.adapter.del(this.id, room);
+    void this.server?.adapter.del(this.id, room);
   }
 
   /** Socket.IO's server-side disconnect: a DISCONNECT packet, then (with `close`) the connection. */
@@ -220,7 +220,7 @@ export class SocketServer {
       _ids: 0,
       _onServerSideEmit() {},
     };
-    this.nsp.adapter = new Adapter(this.nsp as never);
+    this.nsp.adapter = new Adapter(this.nsp);
     this.wss = new WebSocketServer({
       noServer: true,
       perMessageDeflate: false,
