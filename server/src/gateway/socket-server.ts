@@ -265,7 +265,12 @@ export class SocketServer {
   };
 
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://gateway');
+    } catch {
+      return void socket.destroy();
+    }
     const refuse = (error: { code: number; message: string }) => {
       const body = JSON.stringify(error);
       socket.end(
