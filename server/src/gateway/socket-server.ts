@@ -118,14 +118,15 @@ export class Conn extends WebSocket {
     void this.server?.adapter.del(this.id, room);
   }
 
-  /** Socket.IO's server-side disconnect: a DISCONNECT packet, then (with `close`) the connection. */
-  disconnect(close = false): void {
+  /**
+   * Socket.IO's server-side disconnect: a DISCONNECT packet, then the connection closes. With one
+   * namespace, leaving it ends the connection whatever `close` says (Socket.IO closes a client
+   * left with no namespace too).
+   */
+  disconnect(_close = false): void {
     if (this.state === State.Closed) return;
     if (this.readyState === WebSocket.OPEN) this.send(`4${DISCONNECT}`);
     this.server?.detach(this);
-    // With one namespace, leaving it ends the connection (`close` or not), as Socket.IO does
-    // once a client has no namespace left.
-    void close;
     this.close();
   }
 }
