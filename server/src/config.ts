@@ -83,6 +83,16 @@ export const configSchema = z.object({
   // Socket connections per client address, per gateway process (DECISIONS.md, Socket limits).
   SOCKET_CONNECT_RATE: limitOrOff(1_000_000).default(120),
   SOCKET_MAX_PER_ADDRESS: limitOrOff(1_000_000).default(100),
+  // A socket's send backlog (bytes the gateway holds for it): past the first its market channels
+  // are conflated, past the second it is disconnected (DECISIONS.md, Slow consumers).
+  SOCKET_CONFLATE_BYTES: intInRange(1024, 64 * 2 ** 20).default(64 * 1024),
+  SOCKET_DISCONNECT_BYTES: intInRange(4096, 256 * 2 ** 20).default(512 * 1024),
+  // Gateway processes on one port (Node's cluster module): a number, or `auto` for one per core.
+  GATEWAY_PROCESSES: z
+    .string()
+    .regex(/^(\d+|auto)$/, 'must be a whole number or auto')
+    .refine((v) => v === 'auto' || (Number(v) >= 1 && Number(v) <= 256), 'must be 1 to 256 or auto')
+    .default('1'),
   API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -218,6 +228,8 @@ function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
   const problem = (name: keyof Raw, message: string) =>
     ctx.addIssue({ code: 'custom', path: [name], message });
   if (c.WITHDRAW_MIN > c.WITHDRAW_MAX) problem('WITHDRAW_MIN', 'must not be above WITHDRAW_MAX');
+  if (c.SOCKET_CONFLATE_BYTES >= c.SOCKET_DISCONNECT_BYTES)
+    problem('SOCKET_CONFLATE_BYTES', 'must be below SOCKET_DISCONNECT_BYTES');
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)
     problem('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
 }

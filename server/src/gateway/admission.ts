@@ -1,14 +1,16 @@
+import type { IncomingMessage } from 'node:http';
 import { sessionRoom, sessionTokenHash, userRoom } from '../platform/user-events';
 import { addressKey, clientAddress, compileTrust, untrustedForwarding } from './client-address';
 import { createConnectionThrottle } from './connection-throttle';
-import type { GatewayDeps, GatewayServer, GatewaySocket } from './gateway';
+import type { GatewayDeps } from './gateway';
+import type { Conn, SocketServerHooks } from './socket-server';
 
 /** How long a refused connection may stay open to hear why (the CONNECT_ERROR) before it is closed. */
-const REFUSED_GRACE_MS = 2_000;
+export const REFUSED_GRACE_MS = 2_000;
 
-/** The handshake's token: null when none was given, else whatever the client sent. */
-function tokenOf(socket: GatewaySocket): unknown {
-  const token: unknown = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+/** The CONNECT's token: null when none was given, else whatever the client sent. */
+function tokenOf(auth: Record<string, unknown>): unknown {
+  const token = auth.token;
   return token === undefined || token === null || token === '' ? null : token;
 }
 
@@ -16,20 +18,23 @@ function tokenOf(socket: GatewaySocket): unknown {
  * Who may connect, and as whom. First the connections per client address (RATE_LIMITED), then
  * the session token (UNAUTHENTICATED: its session is over; UNAVAILABLE: it cannot be checked
  * now); `welcome` puts an admitted socket in its rooms and says hello.
+ *
+ * Nothing of the upgrade request is kept: its address is read here, at the upgrade, and the
+ * token only until the socket is in its rooms.
  */
 export function createAdmission(
-  io: GatewayServer,
   deps: Pick<GatewayDeps, 'log' | 'metrics' | 'authenticate' | 'connectionLimits' | 'trustProxy'>,
 ) {
   // Connections per address, counted per Engine.IO connection (what holds a socket and memory,
-  // whether or not it ever joins a namespace) and answered at its CONNECT with RATE_LIMITED.
+  // whether or not it ever joins the namespace) and answered at its CONNECT with RATE_LIMITED.
   const throttle = createConnectionThrottle(deps.connectionLimits);
   const sweeper = setInterval(() => throttle.sweep(), 60_000).unref();
   const trust = compileTrust(deps.trustProxy ?? 'loopback');
-  const refused = new WeakSet<object>();
   let warnedForwarding = false;
-  io.engine.on('connection', (conn: GatewaySocket['conn']) => {
-    const req = conn.request;
+  /** Tokens of sockets being admitted (a WeakMap: nothing stays once the socket is gone). */
+  const tokens = new WeakMap<Conn, string>();
+
+  const upgrade: SocketServerHooks['upgrade'] = (req: IncomingMessage) => {
     if (!warnedForwarding && untrustedForwarding(req, trust)) {
       warnedForwarding = true;
       deps.log.warn(
@@ -38,37 +43,28 @@ export function createAdmission(
       );
     }
     const verdict = throttle.admit(addressKey(clientAddress(req, trust)));
-    if (verdict.ok) {
-      conn.once('close', verdict.release);
-      return;
-    }
-    refused.add(conn);
+    if (verdict.ok) return verdict;
     deps.metrics?.connectionsRefused.inc({ reason: verdict.reason });
-    setTimeout(() => conn.close(), REFUSED_GRACE_MS).unref();
-  });
+    return { ok: false, refused: 'RATE_LIMITED' };
+  };
 
-  io.use((socket, next) => {
-    socket.data.userId = null;
-    if (refused.has(socket.conn)) {
-      next(new Error('RATE_LIMITED'));
-      // After the CONNECT_ERROR is queued (next() sends it on the next tick); Engine.IO flushes
-      // it before closing.
-      setImmediate(() => socket.conn.close());
-      return;
+  const admit: SocketServerHooks['admit'] = async (conn, auth) => {
+    conn.userId = null;
+    const token = tokenOf(auth);
+    if (token === null) return null;
+    if (typeof token !== 'string' || token.length > 200) return 'UNAUTHENTICATED';
+    if (!deps.authenticate) return null; // nothing to check it with: anonymous market data
+    let userId: string | null;
+    try {
+      userId = await deps.authenticate(token);
+    } catch {
+      return 'UNAVAILABLE';
     }
-    const token = tokenOf(socket);
-    if (token === null) return next();
-    if (typeof token !== 'string' || token.length > 200) return next(new Error('UNAUTHENTICATED'));
-    if (!deps.authenticate) return next(); // nothing to check it with: anonymous market data
-    deps.authenticate(token).then(
-      (userId) => {
-        if (!userId) return next(new Error('UNAUTHENTICATED'));
-        socket.data.userId = userId;
-        next();
-      },
-      () => next(new Error('UNAVAILABLE')),
-    );
-  });
+    if (!userId) return 'UNAUTHENTICATED';
+    conn.userId = userId;
+    tokens.set(conn, token);
+    return null;
+  };
 
   /**
    * A signed-in socket joins its session room first, then its session is checked again, and only
@@ -77,33 +73,36 @@ export function createAdmission(
    * session room the socket is already in: a revoked session never keeps a socket.
    */
   const admitUser = (
-    socket: GatewaySocket,
+    conn: Conn,
     token: string,
     userId: string,
     authenticate: (token: string) => Promise<string | null>,
   ) => {
-    void socket.join(sessionRoom(sessionTokenHash(token)));
+    conn.join(sessionRoom(sessionTokenHash(token)));
     authenticate(token).then(
       (again) => {
-        if (!socket.connected) return;
+        if (!conn.connected) return;
         // Over meanwhile (or not checkable now): the client connects again and hears which.
-        if (again !== userId) return void socket.disconnect(true);
-        void socket.join(userRoom(userId));
-        socket.emit('hello', { serverTime: Date.now(), userId });
+        if (again !== userId) return void conn.disconnect(true);
+        conn.join(userRoom(userId));
+        conn.sendEvent('hello', { serverTime: Date.now(), userId });
       },
       () => {
-        if (socket.connected) socket.disconnect(true);
+        if (conn.connected) conn.disconnect(true);
       },
     );
   };
 
   return {
+    upgrade,
+    admit,
     /** Rooms and hello for a socket that has just connected. */
-    welcome(socket: GatewaySocket): void {
-      const token = tokenOf(socket);
-      if (socket.data.userId && typeof token === 'string' && deps.authenticate)
-        admitUser(socket, token, socket.data.userId, deps.authenticate);
-      else socket.emit('hello', { serverTime: Date.now(), userId: null });
+    welcome(conn: Conn): void {
+      const token = tokens.get(conn);
+      tokens.delete(conn);
+      if (conn.userId && token !== undefined && deps.authenticate)
+        admitUser(conn, token, conn.userId, deps.authenticate);
+      else conn.sendEvent('hello', { serverTime: Date.now(), userId: null });
     },
     stop(): void {
       clearInterval(sweeper);

@@ -1,44 +1,33 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Adapter } from 'socket.io-adapter';
 import type { MarketSnapshot, Tick } from '@shared/market';
 import {
   channelsSchema,
   parseChannel,
   socketLimits,
-  type ClientToServerEvents,
   type ServerToClientEvents,
   type SubscribeAck,
 } from '@shared/socket';
 import type { Bus } from '../platform/bus';
 import type { Logger } from '../platform/logger';
 import type { Metrics } from '../platform/metrics';
-import { createAdmission } from './admission';
+import { createAdmission, REFUSED_GRACE_MS } from './admission';
+import { createBacklog, defaultBacklogLimits, type BacklogLimits } from './backlog';
 import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
+import { encodePacket, SocketServer, type Ack, type Conn, type SioPacket } from './socket-server';
 
-export interface SocketData {
-  userId: string | null;
-}
-
-export type GatewayServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
-export type GatewaySocket = Socket<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  Record<string, never>,
-  SocketData
->;
+export type GatewaySocket = Conn;
 
 export interface GatewayDeps {
   bus: Bus;
   log: Logger;
   productIds: ReadonlySet<string>;
-  metrics?: Pick<Metrics, 'sockets' | 'deliveries' | 'broadcasts' | 'connectionsRefused'>;
+  metrics?: Pick<
+    Metrics,
+    'sockets' | 'deliveries' | 'broadcasts' | 'connectionsRefused' | 'slowConsumers' | 'conflated'
+  >;
   /**
    * Resolves a session token to a user id, or null when its session is over; throws when it
    * cannot tell now. Without it, a token is ignored and the socket is anonymous.
@@ -51,10 +40,44 @@ export interface GatewayDeps {
   connectionLimits: ConnectionLimits;
   /** Whose X-Forwarded-For names the client (TRUST_PROXY, Express syntax); default loopback. */
   trustProxy?: string;
+  /** Per-socket send backlog limits (SOCKET_CONFLATE_BYTES, SOCKET_DISCONNECT_BYTES). */
+  backlog?: BacklogLimits;
+  /** Engine.IO heartbeat; default 20 s and 20 s. */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+}
+
+type Emit = <E extends keyof ServerToClientEvents>(
+  event: E,
+  ...args: Parameters<ServerToClientEvents[E]>
+) => void;
+
+/** `io.to(rooms)`: a broadcast to rooms through the adapter (so through Redis when attached). */
+export interface RoomBroadcast {
+  to(room: string | string[]): RoomBroadcast;
+  emit: Emit;
+  disconnectSockets(close?: boolean): void;
+}
+
+/**
+ * The part of Socket.IO's `Server` the rest of the app uses: rooms for user events, the adapter,
+ * and the counts the tests read.
+ */
+export interface GatewayServer {
+  to(room: string | string[]): RoomBroadcast;
+  in(room: string | string[]): RoomBroadcast;
+  /** This gateway's sockets only, never through the adapter. */
+  local: { emit: Emit };
+  of(name: '/'): { adapter: Adapter; sockets: ReadonlyMap<string, Conn> };
+  engine: { readonly clientsCount: number };
+  /** Replaces the in-memory adapter, e.g. with `createAdapter(pub, sub)` of @socket.io/redis-adapter. */
+  adapter(factory: (nsp: never) => Adapter): void;
 }
 
 export interface Gateway {
   io: GatewayServer;
+  /** What this gateway holds unsent for its sockets now, bytes (the sum of their backlogs). */
+  backlogBytes(): number;
   close(): Promise<void>;
 }
 
@@ -81,82 +104,82 @@ export function wsTextFrame(text: string): Buffer {
 }
 
 /**
- * The Engine.IO and `ws` internals the broadcast fast path reads (Engine.IO's own pre-encoded
- * broadcast calls the same `sendFrame`). Each is checked on every use: when a library changes
- * shape, sockets simply take Socket.IO's normal path.
- */
-interface RawConn {
-  readyState?: string;
-  writeBuffer?: unknown[];
-  transport?: { name?: string; socket?: RawWebSocket };
-}
-interface RawWebSocket {
-  readyState?: number;
-  _extensions?: Record<string, unknown>;
-  _sender?: { sendFrame?: (list: Buffer[]) => void };
-}
-
-/**
- * The `ws` sender of a socket that can take a ready frame now: open, on the websocket transport,
- * uncompressed, and with nothing waiting in Engine.IO's write buffer (a frame written directly
- * must not overtake a packet queued before it). Else null.
- */
-function directSender(socket: GatewaySocket): Required<RawWebSocket>['_sender'] | null {
-  const conn = socket.conn as unknown as RawConn;
-  if (conn.readyState !== 'open' || conn.writeBuffer?.length !== 0) return null;
-  const ws = conn.transport?.name === 'websocket' ? conn.transport.socket : undefined;
-  if (ws?.readyState !== 1 || !ws._extensions || 'permessage-deflate' in ws._extensions)
-    return null;
-  return typeof ws._sender?.sendFrame === 'function' ? ws._sender : null;
-}
-
-/**
- * The Socket.IO gateway: market data to anyone, user events to authenticated sockets. Ticks and
- * snapshots come from the bus and go out only to this gateway's sockets (never through an adapter,
- * which would repeat them on every gateway): one broadcast per tick per room, encoded and framed
- * once for all its sockets.
+ * The gateway: market data to anyone, user events to authenticated sockets. Ticks and snapshots
+ * come from the bus and go out only to this gateway's sockets (never through an adapter, which
+ * would repeat them on every gateway): one broadcast per tick per room, encoded and framed once
+ * for all its sockets, each socket's send backlog bounded (backlog.ts).
  */
 export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): Promise<Gateway> {
-  const io: GatewayServer = new Server(httpServer, {
-    transports: ['websocket'],
-    serveClient: false,
-    // Explicit (it is Engine.IO's default): broadcast frames go out exactly as built.
-    perMessageDeflate: false,
-    maxHttpBufferSize: 16 * 1024,
-    pingInterval: 20_000,
-    pingTimeout: 20_000,
-  });
   let snapshot: MarketSnapshot | null = null;
   const lastTicks = new Map<string, Tick>();
   const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
-  const nsp = io.of('/');
+  const admission = createAdmission(deps);
+  const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
+
+  /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
+  const limited =
+    (handle: (conn: Conn, args: unknown[], ack: Ack) => void) =>
+    (conn: Conn, args: unknown[], ack: Ack | null) => {
+      if (!ack) return; // every event of ours is a request: without an ack, nothing to answer
+      limiter.consume(conn.id).then(
+        () => handle(conn, args, ack),
+        () => ack({ error: { code: 'RATE_LIMITED' } }),
+      );
+    };
+
+  const server = new SocketServer(
+    httpServer,
+    {
+      upgrade: admission.upgrade,
+      admit: admission.admit,
+      connected(conn) {
+        deps.metrics?.sockets.inc();
+        admission.welcome(conn);
+      },
+      disconnected(conn) {
+        deps.metrics?.sockets.dec();
+        backlog.forget(conn);
+        void limiter.delete(conn.id);
+      },
+      afterWrite: (conn) => backlog.check(conn),
+      events: {
+        subscribe: limited((conn, [raw], ack) => {
+          const answer = subscribe(conn, raw);
+          ack(answer);
+          if ('ok' in answer) sendSnapshots(conn, raw as string[]);
+        }),
+        unsubscribe: limited((conn, [raw], ack) => {
+          const parsed = channelsSchema.safeParse(raw);
+          if (!parsed.success) return ack({ error: { code: 'VALIDATION_FAILED' } });
+          for (const ch of parsed.data) if (parseChannel(ch)) conn.leave(ch);
+          ack({ ok: true } satisfies SubscribeAck);
+        }),
+        time: limited((_conn, _args, ack) => ack({ serverTime: Date.now() })),
+      },
+    },
+    {
+      pingIntervalMs: deps.pingIntervalMs ?? 20_000,
+      pingTimeoutMs: deps.pingTimeoutMs ?? 20_000,
+      maxPayload: 16 * 1024,
+      connectTimeoutMs: 45_000,
+      refusedGraceMs: REFUSED_GRACE_MS,
+    },
+  );
 
   /**
-   * `io.local.to(room).emit(event, payload)`, cheaper per socket. Socket.IO encodes and frames a
-   * broadcast once too, but then runs Engine.IO's per-socket machinery for every socket (a packet
-   * object, the write buffer, a flush, events, a drain callback): most of its CPU per delivery.
-   * Here the frame (the very bytes Socket.IO would send) is written straight to each socket's
-   * WebSocket; a socket that cannot take it now gets the normal emit, which queues in order.
+   * One market message to every socket of `room`: encoded and framed once (the very bytes a
+   * Socket.IO emit would send), then handed to each socket's backlog policy.
    */
-  const broadcast = (
-    room: string,
-    event: 'tick' | 'market',
-    payload: Tick | MarketSnapshot,
-    fallback: (socket: GatewaySocket) => void,
-  ) => {
+  const broadcast = (room: string, event: 'tick' | 'market', payload: Tick | MarketSnapshot) => {
     deps.metrics?.broadcasts.inc({ event });
-    // Read the adapter at each call: attaching the Redis adapter replaces the namespace's adapter.
-    const ids = nsp.adapter.rooms.get(room);
+    // Read the adapter at each call: attaching the Redis adapter replaces it.
+    const ids = server.adapter.rooms.get(room);
     if (!ids?.size) return;
-    // Socket.IO's EVENT packet on the main namespace ("2" + JSON array) inside an Engine.IO
-    // message ("4"), as its encoder writes it for a payload without binary parts.
-    const frame = wsTextFrame(`42${JSON.stringify([event, payload])}`);
+    const frame = wsTextFrame(`4${encodePacket({ type: 2, nsp: '/', data: [event, payload] })}`);
+    const held = { channel: room, event, payload, frame };
     for (const id of ids) {
-      const socket = nsp.sockets.get(id);
-      if (!socket) continue;
-      const sender = directSender(socket);
-      if (sender) sender.sendFrame!([frame]);
-      else fallback(socket);
+      const conn = server.sockets.get(id);
+      if (conn) backlog.deliver(conn, held);
     }
     deps.metrics?.deliveries.inc({ event }, ids.size);
   };
@@ -164,76 +187,25 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   const offs = await Promise.all([
     deps.bus.subscribe('tick', ({ tick }) => {
       lastTicks.set(tick.id, tick);
-      broadcast(`ticks:${tick.id}`, 'tick', tick, (s) => s.emit('tick', tick));
+      broadcast(`ticks:${tick.id}`, 'tick', tick);
     }),
     deps.bus.subscribe('market', ({ market }) => {
-      const snap = toMarketSnapshot(market);
-      snapshot = snap;
-      broadcast('market', 'market', snap, (s) => s.emit('market', snap));
+      snapshot = toMarketSnapshot(market);
+      broadcast('market', 'market', snapshot);
     }),
     deps.bus.subscribe('product', ({ product }) => {
-      io.local.emit('product', product);
+      for (const conn of server.sockets.values()) conn.sendEvent('product', product);
     }),
   ]);
 
-  const admission = createAdmission(io, deps);
-
-  // The handlers are shared by every socket (Socket.IO calls them with `this` = the socket), so
-  // an idle connection carries no closures of ours; its channels are its rooms.
-
-  /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
-  const limited = <A extends unknown[]>(handle: (socket: GatewaySocket, ...args: A) => void) =>
-    function (this: GatewaySocket, ...args: A) {
-      limiter.consume(this.id).then(
-        () => handle(this, ...args),
-        () => {
-          const ack: unknown = args[args.length - 1];
-          if (typeof ack === 'function')
-            (ack as (a: SubscribeAck) => void)({ error: { code: 'RATE_LIMITED' } });
-        },
-      );
-    };
-
-  const onSubscribe = limited((socket, raw: unknown, ack: unknown) => {
-    if (typeof ack !== 'function') return;
-    const answer = subscribe(socket, raw);
-    (ack as (a: SubscribeAck) => void)(answer);
-    if ('ok' in answer) sendSnapshots(socket, raw as string[]);
-  });
-  const onUnsubscribe = limited((socket, raw: unknown, ack: unknown) => {
-    if (typeof ack !== 'function') return;
-    const answer = (a: SubscribeAck) => (ack as (a: SubscribeAck) => void)(a);
-    const parsed = channelsSchema.safeParse(raw);
-    if (!parsed.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
-    for (const ch of parsed.data) if (parseChannel(ch)) void socket.leave(ch);
-    answer({ ok: true });
-  });
-  const onTime = limited((_socket, ack: unknown) => {
-    if (typeof ack === 'function')
-      (ack as (a: { serverTime: number }) => void)({ serverTime: Date.now() });
-  });
-  function onDisconnect(this: GatewaySocket) {
-    deps.metrics?.sockets.dec();
-    void limiter.delete(this.id);
-  }
-
-  io.on('connection', (socket) => {
-    deps.metrics?.sockets.inc();
-    socket.on('disconnect', onDisconnect);
-    socket.on('subscribe', onSubscribe);
-    socket.on('unsubscribe', onUnsubscribe);
-    socket.on('time', onTime);
-    admission.welcome(socket);
-  });
-
-  /** The market-data channels a socket is in (its rooms, less its own id, user and session). */
-  const channelsOf = (socket: GatewaySocket) => {
+  /** The market-data channels a socket is in (its rooms, less its user and session rooms). */
+  const channelsOf = (conn: Conn) => {
     const out = new Set<string>();
-    for (const room of socket.rooms) if (parseChannel(room)) out.add(room);
+    for (const room of conn.rooms) if (parseChannel(room)) out.add(room);
     return out;
   };
 
-  const subscribe = (socket: GatewaySocket, raw: unknown): SubscribeAck => {
+  const subscribe = (conn: Conn, raw: unknown): SubscribeAck => {
     const parsed = channelsSchema.safeParse(raw);
     if (!parsed.success)
       return { error: { code: 'VALIDATION_FAILED', message: 'channels must be a list of names' } };
@@ -243,32 +215,68 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       if (ch.kind === 'ticks' && !deps.productIds.has(ch.productId))
         return { error: { code: 'NOT_FOUND', message: `unknown product ${ch.productId}` } };
     }
-    const channels = channelsOf(socket);
+    const channels = channelsOf(conn);
     const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
     if (channels.size + fresh.length > socketLimits.maxChannels)
       return { error: { code: 'TOO_MANY_CHANNELS' } };
-    void socket.join(fresh);
+    if (fresh.length) conn.join(fresh);
     return { ok: true };
   };
 
-  const sendSnapshots = (socket: GatewaySocket, channels: string[]) => {
+  const sendSnapshots = (conn: Conn, channels: string[]) => {
     for (const name of channels) {
       const ch = parseChannel(name);
-      if (ch?.kind === 'market' && snapshot) socket.emit('market', snapshot);
+      if (ch?.kind === 'market' && snapshot) conn.sendEvent('market', snapshot);
       if (ch?.kind === 'ticks') {
         const t = lastTicks.get(ch.productId);
-        if (t) socket.emit('tick', t);
+        if (t) conn.sendEvent('tick', t);
       }
     }
   };
 
+  const rooms = (
+    to: ReadonlySet<string>,
+  ): RoomBroadcast & { emit: (event: string, ...args: unknown[]) => void } => ({
+    to: (room) => rooms(new Set([...to, ...(typeof room === 'string' ? [room] : room)])),
+    emit: (event: string, ...args: unknown[]) => {
+      const packet: SioPacket = { type: 2, nsp: '/', data: [event, ...args] };
+      server.adapter.broadcast(packet, { rooms: new Set(to), except: new Set() });
+    },
+    disconnectSockets: (close = false) =>
+      server.adapter.disconnectSockets({ rooms: new Set(to), except: new Set() }, close),
+  });
+  const io: GatewayServer = {
+    to: (room) => rooms(new Set(typeof room === 'string' ? [room] : room)),
+    in: (room) => rooms(new Set(typeof room === 'string' ? [room] : room)),
+    local: {
+      emit: (event, ...args) => {
+        for (const conn of server.sockets.values()) conn.sendEvent(event, ...args);
+      },
+    },
+    of: () => ({ adapter: server.adapter, sockets: server.sockets }),
+    engine: {
+      get clientsCount() {
+        return server.clientsCount;
+      },
+    },
+    adapter(factory) {
+      const adapter = factory(server.nsp as never);
+      void adapter.init();
+      server.setAdapter(adapter);
+    },
+  };
+
   return {
     io,
+    backlogBytes: () => backlog.bytes(server.sockets.values()),
     async close() {
       admission.stop();
+      backlog.stop();
       await Promise.all(offs.map((off) => off()));
+      await server.close();
       await new Promise<void>((resolve) => {
-        void io.close(() => resolve());
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
       });
     },
   };

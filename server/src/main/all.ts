@@ -31,7 +31,7 @@ const gateway = await attachGateway(server, bus, log, {
 api.userEvents.bind?.(gateway.io);
 const feed = await startSim(config, db, bus, log);
 const port = await listen(server, config.PORT, config.HOST);
-const metricsListener = await serveMetrics(config, metrics, log);
+const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info(
   { host: config.HOST, port, database: db.kind, bus: bus.kind },
   `app ready at http://${browsable(config.HOST)}:${port}`,

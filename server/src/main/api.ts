@@ -17,7 +17,7 @@ const metrics = createMetrics('api');
 const api = await startApi(config, db, bus, log, { metrics });
 const server = http.createServer(api.app);
 const port = await listen(server, config.PORT, config.HOST);
-const metricsListener = await serveMetrics(config, metrics, log);
+const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'api ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [

@@ -229,8 +229,15 @@ export async function attachGateway(
     redisUrl?: string;
     namespace?: string;
     metrics?: Metrics;
-    /** SOCKET_CONNECT_RATE, SOCKET_MAX_PER_ADDRESS and TRUST_PROXY. */
-    config: Pick<Config, 'SOCKET_CONNECT_RATE' | 'SOCKET_MAX_PER_ADDRESS' | 'TRUST_PROXY'>;
+    /** Socket limits per address and per socket, and TRUST_PROXY. */
+    config: Pick<
+      Config,
+      | 'SOCKET_CONNECT_RATE'
+      | 'SOCKET_MAX_PER_ADDRESS'
+      | 'TRUST_PROXY'
+      | 'SOCKET_CONFLATE_BYTES'
+      | 'SOCKET_DISCONNECT_BYTES'
+    >;
   },
 ): Promise<Gateway> {
   const gateway = await createGateway(server, {
@@ -244,6 +251,10 @@ export async function attachGateway(
       maxPerAddress: opts.config.SOCKET_MAX_PER_ADDRESS,
     },
     trustProxy: opts.config.TRUST_PROXY,
+    backlog: {
+      conflateBytes: opts.config.SOCKET_CONFLATE_BYTES,
+      disconnectBytes: opts.config.SOCKET_DISCONNECT_BYTES,
+    },
   });
   if (opts.redisUrl) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.
@@ -329,11 +340,11 @@ export function healthServer(checks: Parameters<typeof healthRoutes>[0]): http.S
  */
 export async function serveMetrics(
   config: Pick<Config, 'METRICS_PORT' | 'METRICS_HOST' | 'HOST'>,
-  metrics: Metrics,
+  source: Parameters<typeof metricsServer>[0],
   log: Logger,
 ): Promise<{ port: number; close: () => Promise<void> } | null> {
   if (config.METRICS_PORT === undefined) return null;
-  const server = metricsServer(metrics);
+  const server = metricsServer(source);
   const host = config.METRICS_HOST ?? config.HOST;
   const port = await listen(server, config.METRICS_PORT, host);
   log.info({ host, port }, 'metrics served on the private listener');

@@ -17,7 +17,7 @@ const feed = await startSim(config, db, bus, log);
 const server = healthServer({ database: () => db.ping(), bus: () => bus.ready() });
 const port = await listen(server, config.PORT, config.HOST);
 // Process figures only (CPU, memory, event-loop delay): the sim has no product counters yet.
-const metricsListener = await serveMetrics(config, createMetrics('sim'), log);
+const metricsListener = await serveMetrics(config, createMetrics('sim').registry, log);
 log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'sim ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [

@@ -44,7 +44,7 @@ const worker = startSettlementWorker({
 });
 const server = healthServer({ database: () => db.ping() });
 const port = await listen(server, config.PORT, config.HOST);
-const metricsListener = await serveMetrics(config, metrics, log);
+const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [

@@ -28,7 +28,7 @@ describe('metrics are private', () => {
   it('the private listener serves /metrics and nothing else', async () => {
     const metrics = createMetrics('api');
     metrics.placements.inc();
-    const server = metricsServer(metrics);
+    const server = metricsServer(metrics.registry);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {

@@ -35,6 +35,17 @@ export function createMetrics(role: string) {
       labelNames: ['reason'],
       registers: [registry],
     }),
+    slowConsumers: new Counter({
+      name: 'gateway_slow_consumers_total',
+      help: 'Sockets whose send backlog passed a limit: conflated (market channels reduced to their newest message) or disconnected',
+      labelNames: ['action'],
+      registers: [registry],
+    }),
+    conflated: new Counter({
+      name: 'gateway_conflated_messages_total',
+      help: 'Market messages (ticks, snapshots) a slow socket never got because a newer one replaced them',
+      registers: [registry],
+    }),
     placements: new Counter({
       name: 'orders_placed_total',
       help: 'Orders accepted',
@@ -74,16 +85,19 @@ export type Metrics = ReturnType<typeof createMetrics>;
  * the public app, so no balancer rule or forgotten proxy path can expose it (DECISIONS.md,
  * Metrics); Prometheus scrapes it on the internal network.
  */
-export function metricsServer(metrics: Metrics): http.Server {
+export function metricsServer(source: {
+  metrics(): Promise<string>;
+  contentType: string;
+}): http.Server {
   return http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    metrics.registry.metrics().then(
+    source.metrics().then(
       (text) => {
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.writeHead(200, { 'content-type': source.contentType });
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       (err: unknown) => {
