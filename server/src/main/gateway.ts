@@ -1,10 +1,7 @@
 import cluster from 'node:cluster';
-import http from 'node:http';
-import express from 'express';
 import { loadConfigOrExit } from '@server/config';
 import { gatewayProcesses, runGatewayPrimary, workerLink } from '@server/gateway/cluster';
 import { openBus } from '@server/platform/bus';
-import { healthRoutes } from '@server/platform/http/health';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
