@@ -83,6 +83,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
   };
 
   const open = async (visit: RouteVisit, lang: string, colorScheme: 'light' | 'dark') => {
+    await visit.prepare?.(app.url);
     const page = await (await contextFor(visit, lang, colorScheme)).newPage();
     const net = watchNetwork(page);
     await page.goto(`${app.url}/#${visit.path}`);

@@ -80,6 +80,8 @@ export interface RouteVisit {
   empty?: boolean;
   /** Shown once the page is in the state worth checking (e.g. a price that has moved). */
   ready?: string;
+  /** Run just before the visit, against the app's URL (data that would have gone stale). */
+  prepare?: (url: string) => Promise<void>;
 }
 
 /**
@@ -112,7 +114,12 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
           ? ('guest' as const)
           : ('trader' as const),
     })),
-    { path: '/pages/order/order?tab=positions', as: 'trader' },
+    // The seeded order may have expired by the time a slow pass gets here: a fresh one each visit.
+    {
+      path: '/pages/order/order?tab=positions',
+      as: 'trader',
+      prepare: (url) => placeOpenOrder({ http: request(url) }, seed.trader),
+    },
     { path: '/pages/account/account?bind=bank', as: 'newcomer' },
     { path: '/pages/password/password?kind=trade', as: 'trader' },
     { path: '/pages/transfer/transfer?channel=usdt-trc20', as: 'trader' },

@@ -79,6 +79,7 @@ try {
       }
       const page = await context.newPage();
       const net = watchNetwork(page);
+      await visit.prepare?.(app.url);
       await page.goto(`${app.url}/#${visit.path}`);
       await page.locator(appDrawn).first().waitFor();
       await net.settle().catch((err: unknown) => console.warn(`  ${visit.path}: ${String(err)}`));

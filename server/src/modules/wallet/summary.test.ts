@@ -35,8 +35,11 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
     ];
     for (const [i, row] of rows.entries())
       await t.db.query(
-        'UPDATE orders SET status = $2, amount = 1000, payout = $3, settled_at = $4 WHERE id = $1',
-        [row.id, results[i]!.status, results[i]!.payout, new Date(times[i]!)],
+        // A settled order has an entry (the schema refuses a result without one).
+        `UPDATE orders SET status = $2, amount = 1000, payout = $3, settled_at = $4,
+                entry_seq = 1, entry_ts = $5, entry_price = 100000
+          WHERE id = $1`,
+        [row.id, results[i]!.status, results[i]!.payout, new Date(times[i]!), times[i]! - 30_000],
       );
   };
 
