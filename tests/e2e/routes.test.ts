@@ -151,15 +151,21 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
     for (const visit of routeVisits(seed).filter((v) => v.as !== 'guest')) {
       const context = await contextFor(visit, 'zh-CN');
       const page = await context.newPage();
-      // The page's own data (not the session check, the shell's figures or the live feed) fails
-      // after a pause in which the loading state must show.
+      // The page's own data (not the session check, the shell's figures or the live feed) is held
+      // until the loading state has been seen (or 20 s have passed), then fails. Held rather than
+      // delayed by a fixed time: on a slow machine the page may draw after any fixed delay.
       let asked = 0;
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+        setTimeout(resolve, 20_000);
+      });
       const shell = /\/api\/(me|app-info|account\/summary|messages\/unread-count)(\?|$)/;
       await page.route(
         (url) => url.pathname.startsWith('/api/') && !shell.test(url.pathname + url.search),
         async (route) => {
           asked++;
-          await new Promise((r) => setTimeout(r, 1500));
+          await released;
           await route.abort('internetdisconnected');
         },
       );
@@ -170,8 +176,15 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
         await page.waitForTimeout(700);
         if (asked > 0) {
           withData++;
-          const spinner = await page.locator('[role="status"]').filter({ visible: true }).count();
-          if (spinner === 0) found.push('no loading state while its data is on the way');
+          const spinner = await page
+            .locator('[role="status"]')
+            .filter({ visible: true })
+            .first()
+            .waitFor({ timeout: 10_000 })
+            .then(() => true)
+            .catch(() => false);
+          if (!spinner) found.push('no loading state while its data is on the way');
+          release();
           const alert = page.getByRole('alert').filter({ hasText: /\S/ }).first();
           await alert.waitFor({ timeout: 10_000 });
           const retry = page.getByRole('button', { name: retryText }).first();
@@ -188,6 +201,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
       } catch (err) {
         found.push(`error state: ${(err as Error).message.split('\n')[0]}`);
       }
+      release();
       if (found.length > 0) problems[`${visit.as} ${visit.path}`] = found;
       await page.close();
     }
