@@ -1,5 +1,5 @@
 import type { Bus } from '@server/platform/bus';
-import type { Db } from '@server/platform/db';
+import type { Db, Queryable } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
 import type { MarketState, ProductState } from '@shared/bus';
 import type { ProductStatus, Tick } from '@shared/market';
@@ -45,6 +45,11 @@ export interface FeedOptions {
   flushMs?: number;
   /** Loop granularity; ticks are scheduled individually with jitter. */
   loopMs?: number;
+  /**
+   * The simulator's lease (lease.ts), when several may run: nothing is published while `leading()`
+   * is false, and each tape write runs `fence` first, so a former leader never writes the tape.
+   */
+  lease?: { leading(): boolean; fence(tx: Queryable): Promise<void> };
 }
 
 export interface Feed {
@@ -79,7 +84,12 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   const now = o.now ?? Date.now;
   const loopMs = o.loopMs ?? 20;
   const meanInterval = 1000 / o.ticksPerSecond;
-  const writer = createTapeWriter(o.db, { log: o.log, flushMs: o.flushMs });
+  const writer = createTapeWriter(o.db, {
+    log: o.log,
+    flushMs: o.flushMs,
+    fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
+  });
+  const leading = () => o.lease?.leading() ?? true;
   const maintenance = await maintenanceList(o.db);
   const lastTape = await lastTicks(o.db);
 
@@ -195,6 +205,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   };
 
   const everySecond = () => {
+    if (!leading()) return;
     const ts = now();
     for (const spec of o.catalogue) {
       const st = statusOf(spec, ts);
@@ -208,6 +219,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   };
 
   const loop = () => {
+    if (!leading()) return;
     const ts = now();
     for (const spec of o.catalogue) {
       if (statuses.get(spec.id) !== 'open') continue;

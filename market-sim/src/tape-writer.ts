@@ -1,8 +1,9 @@
-import type { Db } from '@server/platform/db';
+import type { Db, Queryable } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
 import type { PeriodStart } from './fairness';
 import { recordPeriodStarts } from './fairness.repo';
 import { insertTicks, upsertCandles, type ProductCandle, type TapeRow } from './tape.repo';
+import { FencedOut } from './lease';
 
 /** Where a committed period's ticks start from, recorded with its first tick. */
 export interface PeriodStartRecord {
@@ -34,7 +35,14 @@ export function createTapeWriter(
     flushMs = 250,
     maxBuffer = 500_000,
     log,
-  }: { flushMs?: number; maxBuffer?: number; log?: Logger } = {},
+    fence,
+  }: {
+    flushMs?: number;
+    maxBuffer?: number;
+    log?: Logger;
+    /** Run first in each write; throws `FencedOut` when this simulator lost its lease. */
+    fence?: (tx: Queryable) => Promise<void>;
+  } = {},
 ): TapeWriter {
   let ticks: TapeRow[] = [];
   let candles = new Map<string, ProductCandle>();
@@ -52,12 +60,21 @@ export function createTapeWriter(
     starts = [];
     try {
       await db.transaction(async (tx) => {
+        await fence?.(tx);
         await recordPeriodStarts(tx, batchStarts);
         for (let i = 0; i < batch.length; i += 5000)
           await insertTicks(tx, batch.slice(i, i + 5000));
         await upsertCandles(tx, [...batchCandles.values()]);
       });
     } catch (err) {
+      if (err instanceof FencedOut) {
+        // Another simulator leads now: what this one buffered must never reach the tape.
+        log?.error(
+          { dropped: batch.length, err: err.message },
+          'tape write refused: not the leader',
+        );
+        return;
+      }
       // Put the batch back in front; newer candle states win over the failed ones.
       ticks = batch.concat(ticks);
       starts = batchStarts.concat(starts);

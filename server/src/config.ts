@@ -119,6 +119,8 @@ export const configSchema = z.object({
   // public SIM_SEED (tests, benchmarks) and is refused in production.
   SIM_RANDOMNESS: z.enum(['committed', 'seeded']).default('committed'),
   SIM_PERIOD_MINUTES: intInRange(1, 1440).default(60),
+  // market-sim/src/lease.ts: a leader that stops renewing is replaced this long after.
+  SIM_LEASE_MS: intInRange(1000, 60_000).default(3000),
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
   SIM_BACKFILL_HOURS: intInRange(0, 168).default(24),
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),

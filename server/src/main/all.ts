@@ -29,7 +29,10 @@ const gateway = await attachGateway(server, bus, log, {
   config,
 });
 api.userEvents.bind?.(gateway.io);
-const feed = await startSim(config, db, bus, log);
+// The embedded app serves once its simulator leads (at once on its own database), so the first
+// page already has prices and history.
+const sim = startSim(config, db, bus, log, metrics);
+await sim.whenLeading();
 const port = await listen(server, config.PORT, config.HOST);
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info(
@@ -41,7 +44,7 @@ installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   // Closing the gateway closes the HTTP server it shares with the api.
   { name: 'gateway', close: () => gateway.close() },
   { name: 'metrics', close: () => metricsListener?.close() },
-  { name: 'sim', close: () => feed.stop() },
+  { name: 'sim', close: () => sim.stop() },
   { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },
   { name: 'database', close: () => db.close() },

@@ -37,26 +37,53 @@ import type { Db } from '@server/platform/db';
 import { healthRoutes } from '@server/platform/http/health';
 import type { Logger } from '@server/platform/logger';
 import { defaultCatalogue } from '@sim/catalogue';
-import { startFeed, type Feed } from '@sim/feed';
+import { startFeed } from '@sim/feed';
+import { holdLease, type Lease } from '@sim/lease';
 
 /** The pieces each entry point assembles; `all.ts` uses every one on a single HTTP server. */
 
-export function startSim(config: Config, db: Db, bus: Bus, log: Logger): Promise<Feed> {
-  return startFeed({
-    db,
-    bus,
-    catalogue: defaultCatalogue,
-    seed: config.SIM_SEED,
-    randomness:
-      config.SIM_RANDOMNESS === 'seeded'
-        ? { kind: 'seeded' }
-        : { kind: 'committed', periodMs: config.SIM_PERIOD_MINUTES * 60_000 },
-    ticksPerSecond: config.SIM_TICKS_PER_SECOND,
-    backfillHours: config.SIM_BACKFILL_HOURS,
-    retentionHours: config.TICK_RETENTION_HOURS,
-    flushMs: config.TAPE_FLUSH_MS,
-    log: log.child({ part: 'sim' }),
-  });
+/**
+ * The simulator under its lease (market-sim/src/lease.ts): it leads when no other simulator on
+ * the database does, and otherwise waits as a hot standby that takes over when the leader stops
+ * renewing. `metrics` shows which one leads.
+ */
+export function startSim(
+  config: Config,
+  db: Db,
+  bus: Bus,
+  log: Logger,
+  metrics?: Pick<Metrics, 'simLeader' | 'simLeaseEpoch'>,
+): Lease {
+  const simLog = log.child({ part: 'sim' });
+  return holdLease(
+    {
+      db,
+      ttlMs: config.SIM_LEASE_MS,
+      pollMs: Math.max(100, Math.floor(config.SIM_LEASE_MS / 6)),
+      log: simLog,
+      onChange: (state, epoch) => {
+        metrics?.simLeader.set(state === 'leader' ? 1 : 0);
+        metrics?.simLeaseEpoch.set(epoch);
+      },
+    },
+    (lease) =>
+      startFeed({
+        db,
+        bus,
+        catalogue: defaultCatalogue,
+        seed: config.SIM_SEED,
+        randomness:
+          config.SIM_RANDOMNESS === 'seeded'
+            ? { kind: 'seeded' }
+            : { kind: 'committed', periodMs: config.SIM_PERIOD_MINUTES * 60_000 },
+        ticksPerSecond: config.SIM_TICKS_PER_SECOND,
+        backfillHours: config.SIM_BACKFILL_HOURS,
+        retentionHours: config.TICK_RETENTION_HOURS,
+        flushMs: config.TAPE_FLUSH_MS,
+        log: simLog,
+        lease,
+      }),
+  );
 }
 
 export async function startApi(

@@ -46,6 +46,16 @@ export function createMetrics(role: string) {
       help: 'Market messages (ticks, snapshots) a slow socket never got because a newer one replaced them',
       registers: [registry],
     }),
+    simLeader: new Gauge({
+      name: 'sim_leader',
+      help: 'Whether this simulator leads (1) or waits as a standby (0)',
+      registers: [registry],
+    }),
+    simLeaseEpoch: new Gauge({
+      name: 'sim_lease_epoch',
+      help: "The simulator lease's epoch this process last led in (raised on every change of leader)",
+      registers: [registry],
+    }),
     placements: new Counter({
       name: 'orders_placed_total',
       help: 'Orders accepted',

@@ -1,0 +1,169 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Db, Queryable } from '@server/platform/db';
+import type { Logger } from '@server/platform/logger';
+
+/** Thrown inside a tape transaction by a simulator that no longer holds the lease. */
+export class FencedOut extends Error {
+  constructor(epoch: number) {
+    super(`the simulator lease moved on from epoch ${epoch}`);
+  }
+}
+
+export type LeaseState = 'standby' | 'leader';
+
+export interface LeaseOptions {
+  db: Db;
+  /** How long a lease lasts without renewal (ms); a standby takes over this long after a leader dies. */
+  ttlMs?: number;
+  /** How often the leader renews and a standby tries (ms). */
+  pollMs?: number;
+  log?: Logger;
+  /** The holder's name in the lease row and the logs; unique per process by default. */
+  holder?: string;
+  /** Called when this process becomes the leader or stops being it. */
+  onChange?: (state: LeaseState, epoch: number) => void;
+}
+
+/** What the leader runs while it leads; stopped when the lease is lost or the process ends. */
+export interface Led {
+  stop(): Promise<void>;
+}
+
+export interface Lease {
+  readonly holder: string;
+  state(): LeaseState;
+  epoch(): number;
+  /**
+   * True while this process may publish: it leads and its last renewal is recent enough that no
+   * standby can have taken over meanwhile.
+   */
+  leading(): boolean;
+  /** Resolves once this process leads and what `lead` started is running. */
+  whenLeading(): Promise<void>;
+  /** Inside a tape transaction: throws `FencedOut` unless this process still holds the lease. */
+  fence(tx: Queryable): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A lease in the database (table `sim_lease`) that lets exactly one simulator lead. The leader
+ * renews it every `pollMs`; a standby takes it once it has expired by the database's clock, with
+ * the epoch raised, and starts `lead()`. A leader that cannot renew stops publishing before its
+ * lease can have expired (`leading()`), and the tape writer's `fence` refuses its writes once the
+ * epoch has moved on, so two simulators never both write the tape.
+ */
+export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>): Lease {
+  const ttlMs = o.ttlMs ?? 3000;
+  const pollMs = o.pollMs ?? 500;
+  const holder = o.holder ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let state: LeaseState = 'standby';
+  let epoch = 0;
+  /** process-clock time of the last successful acquire or renewal */
+  let confirmedAt = 0;
+  /** What `lead` started (or is starting: the renewals go on meanwhile). */
+  let led: Promise<Led | null> | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  let markLeading = () => {};
+  const firstLead = new Promise<void>((resolve) => (markLeading = resolve));
+
+  const lease: Lease = {
+    holder,
+    state: () => state,
+    epoch: () => epoch,
+    // A margin of one poll below the TTL: by then a renewal has failed at least once.
+    leading: () => state === 'leader' && Date.now() - confirmedAt < ttlMs - pollMs,
+    whenLeading: () => firstLead,
+    async fence(tx) {
+      const { rowCount } = await tx.query(
+        'SELECT 1 FROM sim_lease WHERE id = 1 AND holder = $1 AND epoch = $2 FOR SHARE',
+        [holder, epoch],
+      );
+      if (rowCount === 0) throw new FencedOut(epoch);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      await resign('process stopping');
+      if (state === 'standby' && epoch > 0)
+        // Hand over at once: a standby need not wait for the TTL.
+        await o.db
+          .query(
+            "UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1 AND holder = $1 AND epoch = $2",
+            [holder, epoch],
+          )
+          .catch(() => undefined);
+    },
+  };
+
+  const resign = async (why: string) => {
+    if (state !== 'leader') return;
+    state = 'standby';
+    o.log?.warn({ holder, epoch, why }, 'simulator no longer leads');
+    o.onChange?.('standby', epoch);
+    const current = led;
+    led = null;
+    await (await current)?.stop();
+  };
+
+  const ttl = `${ttlMs} milliseconds`;
+  const attempt = async () => {
+    if (state === 'leader') {
+      try {
+        const { rowCount } = await o.db.query(
+          `UPDATE sim_lease SET expires_at = now() + $3::interval
+            WHERE id = 1 AND holder = $1 AND epoch = $2 AND expires_at > now()`,
+          [holder, epoch, ttl],
+        );
+        if (rowCount === 1) confirmedAt = Date.now();
+        else await resign('the lease was taken over');
+      } catch (err) {
+        o.log?.warn({ err: (err as Error).message }, 'lease renewal failed');
+        if (!lease.leading()) await resign('could not renew the lease in time');
+      }
+      return;
+    }
+    try {
+      const { rows } = await o.db.query<{ epoch: string }>(
+        `UPDATE sim_lease SET holder = $1, epoch = epoch + 1, expires_at = now() + $2::interval
+          WHERE id = 1 AND expires_at <= now()
+          RETURNING epoch`,
+        [holder, ttl],
+      );
+      if (rows.length === 0) return;
+      epoch = Number(rows[0]!.epoch);
+      confirmedAt = Date.now();
+      state = 'leader';
+      o.log?.info({ holder, epoch }, 'simulator leads');
+      o.onChange?.('leader', epoch);
+      led = lead(lease).then(
+        (started) => {
+          markLeading();
+          return started;
+        },
+        async (err: unknown) => {
+          o.log?.error({ err: (err as Error).message }, 'the simulator could not start');
+          led = null;
+          await resign('could not start leading');
+          return null;
+        },
+      );
+    } catch (err) {
+      o.log?.warn({ err: (err as Error).message }, 'lease attempt failed');
+    }
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    running = attempt().finally(() => {
+      if (!stopped) timer = setTimeout(loop, pollMs);
+    });
+  };
+  o.log?.info({ holder }, 'simulator waiting for the lease');
+  o.onChange?.('standby', 0);
+  loop();
+  return lease;
+}
