@@ -5,7 +5,7 @@ import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
-import { attachGateway, authenticateViaApi, healthServer, serveMetrics } from './roles';
+import { attachGateway, authenticateViaApi, healthServer, serveMetrics, watchApi } from './roles';
 
 /**
  * The gateway role: Socket.IO only, no database. Scale out freely behind a load balancer, and
@@ -28,11 +28,13 @@ if (processes > 1 && cluster.isPrimary) {
   // One of several processes on this port: /readyz and the private /metrics speak for all of
   // them, as a probe or a scrape reaches whichever process the primary hands the connection to.
   const link = cluster.isWorker ? workerLink(metrics.registry, () => bus.ready()) : null;
+  const api = config.API_URL ? watchApi(config.API_URL, log, metrics) : null;
   const server = healthServer(
     link ? { bus: () => bus.ready(), processes: link.allReady } : { bus: () => bus.ready() },
+    api ? { api: () => api.reachable() } : {},
   );
   const gateway = await attachGateway(server, bus, log, {
-    authenticate: config.API_URL ? authenticateViaApi(config.API_URL) : undefined,
+    authenticate: config.API_URL ? authenticateViaApi(config.API_URL, api ?? undefined) : undefined,
     redisUrl: config.REDIS_URL,
     namespace: config.REDIS_NAMESPACE,
     metrics,
@@ -52,6 +54,7 @@ if (processes > 1 && cluster.isPrimary) {
 
   installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
     { name: 'gateway', close: () => gateway.close() },
+    { name: 'api watch', close: () => api?.stop() },
     { name: 'metrics', close: () => metricsListener?.close() },
     { name: 'bus', close: () => bus.close() },
   ]);

@@ -46,6 +46,11 @@ export function createMetrics(role: string) {
       help: 'Market messages (ticks, snapshots) a slow socket never got because a newer one replaced them',
       registers: [registry],
     }),
+    apiReachable: new Gauge({
+      name: 'gateway_api_reachable',
+      help: 'Whether the gateway reaches the api that checks socket tokens (1) or not (0: signed-in sockets are refused UNAVAILABLE)',
+      registers: [registry],
+    }),
     simLeader: new Gauge({
       name: 'sim_leader',
       help: 'Whether this simulator leads (1) or waits as a standby (0)',
