@@ -6,6 +6,7 @@ import net from 'node:net';
  */
 export async function startBalancer(
   backends: number[],
+  listenPort = 0,
 ): Promise<{ port: number; close(): Promise<void> }> {
   let next = 0;
   const open = new Set<net.Socket>();
@@ -40,7 +41,7 @@ export async function startBalancer(
       client.destroy();
     })();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(listenPort, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,

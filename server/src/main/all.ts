@@ -5,12 +5,14 @@ import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
+import { exitOnFatal, openWhenReachable } from '@server/platform/startup';
 import { attachGateway, serveMetrics, startApi, startSim } from './roles';
 
 /** Embedded mode: sim, api, gateway and worker in one process, on PGlite and the in-process bus by default. */
 const config = loadConfigOrExit('all');
 const log = createLogger(config.LOG_LEVEL, 'all');
-const db = await openDatabase(config);
+exitOnFatal(log);
+const db = await openWhenReachable('database', () => openDatabase(config), log);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 // One registry for the whole process: api, gateway and worker figures side by side, served on

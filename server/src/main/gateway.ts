@@ -5,6 +5,7 @@ import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
+import { exitOnFatal } from '@server/platform/startup';
 import { attachGateway, authenticateViaApi, healthServer, serveMetrics, watchApi } from './roles';
 
 /**
@@ -14,6 +15,7 @@ import { attachGateway, authenticateViaApi, healthServer, serveMetrics, watchApi
 const config = loadConfigOrExit('gateway');
 const processes = gatewayProcesses(config.GATEWAY_PROCESSES);
 const log = createLogger(config.LOG_LEVEL, 'gateway');
+exitOnFatal(log);
 
 if (processes > 1 && cluster.isPrimary) {
   runGatewayPrimary({ processes, log, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });

@@ -407,14 +407,22 @@ export function authenticateViaApi(
 }
 
 /** A bare HTTP server with /healthz and /readyz, for the gateway, sim and worker roles. */
+/** `/healthz` and `/readyz` alone (roles without an api): see `healthRoutes`. */
+export function healthApp(
+  checks: Parameters<typeof healthRoutes>[0],
+  shown?: Parameters<typeof healthRoutes>[1],
+): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(healthRoutes(checks, shown));
+  return app;
+}
+
 export function healthServer(
   checks: Parameters<typeof healthRoutes>[0],
   shown?: Parameters<typeof healthRoutes>[1],
 ): http.Server {
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(healthRoutes(checks, shown));
-  return http.createServer(app);
+  return http.createServer(healthApp(checks, shown));
 }
 
 /**

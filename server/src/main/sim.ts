@@ -4,7 +4,8 @@ import { openBus } from '@server/platform/bus';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
-import { healthServer, serveMetrics, startSim } from './roles';
+import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
+import { healthApp, serveMetrics, startSim } from './roles';
 
 /**
  * The simulator role: the only writer of market data. One leads; any other started on the same
@@ -12,16 +13,19 @@ import { healthServer, serveMetrics, startSim } from './roles';
  */
 const config = loadConfigOrExit('sim');
 const log = createLogger(config.LOG_LEVEL, 'sim');
+exitOnFatal(log);
 if (!config.REDIS_URL) log.warn('REDIS_URL is not set: ticks stay inside this process');
-const db = await openDatabase(config);
+// Listening at once, not ready (503) until the database is open.
+const { server, serve } = startingServer();
+const port = await listen(server, config.PORT, config.HOST);
+const db = await openWhenReachable('database', () => openDatabase(config), log);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 // Ready as leader or as standby: a standby is a healthy process waiting for its turn (the
 // `sim_leader` metric and the log say which one leads).
 const metrics = createMetrics('sim');
 const sim = startSim(config, db, bus, log, metrics);
-const server = healthServer({ database: () => db.ping(), bus: () => bus.ready() });
-const port = await listen(server, config.PORT, config.HOST);
+serve(healthApp({ database: () => db.ping(), bus: () => bus.ready() }));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'sim ready');
 

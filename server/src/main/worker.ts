@@ -8,7 +8,8 @@ import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { findProduct } from '@sim/catalogue';
-import { healthServer, redisUserEvents, serveMetrics } from './roles';
+import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
+import { healthApp, redisUserEvents, serveMetrics } from './roles';
 
 /**
  * A settlement worker on its own (the api role runs one too). Any number may run against one
@@ -16,7 +17,11 @@ import { healthServer, redisUserEvents, serveMetrics } from './roles';
  */
 const config = loadConfigOrExit('worker');
 const log = createLogger(config.LOG_LEVEL, 'worker');
-const db = await openDatabase(config);
+exitOnFatal(log);
+// Listening at once, not ready (503) until the database is open.
+const { server, serve } = startingServer();
+const port = await listen(server, config.PORT, config.HOST);
+const db = await openWhenReachable('database', () => openDatabase(config), log);
 const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
 redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (emitter) error'));
 const userEvents = redis
@@ -42,8 +47,7 @@ const worker = startSettlementWorker({
     metrics.settled.inc({ status });
   },
 });
-const server = healthServer({ database: () => db.ping() });
-const port = await listen(server, config.PORT, config.HOST);
+serve(healthApp({ database: () => db.ping() }));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
 

@@ -11,6 +11,11 @@ export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dbDir'
   const db = config.DATABASE_URL
     ? createPostgresDb({ url: config.DATABASE_URL })
     : await createPgliteDb(config.dbDir);
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close().catch(() => undefined); // a caller that retries must not leak a pool
+    throw err;
+  }
   return db;
 }
