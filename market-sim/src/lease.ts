@@ -102,7 +102,8 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
   const resign = async (why: string) => {
     if (state !== 'leader') return;
     state = 'standby';
-    o.log?.warn({ holder, epoch, why }, 'simulator no longer leads');
+    const level = why === 'process stopping' ? 'info' : 'warn';
+    o.log?.[level]({ holder, epoch, why }, 'simulator no longer leads');
     o.onChange?.('standby', epoch);
     const current = led;
     led = null;
