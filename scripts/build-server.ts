@@ -47,10 +47,11 @@ await build({
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
 });
-for (const [from, to] of [
+const besides: [string, string][] = [
   ['server/src/platform/db/migrations', 'migrations'],
   ['server/src/modules/content/seed', 'seed'],
-])
+];
+for (const [from, to] of besides)
   fs.cpSync(path.join(root, from), path.join(outdir, to), { recursive: true });
 console.log(
   `server built in ${Date.now() - started} ms: ${Object.keys(entries)

@@ -66,7 +66,12 @@ describe('the image, replayed (PostgreSQL)', { timeout: 600_000 }, () => {
       [...bundles.matchAll(/(?:^import .* from |\bimport\()"([^".][^"]*)"/gm)]
         .map((m) => m[1]!)
         .filter((name) => !name.startsWith('node:'))
-        .map((name) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/')),
+        .map((name) =>
+          name
+            .split('/')
+            .slice(0, name.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
     );
     expect(imported.size).toBeGreaterThan(10);
     for (const name of imported) expect(pkg.dependencies, name).toHaveProperty([name]);

@@ -35,7 +35,7 @@ export async function openWhenReachable<T>(
  */
 export function startingServer(): {
   server: http.Server;
-  serve(handler: http.RequestListener): void;
+  serve: (handler: http.RequestListener) => void;
 } {
   const starting: http.RequestListener = (req, res) => {
     const alive = req.url === '/healthz';
@@ -45,7 +45,7 @@ export function startingServer(): {
   const server = http.createServer(starting);
   return {
     server,
-    serve(handler) {
+    serve: (handler) => {
       server.off('request', starting);
       server.on('request', handler);
     },
