@@ -48,7 +48,8 @@ function closingTransfer(c: Closing): TransferSpec {
   const a = orderAccounts[c.mode];
   const legs: Leg[] = [{ account: { user: c.userId, kind: a.inOrders }, amount: -c.amount }];
   if (c.payout > 0) legs.push({ account: { user: c.userId, kind: a.available }, amount: c.payout });
-  if (c.payout !== c.amount) legs.push({ account: { house: a.house }, amount: c.amount - c.payout });
+  if (c.payout !== c.amount)
+    legs.push({ account: { house: a.house }, amount: c.amount - c.payout });
   const kind =
     c.status === 'won' ? 'order_payout' : c.status === 'lost' ? 'order_loss' : 'order_refund';
   return { kind, userId: c.userId, ref: `settle:${c.id}`, legs };

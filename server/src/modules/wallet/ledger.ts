@@ -28,7 +28,11 @@ export const userAccountKinds: readonly UserAccountKind[] = [
  * mode, and a transfer moves money of one mode only (the database refuses any other).
  */
 export type MoneyMode = 'real' | 'practice';
-const practiceKinds = new Set<string>(['practice_available', 'practice_in_orders', 'house_practice']);
+const practiceKinds = new Set<string>([
+  'practice_available',
+  'practice_in_orders',
+  'house_practice',
+]);
 export const modeOfAccount = (a: AccountRef): MoneyMode =>
   practiceKinds.has('user' in a ? a.kind : a.house) ? 'practice' : 'real';
 

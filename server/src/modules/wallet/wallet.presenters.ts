@@ -18,8 +18,10 @@ import type { WithdrawalAccountRow, WithdrawalRow } from './withdrawal.repo';
 // accepts) must name the same ones, or this stops compiling. The practice balance's own
 // transfers are no fund records: fund records show the real available balance only.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _kindsInStep: Same<Exclude<LedgerKind, 'practice_open' | 'practice_reset'>, TransferKind> =
-  true;
+const _kindsInStep: Same<
+  Exclude<LedgerKind, 'practice_open' | 'practice_reset'>,
+  TransferKind
+> = true;
 
 const reviewed = (at: Date | null) => (at ? { reviewedAt: at.getTime() } : {});
 const optional = <K extends string>(key: K, value: string | null | undefined) =>
