@@ -159,9 +159,10 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
         .send({ amount: 10_000, mode: 'practice' }),
       api.http.post('/api/savings/out').set(u.auth).send({ amount: 100, mode: 'practice' }),
     ];
-    for (const res of await Promise.all(attempts)) {
-      expect(res.status, res.req.path).toBe(400);
-      expect(res.body.error, res.req.path).toMatchObject({
+    const names = ['bank deposit', 'USDT deposit', 'withdrawal', 'savings in', 'savings out'];
+    for (const [i, res] of (await Promise.all(attempts)).entries()) {
+      expect(res.status, names[i]).toBe(400);
+      expect(res.body.error, names[i]).toMatchObject({
         code: 'PRACTICE_NOT_ALLOWED',
         field: 'mode',
       });
