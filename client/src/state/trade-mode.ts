@@ -16,12 +16,9 @@ const isChoice = (v: unknown): v is ModeChoice =>
   typeof (v as ModeChoice).user === 'string' &&
   ((v as ModeChoice).mode === 'real' || (v as ModeChoice).mode === 'practice');
 
-const choiceAtom = atomWithStorage<ModeChoice | null>(
-  'tradeMode',
-  null,
-  guardedStorage(isChoice),
-  { getOnInit: true },
-);
+const choiceAtom = atomWithStorage<ModeChoice | null>('tradeMode', null, guardedStorage(isChoice), {
+  getOnInit: true,
+});
 
 /**
  * Real or practice trading (issue 19), shared by every trading screen: the user's own choice on

@@ -63,7 +63,11 @@ export function PracticeBand({
 export function DepositLink() {
   const { t } = useTranslation();
   return (
-    <Link className="button button--secondary deposit-link" to={DEPOSIT_PATH} data-testid="deposit-link">
+    <Link
+      className="button button--secondary deposit-link"
+      to={DEPOSIT_PATH}
+      data-testid="deposit-link"
+    >
       {t('orders.practice.deposit')}
     </Link>
   );

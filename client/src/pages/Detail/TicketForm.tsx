@@ -1,11 +1,7 @@
 import { useState } from 'react';
 import { resetPractice } from '@client/api/account';
 import { ConfirmDialog } from '@client/components/ConfirmDialog';
-import {
-  DepositLink,
-  PracticeBand,
-  TradeModeSwitch,
-} from '@client/components/orders/TradeMode';
+import { DepositLink, PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { amountToMinor, minorToDecimal, sanitizeAmountInput } from '@shared/amount-input';
