@@ -163,6 +163,12 @@ export const commands: Record<string, Record<string, Command>> = {
       build: () => ({ method: 'GET', path: '/api/ops/ledger/check' }),
     },
   },
+  house: {
+    figures: {
+      usage: 'house figures',
+      build: () => ({ method: 'GET', path: '/api/ops/house' }),
+    },
+  },
 };
 
 function usage(): string {

@@ -29,6 +29,9 @@ import { walletOpsRoutes } from './modules/wallet/wallet.ops.routes';
 import type { WalletService } from './modules/wallet/wallet.service';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import type { OrdersService } from './modules/orders/orders.service';
+import { ordersOpsRoutes } from './modules/orders/orders.ops.routes';
+import { practiceRoutes } from './modules/wallet/practice.routes';
+import type { PracticeService } from './modules/wallet/practice';
 import { savingsRoutes } from './modules/savings/savings.routes';
 import type { SavingsService } from './modules/savings/savings.service';
 import { testClockRoutes, type TestClock } from './modules/savings/test-clock.routes';
@@ -51,6 +54,7 @@ export interface ApiDeps {
   kyc: KycService;
   orders: OrdersService;
   savings: SavingsService;
+  practice: PracticeService;
   /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
   testClock?: TestClock | null;
   /** SHA-256 of the operator token; null keeps operator endpoints closed. */
@@ -72,6 +76,7 @@ export function createApiApp({
   kyc,
   orders,
   savings,
+  practice,
   testClock,
   operatorTokenHash,
 }: ApiDeps): Express {
@@ -109,6 +114,8 @@ export function createApiApp({
   api.use(uploadRoutes({ uploads, auth, operatorTokenHash }));
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, operatorTokenHash));
+  api.use(practiceRoutes(practice, auth));
+  api.use(ordersOpsRoutes(orders, operatorTokenHash));
   api.use(kycRoutes({ kyc, auth, operatorTokenHash }));
   // Content needs only the database and user events, so it is assembled here.
   const content = createContentService(db);

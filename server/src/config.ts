@@ -163,6 +163,9 @@ export const configSchema = z.object({
     .enum(['true', 'false', '1', '0'], 'must be true or false')
     .transform((v) => v === 'true' || v === '1')
     .default(true),
+  // Practice money (DECISIONS.md, Practice account): each user's practice balance, opened and
+  // reset to this many minor units (10 000.00); it can never become real money.
+  PRACTICE_BALANCE: intInRange(100, 1_000_000_000_000).default(1_000_000),
   // Savings balance (DECISIONS.md, Savings): transfers per user and platform day, annual rate.
   SAVINGS_DAILY_IN: intInRange(0, 1000).default(3),
   SAVINGS_DAILY_OUT: intInRange(0, 1000).default(3),

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { freeText } from './text';
 
 export type Direction = 'up' | 'down';
+
+/**
+ * Real money, or practice money (issue 19): a practice balance every user has, which can only
+ * ever be staked on practice orders and never becomes real.
+ */
+export const tradeModes = ['real', 'practice'] as const;
+export type TradeMode = (typeof tradeModes)[number];
 export type OrderStatus = 'open' | 'won' | 'lost' | 'draw' | 'void';
 
 /**
@@ -20,6 +27,7 @@ export interface TickRef {
 /** The Order DTO of API.md. Money in minor units; `rate` a decimal string ("0.85"). */
 export interface Order {
   id: string;
+  mode: TradeMode;
   productId: string;
   direction: Direction;
   amount: number;
@@ -49,11 +57,13 @@ export const placeOrderBody = z.object({
     .string()
     .regex(/^\d(\.\d{1,4})?$/, 'rate is a decimal string such as "0.85"')
     .optional(),
+  mode: z.enum(tradeModes).default('real'),
 });
 export type PlaceOrderBody = z.infer<typeof placeOrderBody>;
 
 export const ordersQuery = z.object({
   status: z.enum(['open', 'closed']).optional(),
+  mode: z.enum(tradeModes).default('real'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z
     .string()

@@ -43,6 +43,11 @@ export const savingsTransferBody = z.object({
   amount: z
     .int({ error: 'amount must be a whole number of minor units' })
     .min(0, { error: 'amount must not be negative' }),
+  /** Real money only: `practice` is refused with 400 PRACTICE_NOT_ALLOWED. */
+  mode: z
+    .enum(['real', 'practice'])
+    .optional()
+    .describe('real only: practice money is refused with 400 PRACTICE_NOT_ALLOWED'),
 });
 export type SavingsTransferBody = z.infer<typeof savingsTransferBody>;
 

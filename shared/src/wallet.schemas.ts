@@ -66,6 +66,15 @@ const remark = freeText({ multiline: true })
   .optional()
   .transform((v) => v || undefined);
 
+/**
+ * Which money a money endpoint moves: only `real` is ever taken; `practice` is refused with 400
+ * PRACTICE_NOT_ALLOWED (practice money only pays for practice orders, issue 19).
+ */
+export const realMoneyMode = z
+  .enum(['real', 'practice'])
+  .optional()
+  .describe('real only: practice money is refused with 400 PRACTICE_NOT_ALLOWED');
+
 /** POST /api/deposits (multipart fields; the screenshot is a file part). */
 export const depositBody = z.discriminatedUnion('channel', [
   z.object({
@@ -75,11 +84,13 @@ export const depositBody = z.discriminatedUnion('channel', [
     payerCard: cardNumber,
     payerName: text(50, 'name'),
     remark,
+    mode: realMoneyMode,
   }),
   z.object({
     channel: z.enum(depositChannels.filter((c) => c !== 'bank') as ['usdt-trc20', 'usdt-erc20']),
     quantity: minorUnits,
     remark,
+    mode: realMoneyMode,
   }),
 ]);
 
@@ -129,6 +140,7 @@ export const withdrawalBody = z.object({
   accountId: idValue,
   amount: minorUnits,
   tradePassword,
+  mode: realMoneyMode,
 });
 
 export type DepositBody = z.infer<typeof depositBody>;

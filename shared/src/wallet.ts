@@ -4,11 +4,26 @@ export interface AccountSummary {
   inOrders: number;
   withdrawHold: number;
   savings: number;
+  /** Real money only: practice money is never part of it. */
   totalAssets: number;
+  /** Real orders only. */
   pnlTotal: number;
   pnlToday: number;
   creditScore: number;
   verified: boolean;
+  /** The practice balance (issue 19): its own figures, never added to the real ones. */
+  practice: PracticeSummary;
+}
+
+/** The practice side of the account summary. */
+export interface PracticeSummary {
+  available: number;
+  inOrders: number;
+  /** Practice orders only. */
+  pnlTotal: number;
+  pnlToday: number;
+  /** What a reset sets the practice balance to (PRACTICE_BALANCE). */
+  resetTo: number;
 }
 
 /** A page of a list endpoint: `nextCursor` is null on the last page. */

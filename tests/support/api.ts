@@ -16,6 +16,7 @@ import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
+import { createPracticeService } from '@server/modules/wallet/practice';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { createSavingsService } from '@server/modules/savings/savings.service';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
@@ -100,11 +101,17 @@ export async function buildTestApi(
     userEvents,
   );
   const uploads = createUploadService(db, config.uploadsDir);
+  const practice = createPracticeService({
+    db,
+    balance: config.PRACTICE_BALANCE,
+    balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
+  });
   const summaries = createAccountSummaries({
     db,
     userEvents,
     offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
     now,
+    practice,
   });
   const depositRate = createLimiter({
     ...(deposits.rate ?? depositRateLimit),
@@ -128,6 +135,7 @@ export async function buildTestApi(
     market,
     userEvents,
     metrics,
+    practice,
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
     balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
     now,
@@ -156,6 +164,7 @@ export async function buildTestApi(
     kyc,
     orders,
     savings,
+    practice,
     testClock:
       config.TEST_CLOCK === '1'
         ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
@@ -170,6 +179,7 @@ export async function buildTestApi(
     auth,
     orders,
     savings,
+    practice,
     savingsJob,
     clock,
     metrics,

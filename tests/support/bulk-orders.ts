@@ -47,6 +47,7 @@ export async function bulkOrders(
         const userId = users[j % users.length]!;
         const row = await insertOrder(tx, {
           userId,
+          mode: 'real',
           productId,
           direction: j % 2 ? 'up' : 'down',
           amount: 1000 + (j % 7) * 100,

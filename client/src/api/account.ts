@@ -5,3 +5,8 @@ import { request } from './client';
 export function getSummary(signal?: AbortSignal): Promise<AccountSummary> {
   return request<AccountSummary>('/account/summary', { signal });
 }
+
+/** Sets the practice balance back to its default; 409 PRACTICE_ORDERS_OPEN while one is open. */
+export function resetPractice(): Promise<{ practiceAvailable: number }> {
+  return request<{ practiceAvailable: number }>('/practice/reset', { method: 'POST', body: {} });
+}

@@ -1,4 +1,4 @@
-import type { Order, PlaceOrderBody } from '@shared/orders';
+import type { Order, PlaceOrderBody, TradeMode } from '@shared/orders';
 import type { Page } from '@shared/wallet';
 import { request } from './client';
 
@@ -18,6 +18,8 @@ export function placeOrder(body: PlaceOrderBody, idempotencyKey: string): Promis
 export interface OrdersQuery {
   /** open = positions, closed = settled; none = every order. */
   status?: 'open' | 'closed';
+  /** Real unless asked: positions and history are per mode. */
+  mode?: TradeMode;
   limit?: number;
   cursor?: string | null;
 }
@@ -25,7 +27,7 @@ export interface OrdersQuery {
 /** One page of the user's orders, newest first. */
 export function getOrders(query: OrdersQuery, signal?: AbortSignal): Promise<Page<Order>> {
   return request<Page<Order>>('/orders', {
-    query: { status: query.status, limit: query.limit, cursor: query.cursor },
+    query: { status: query.status, mode: query.mode, limit: query.limit, cursor: query.cursor },
     signal,
   });
 }

@@ -23,5 +23,6 @@ export {
 } from './session';
 export { showToast, useToast, TOAST_MS, type ToastMessage } from './toast';
 export { useAccountSummary, type SummaryState } from './account';
+export { useTradeMode } from './trade-mode';
 export { useSavings, type SavingsState } from './savings';
 export { noteMessagesRead, refreshUnreadCount, useMessageEvents, useUnreadCount } from './messages';

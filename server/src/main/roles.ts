@@ -17,6 +17,7 @@ import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
+import { createPracticeService } from '@server/modules/wallet/practice';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createSavingsService } from '@server/modules/savings/savings.service';
@@ -141,10 +142,16 @@ export async function startApi(
     log.info('seeded Home banners, highlights, news and text pages in every language');
 
   const uploads = createUploadService(db, config.uploadsDir);
+  const practice = createPracticeService({
+    db,
+    balance: config.PRACTICE_BALANCE,
+    balancesChanged: (ids) => balancesChanged(ids),
+  });
   const summaries = createAccountSummaries({
     db,
     userEvents,
     offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    practice,
   });
   const wallet = createWalletService({
     db,
@@ -162,6 +169,7 @@ export async function startApi(
     market,
     userEvents,
     metrics,
+    practice,
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
     balancesChanged,
   });
@@ -184,13 +192,13 @@ export async function startApi(
           maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
           batchSize: config.SETTLE_BATCH_SIZE,
           log: log.child({ part: 'settlement' }),
-          onSettled: (lagMs, status) => {
+          onSettled: (lagMs, status, mode) => {
             metrics.settlementLag.observe(lagMs / 1000);
-            metrics.settled.inc({ status });
+            metrics.settled.inc({ status, mode });
           },
-          onEntry: (lagMs, outcome) => {
+          onEntry: (lagMs, outcome, mode) => {
             if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
-            else metrics.settled.inc({ status: 'void' });
+            else metrics.settled.inc({ status: 'void', mode });
           },
         })
       : null;
@@ -226,6 +234,7 @@ export async function startApi(
     kyc,
     orders,
     savings,
+    practice,
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,

@@ -3,6 +3,7 @@ import { loadConfigOrExit } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
+import { createPracticeService } from '@server/modules/wallet/practice';
 import { openDatabase } from '@server/platform/db';
 import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
@@ -28,10 +29,17 @@ const userEvents = redis
   ? redisUserEvents(redis, config.REDIS_NAMESPACE)
   : { emit: () => undefined, endSessions: () => undefined };
 
+// The `balance` events it sends carry the practice figures too (resetTo: PRACTICE_BALANCE).
+const practice = createPracticeService({
+  db,
+  balance: config.PRACTICE_BALANCE,
+  balancesChanged: () => undefined,
+});
 const summaries = createAccountSummaries({
   db,
   userEvents,
   offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+  practice,
 });
 const metrics = createMetrics('worker');
 const worker = startSettlementWorker({
@@ -42,9 +50,9 @@ const worker = startSettlementWorker({
   maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
   batchSize: config.SETTLE_BATCH_SIZE,
   log,
-  onSettled: (lagMs, status) => {
+  onSettled: (lagMs, status, mode) => {
     metrics.settlementLag.observe(lagMs / 1000);
-    metrics.settled.inc({ status });
+    metrics.settled.inc({ status, mode });
   },
 });
 serve(healthApp({ database: () => db.ping() }));

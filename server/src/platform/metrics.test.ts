@@ -27,7 +27,8 @@ describe('metrics are private', () => {
 
   it('the private listener serves /metrics and nothing else', async () => {
     const metrics = createMetrics('api');
-    metrics.placements.inc();
+    metrics.placements.inc({ mode: 'real' });
+    metrics.placements.inc({ mode: 'practice' });
     const server = metricsServer(metrics.registry);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -36,7 +37,9 @@ describe('metrics are private', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       const text = await res.text();
-      expect(text).toMatch(/^orders_placed_total\{role="api"\} 1$/m);
+      // Real and practice placements are counted apart: practice volume never looks like revenue.
+      expect(text).toMatch(/^orders_placed_total\{mode="real",role="api"\} 1$/m);
+      expect(text).toMatch(/^orders_placed_total\{mode="practice",role="api"\} 1$/m);
       expect(text).toContain('process_resident_memory_bytes');
       for (const path of ['/', '/healthz', '/api/me', '/metrics/x'])
         expect((await fetch(`${base}${path}`)).status).toBe(404);

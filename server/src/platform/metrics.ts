@@ -63,19 +63,20 @@ export function createMetrics(role: string) {
     }),
     placements: new Counter({
       name: 'orders_placed_total',
-      help: 'Orders accepted',
+      help: 'Orders accepted, by mode (real, practice): practice volume is never revenue',
+      labelNames: ['mode'],
       registers: [registry],
     }),
     refusals: new Counter({
       name: 'orders_refused_total',
-      help: 'Orders refused, by error code',
-      labelNames: ['code'],
+      help: 'Orders refused, by error code and mode',
+      labelNames: ['code', 'mode'],
       registers: [registry],
     }),
     settled: new Counter({
       name: 'orders_settled_total',
-      help: 'Orders settled, by result',
-      labelNames: ['status'],
+      help: 'Orders settled, by result and mode',
+      labelNames: ['status', 'mode'],
       registers: [registry],
     }),
     settlementLag: new Histogram({

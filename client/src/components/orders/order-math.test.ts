@@ -5,6 +5,7 @@ import { formatMoney, formatRate, formatSignedMoney, durationUnit } from './form
 
 const order = (direction: 'up' | 'down', amount = 100_000, rate = '0.8'): Order => ({
   id: '1',
+  mode: 'real',
   productId: 'BTCUSDT',
   direction,
   amount,

@@ -8,7 +8,8 @@ import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
 import { useProductName } from '@client/i18n/useProductName';
-import { useProduct, type LiveProduct } from '@client/state';
+import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
+import { useIsLoggedIn, useProduct, useTradeMode, type LiveProduct } from '@client/state';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
 import { MarketNotice } from './MarketNotice';
@@ -69,6 +70,8 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
   const { t } = useTranslation();
   const name = useProductName()(product);
   const [view, setView] = useState<ChartView>('1m');
+  const loggedIn = useIsLoggedIn();
+  const { mode } = useTradeMode();
   return (
     <>
       <PageHeader
@@ -82,7 +85,10 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
           )
         }
         back
-      />
+      >
+        {loggedIn && <TradeModeSwitch place="header" />}
+      </PageHeader>
+      {loggedIn && mode === 'practice' && <PracticeBand testId="header-practice-band" />}
       <MarketNotice product={product} />
       <section className="quote" aria-label={t('market.latestPrice')}>
         <LivePrice

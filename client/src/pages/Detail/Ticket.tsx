@@ -4,15 +4,20 @@ import { Link, useLocation } from 'react-router-dom';
 import type { Product } from '@shared/product';
 import { loginPath } from '@client/app/guard';
 import { RulesSheet } from '@client/components/orders/RulesSheet';
-import { useIsLoggedIn } from '@client/state';
+import { useIsLoggedIn, useTradeMode } from '@client/state';
 import { TicketForm } from './TicketForm';
 import './ticket.css';
 
 function TicketFrame({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [rulesOpen, setRulesOpen] = useState(false);
+  const { mode } = useTradeMode();
   return (
-    <section className="ticket" aria-labelledby="ticket-title">
+    <section
+      className={mode === 'practice' ? 'ticket ticket--practice' : 'ticket'}
+      aria-labelledby="ticket-title"
+      data-mode={mode}
+    >
       <header className="ticket__head">
         <h2 id="ticket-title" className="ticket__title">
           {t('orders.ticket.heading')}

@@ -1,4 +1,7 @@
 import { useState } from 'react';
+import { resetPractice } from '@client/api/account';
+import { ConfirmDialog } from '@client/components/ConfirmDialog';
+import { DepositLink, PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { amountToMinor, minorToDecimal, sanitizeAmountInput } from '@shared/amount-input';
@@ -13,7 +16,7 @@ import { OrderConfirmDialog } from '@client/components/orders/OrderConfirmDialog
 import { estimate } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { useFormat } from '@client/i18n/useFormat';
-import { showToast, useAccountSummary, useAppInfo } from '@client/state';
+import { showToast, useAccountSummary, useAppInfo, useTradeMode } from '@client/state';
 import { DurationPicker } from './DurationPicker';
 import { MARKET_NOTICE_ID } from './MarketNotice';
 import { checkAmount, inputMax, pickDuration, placeAllAmount } from './ticket';
@@ -27,7 +30,13 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
   const { lang } = useFormat();
   const currency = useAppInfo()?.currency ?? '';
   const summary = useAccountSummary();
-  const available = summary.summary?.available ?? null;
+  const { mode, newcomer } = useTradeMode();
+  const practice = mode === 'practice';
+  // Each mode stakes its own money: the practice balance, or the real available balance.
+  const available =
+    (practice ? summary.summary?.practice.available : summary.summary?.available) ?? null;
+  const [resetting, setResetting] = useState(false);
+  const [resetBusy, setResetBusy] = useState(false);
   const durationLabel = useDurationLabel();
   const bounds = { minStake: product.minStake, maxStake: product.maxStake };
   const money = (minor: number | null) => formatMoney(minor, lang);
@@ -99,6 +108,7 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
       duration: rung.seconds,
       // The rate on screen: if the server's has changed since, it refuses with RATE_CHANGED.
       rate: rung.rate,
+      mode,
     });
     if (result.kind === 'unknown') {
       setRetryNote(`${errorText(t, result.error)} ${t('orders.ticket.unknownOutcome')}`);
@@ -120,8 +130,46 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
     }
   };
 
+  const reset = async () => {
+    setResetBusy(true);
+    try {
+      const done = await resetPractice();
+      showToast(t('orders.practice.resetDone', { amount: money(done.practiceAvailable) }));
+    } catch (error) {
+      showToast(errorText(t, error));
+    } finally {
+      setResetBusy(false);
+      setResetting(false);
+    }
+  };
+
   return (
     <>
+      <TradeModeSwitch place="ticket" />
+      {practice && (
+        <PracticeBand testId="ticket-practice-band">
+          <button
+            type="button"
+            className="practice-reset"
+            data-testid="practice-reset"
+            onClick={() => setResetting(true)}
+          >
+            {t('orders.practice.reset')}
+          </button>
+        </PracticeBand>
+      )}
+      {practice && newcomer && (
+        <div className="mode-hint" data-testid="newcomer-hint">
+          <p>{t('orders.practice.newcomerHint')}</p>
+          <DepositLink />
+        </div>
+      )}
+      {!practice && available === 0 && (
+        <div className="mode-hint" role="status" data-testid="deposit-needed">
+          <p>{t('orders.practice.depositNeeded', { amount: money(0) })}</p>
+          <DepositLink />
+        </div>
+      )}
       <DurationPicker
         durations={durations}
         selected={rung?.seconds ?? null}
@@ -168,7 +216,7 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
           </button>
         </div>
         <p className="ticket__available">
-          <span>{t('orders.ticket.available')}</span>
+          <span>{practice ? t('orders.practice.balance') : t('orders.ticket.available')}</span>
           <span className="num" data-testid="available-balance">
             {money(available)}
           </span>
@@ -222,6 +270,11 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
         <OrderConfirmDialog
           title={t('orders.ticket.confirmTitle')}
           rows={[
+            {
+              label: t('orders.practice.switchLabel'),
+              value: t(`orders.practice.${mode}`),
+              testId: 'confirm-mode',
+            },
             { label: t('orders.ticket.product'), value: product.name },
             {
               label: t('orders.ticket.direction'),
@@ -251,6 +304,17 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
             setConfirming(null);
             setRetryNote(null);
           }}
+        />
+      )}
+      {resetting && (
+        <ConfirmDialog
+          title={t('orders.practice.reset')}
+          message={t('orders.practice.resetConfirm', {
+            amount: money(summary.summary?.practice.resetTo ?? null),
+          })}
+          busy={resetBusy}
+          onConfirm={() => void reset()}
+          onCancel={() => setResetting(false)}
         />
       )}
     </>

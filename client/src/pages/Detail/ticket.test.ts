@@ -74,6 +74,7 @@ describe('idempotency of a purchase', () => {
     direction: 'up',
     amount: 100_000,
     duration: 30,
+    mode: 'real',
     rate: '0.8',
   };
   let n = 0;
@@ -90,6 +91,8 @@ describe('idempotency of a purchase', () => {
     expect(attemptFor(first, { ...body, amount: 200_000 }, key).key).not.toBe(first.key);
     expect(attemptFor(first, { ...body, direction: 'down' }, key).key).not.toBe(first.key);
     expect(attemptFor(first, { ...body, rate: '0.85' }, key).key).not.toBe(first.key);
+    // The same order in practice money is another order.
+    expect(attemptFor(first, { ...body, mode: 'practice' }, key).key).not.toBe(first.key);
   });
 
   it('keeps an attempt whose outcome is unknown, and drops a refused one', () => {

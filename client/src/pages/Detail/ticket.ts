@@ -75,7 +75,8 @@ const sameBody = (a: PlaceOrderBody, b: PlaceOrderBody) =>
   a.direction === b.direction &&
   a.amount === b.amount &&
   a.duration === b.duration &&
-  a.rate === b.rate;
+  a.rate === b.rate &&
+  a.mode === b.mode;
 
 /**
  * The attempt to send: the unfinished one again when the user retries the same order (its first

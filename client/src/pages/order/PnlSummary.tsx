@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { formatSignedMoney, signOf } from '@client/components/orders/format';
 import { useFormat } from '@client/i18n/useFormat';
+import type { TradeMode } from '@shared/orders';
 import { useAccountSummary } from '@client/state';
 
 function Pnl({ label, value, testId }: { label: string; value: number | null; testId: string }) {
@@ -17,11 +18,11 @@ function Pnl({ label, value, testId }: { label: string; value: number | null; te
   );
 }
 
-/** Account P&L and today's P&L, live from the `balance` events. */
-export function PnlSummary() {
+/** Account P&L and today's P&L of one mode, live from the `balance` events. */
+export function PnlSummary({ mode = 'real' }: { mode?: TradeMode }) {
   const { t } = useTranslation();
   const summary = useAccountSummary();
-  const s = summary.summary;
+  const s = mode === 'practice' ? summary.summary?.practice : summary.summary;
   return (
     <section className="pnl" aria-label={t('orders.list.pnlTotal')}>
       <dl className="pnl__list">

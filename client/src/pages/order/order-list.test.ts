@@ -13,6 +13,7 @@ import {
 
 const order = (id: number, status: OrderStatus = 'open', expiresAt = 30_000): Order => ({
   id: String(id),
+  mode: 'real',
   productId: 'BTCUSDT',
   direction: 'up',
   amount: 100_000,

@@ -5,7 +5,9 @@ import { getProducts } from '@client/api/market';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
-import { useRequest } from '@client/state';
+import type { TradeMode } from '@shared/orders';
+import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
+import { useRequest, useTradeMode } from '@client/state';
 import { OrderCard } from './OrderCard';
 import { isOrderTab, orderTabs, type OrderTab } from './order-list';
 import { PnlSummary } from './PnlSummary';
@@ -20,9 +22,9 @@ function useProductNames(): ReadonlyMap<string, string> {
   return useMemo(() => new Map(data?.map((p) => [p.id, p.name]) ?? []), [data]);
 }
 
-function OrderListView({ tab }: { tab: OrderTab }) {
+function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
   const { t } = useTranslation();
-  const { list, load, retry, loadMore, more } = useOrderList(tab);
+  const { list, load, retry, loadMore, more } = useOrderList(tab, mode);
   const names = useProductNames();
   const sentinel = useRef<HTMLDivElement>(null);
   const canLoadMore = list.loaded && list.nextCursor !== null && !more.busy && !more.error;
@@ -96,11 +98,15 @@ export function OrderPage() {
   const tab: OrderTab = isOrderTab(asked) ? asked : 'records';
 
   const choose = (next: OrderTab) => setParams({ tab: next }, { replace: true });
+  const { mode } = useTradeMode();
 
   return (
     <>
-      <PageHeader title={t('pages.orders')} back />
-      <PnlSummary />
+      <PageHeader title={t('pages.orders')} back>
+        <TradeModeSwitch place="header" />
+      </PageHeader>
+      {mode === 'practice' && <PracticeBand testId="header-practice-band" />}
+      <PnlSummary mode={mode} />
       <div className="order-tabs" role="tablist" aria-label={t('orders.list.tabsLabel')}>
         {orderTabs.map((name) => (
           <button
@@ -128,8 +134,8 @@ export function OrderPage() {
         ))}
       </div>
       <section id="order-panel" role="tabpanel" aria-labelledby={`order-tab-${tab}`}>
-        {/* Keyed: each tab is its own list, loaded afresh when chosen. */}
-        <OrderListView key={tab} tab={tab} />
+        {/* Keyed: each tab (and mode) is its own list, loaded afresh when chosen. */}
+        <OrderListView key={`${mode}-${tab}`} tab={tab} mode={mode} />
       </section>
     </>
   );

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Order } from '@shared/orders';
+import type { Order, TradeMode } from '@shared/orders';
 import { isAbort } from '@client/api/client';
 import { getOrder, getOrders } from '@client/api/orders';
 import { reconnected$, serverNow, userEvent$ } from '@client/streams';
@@ -37,7 +37,7 @@ export interface OrderListState {
  * user's room applied live (placed orders appear, entries fill in, settled ones move), a fresh first page after a
  * reconnect, and a direct look at any position that should have settled but has not said so.
  */
-export function useOrderList(tab: OrderTab): OrderListState {
+export function useOrderList(tab: OrderTab, mode: TradeMode = 'real'): OrderListState {
   const [list, setList] = useState<OrderList>(emptyOrderList);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [more, setMore] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
@@ -56,7 +56,7 @@ export function useOrderList(tab: OrderTab): OrderListState {
     const loadFirst = () => {
       const mine = ++generation;
       during = [];
-      getOrders({ status: tabStatus(tab), limit: PAGE_SIZE }, controller.signal).then(
+      getOrders({ status: tabStatus(tab), mode, limit: PAGE_SIZE }, controller.signal).then(
         (page) => {
           if (mine !== generation) return;
           const events = during ?? [];
@@ -74,6 +74,8 @@ export function useOrderList(tab: OrderTab): OrderListState {
 
     const subs = [
       userEvent$('order').subscribe((order) => {
+        // Each mode is its own list: the other mode's orders never show here.
+        if (order.mode !== mode) return;
         during?.push(order);
         setList((current) => applyOrderEvent(current, tab, order));
       }),
@@ -100,13 +102,13 @@ export function useOrderList(tab: OrderTab): OrderListState {
       clearInterval(overdue);
       for (const sub of subs) sub.unsubscribe();
     };
-  }, [tab, attempt]);
+  }, [tab, mode, attempt]);
 
   const cursor = list.loaded ? list.nextCursor : null;
   const loadMore = useCallback(() => {
     if (more.busy || cursor === null) return;
     setMore({ busy: true, error: null });
-    getOrders({ status: tabStatus(tab), limit: PAGE_SIZE, cursor }).then(
+    getOrders({ status: tabStatus(tab), mode, limit: PAGE_SIZE, cursor }).then(
       (page) => {
         // A reload meanwhile has started the list over: this page belongs to the old one.
         setList((current) =>
@@ -116,7 +118,7 @@ export function useOrderList(tab: OrderTab): OrderListState {
       },
       (error: unknown) => setMore({ busy: false, error }),
     );
-  }, [tab, cursor, more.busy]);
+  }, [tab, mode, cursor, more.busy]);
 
   const retry = useCallback(() => {
     setLoad({ status: 'loading' });

@@ -1,8 +1,11 @@
 import type { Queryable } from '@server/platform/db';
+import type { TradeMode } from '@shared/orders';
 
 export interface OrderRow {
   id: number;
   user_id: number;
+  /** Real or practice money (issue 19); fixed at placement. */
+  mode: TradeMode;
   product_id: string;
   direction: 'up' | 'down';
   amount: number;
@@ -25,7 +28,7 @@ export interface OrderRow {
   void_reason: string | null;
 }
 
-const columns = `id, user_id, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price,
+const columns = `id, user_id, mode, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price,
   created_at, accepted_ms, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason`;
 
 /**
@@ -36,6 +39,7 @@ export async function insertOrder(
   tx: Queryable,
   o: {
     userId: number;
+    mode: TradeMode;
     productId: string;
     direction: string;
     amount: number;
@@ -44,11 +48,11 @@ export async function insertOrder(
   },
 ): Promise<OrderRow> {
   const { rows } = await tx.query<OrderRow>(
-    `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms)
-     SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000
+    `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
+     SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000, $7
      FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
      RETURNING ${columns}`,
-    [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp],
+    [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp, o.mode],
   );
   return rows[0]!;
 }
@@ -68,7 +72,7 @@ export async function orderOfUser(
 export async function ordersOfUser(
   db: Queryable,
   userId: number,
-  q: { status?: 'open' | 'closed'; limit: number; before?: number },
+  q: { status?: 'open' | 'closed'; mode: TradeMode; limit: number; before?: number },
 ): Promise<OrderRow[]> {
   const statusClause =
     q.status === 'open'
@@ -77,8 +81,8 @@ export async function ordersOfUser(
         ? "AND status <> 'open'"
         : '';
   const { rows } = await db.query<OrderRow>(
-    `SELECT ${columns} FROM orders WHERE user_id = $1 ${statusClause} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-    [userId, q.before ?? null, q.limit],
+    `SELECT ${columns} FROM orders WHERE user_id = $1 AND mode = $4 ${statusClause} AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+    [userId, q.before ?? null, q.limit, q.mode],
   );
   return rows;
 }
@@ -213,19 +217,94 @@ export async function markSettledMany(
   return rows;
 }
 
-/** Σ(payout − stake) over settled orders: all of them, and those settled since `since`. */
+/**
+ * Σ(payout − stake) over settled orders of each mode: all of them, and those settled since
+ * `since`. Real and practice figures never add up: each mode has its own.
+ */
 export async function profitAndLoss(
   db: Queryable,
   userId: number,
   since: Date,
-): Promise<{ total: number; today: number }> {
-  const { rows } = await db.query<{ total: string; today: string }>(
-    `SELECT coalesce(sum(payout - amount), 0)::text AS total,
+): Promise<Record<TradeMode, { total: number; today: number }>> {
+  const { rows } = await db.query<{ mode: TradeMode; total: string; today: string }>(
+    `SELECT mode, coalesce(sum(payout - amount), 0)::text AS total,
             coalesce(sum(payout - amount) FILTER (WHERE settled_at >= $2), 0)::text AS today
-     FROM orders WHERE user_id = $1 AND status <> 'open'`,
+     FROM orders WHERE user_id = $1 AND status <> 'open' GROUP BY mode`,
     [userId, since],
   );
-  return { total: Number(rows[0]!.total), today: Number(rows[0]!.today) };
+  const out = { real: { total: 0, today: 0 }, practice: { total: 0, today: 0 } };
+  for (const r of rows) out[r.mode] = { total: Number(r.total), today: Number(r.today) };
+  return out;
+}
+
+/** Whether the user has an open order of this mode. */
+export async function hasOpenOrders(
+  db: Queryable,
+  userId: number,
+  mode: TradeMode,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM orders WHERE user_id = $1 AND mode = $2 AND status = 'open' LIMIT 1`,
+    [userId, mode],
+  );
+  return rowCount > 0;
+}
+
+/** One mode's house figures: what was placed, what is open, what the house made. */
+export interface HouseFigures {
+  placements: number;
+  volume: number;
+  openOrders: number;
+  /** Stakes of open orders: what the house stands to pay out beyond them is `openPayout − exposure`. */
+  exposure: number;
+  /** Σ payout of open orders if every one won. */
+  openPayout: number;
+  settled: number;
+  /** Σ(stake − payout) over settled orders: the house's result. */
+  houseResult: number;
+}
+
+/** Placements, exposure and the house's result per mode (GET /api/ops/house). */
+export async function houseFigures(db: Queryable): Promise<Record<TradeMode, HouseFigures>> {
+  const { rows } = await db.query<{
+    mode: TradeMode;
+    placements: string;
+    volume: string;
+    open_orders: string;
+    exposure: string;
+    open_payout: string;
+    settled: string;
+    house_result: string;
+  }>(
+    `SELECT mode, count(*)::text AS placements, coalesce(sum(amount), 0)::text AS volume,
+            count(*) FILTER (WHERE status = 'open')::text AS open_orders,
+            coalesce(sum(amount) FILTER (WHERE status = 'open'), 0)::text AS exposure,
+            coalesce(sum(amount + amount * rate_bp / 10000) FILTER (WHERE status = 'open'), 0)::text AS open_payout,
+            count(*) FILTER (WHERE status <> 'open')::text AS settled,
+            coalesce(sum(amount - payout) FILTER (WHERE status <> 'open'), 0)::text AS house_result
+     FROM orders GROUP BY mode`,
+  );
+  const zero = (): HouseFigures => ({
+    placements: 0,
+    volume: 0,
+    openOrders: 0,
+    exposure: 0,
+    openPayout: 0,
+    settled: 0,
+    houseResult: 0,
+  });
+  const out = { real: zero(), practice: zero() };
+  for (const r of rows)
+    out[r.mode] = {
+      placements: Number(r.placements),
+      volume: Number(r.volume),
+      openOrders: Number(r.open_orders),
+      exposure: Number(r.exposure),
+      openPayout: Number(r.open_payout),
+      settled: Number(r.settled),
+      houseResult: Number(r.house_result),
+    };
+  return out;
 }
 
 /** The acceptance time (epoch ms) of the oldest open order of each product that has one. */

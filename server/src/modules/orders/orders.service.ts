@@ -1,4 +1,10 @@
-import { bpToRate, rateToBp, type Order, type PlaceOrderBody } from '@shared/orders';
+import {
+  bpToRate,
+  rateToBp,
+  type Order,
+  type PlaceOrderBody,
+  type TradeMode,
+} from '@shared/orders';
 import { unitsToPrice } from '@shared/price';
 import type { Db } from '@server/platform/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
@@ -6,7 +12,8 @@ import { idempotent } from '@server/platform/idempotency';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
-import { transfer } from '../wallet/ledger';
+import { orderAccounts, transfer } from '../wallet/ledger';
+import type { PracticeService } from '../wallet/practice';
 import * as repo from './orders.repo';
 
 export interface OrdersDeps {
@@ -15,6 +22,8 @@ export interface OrdersDeps {
   userEvents: UserEvents;
   maxFeedDelayMs: number;
   metrics?: Pick<Metrics, 'placements' | 'refusals'>;
+  /** Opens a user's practice balance the first time a practice order needs it. */
+  practice?: Pick<PracticeService, 'ensureOpened'>;
   /** Called after a commit that changed a user's balances (sends the `balance` event). */
   balancesChanged: (userIds: number[]) => void;
   now?: () => number;
@@ -25,6 +34,7 @@ export function presentOrder(o: repo.OrderRow, precision: number): Order {
   const settled = o.status !== 'open';
   return {
     id: String(o.id),
+    mode: o.mode,
     productId: o.product_id,
     direction: o.direction,
     amount: o.amount,
@@ -88,12 +98,16 @@ export function createOrdersService(d: OrdersDeps) {
     if (!quote || now() - quote.ts > d.maxFeedDelayMs)
       throw conflict('QUOTE_STALE', 'No fresh price; try again');
 
+    // Practice orders take the same checks and the same path, with the practice accounts.
+    if (body.mode === 'practice') await d.practice?.ensureOpened(userId);
+    const accounts = orderAccounts[body.mode];
     const answer = await idempotent(
       d.db,
       { userId, key: idempotencyKey, request: body },
       async (tx) => {
         const row = await repo.insertOrder(tx, {
           userId,
+          mode: body.mode,
           productId: spec.id,
           direction: body.direction,
           amount: body.amount,
@@ -105,8 +119,8 @@ export function createOrdersService(d: OrdersDeps) {
           userId,
           ref: `order:${row.id}`,
           legs: [
-            { account: { user: userId, kind: 'available' }, amount: -body.amount },
-            { account: { user: userId, kind: 'in_orders' }, amount: body.amount },
+            { account: { user: userId, kind: accounts.available }, amount: -body.amount },
+            { account: { user: userId, kind: accounts.inOrders }, amount: body.amount },
           ],
         });
         return { status: 201, body: present(row) };
@@ -125,6 +139,9 @@ export function createOrdersService(d: OrdersDeps) {
     /** The acceptance time of the oldest open order per product (what a period's reveal waits for). */
     oldestOpenByProduct: () => repo.oldestOpenByProduct(d.db),
 
+    /** Placements, exposure and the house's result, real and practice apart (GET /api/ops/house). */
+    houseFigures: () => repo.houseFigures(d.db),
+
     /** Places an order (see placeOnce), counting placements and refusals. */
     async place(
       userId: number,
@@ -133,10 +150,10 @@ export function createOrdersService(d: OrdersDeps) {
     ): Promise<{ status: number; body: Order }> {
       try {
         const answer = await placeOnce(userId, body, idempotencyKey);
-        d.metrics?.placements.inc();
+        d.metrics?.placements.inc({ mode: body.mode });
         return answer;
       } catch (err) {
-        if (err instanceof AppError) d.metrics?.refusals.inc({ code: err.code });
+        if (err instanceof AppError) d.metrics?.refusals.inc({ code: err.code, mode: body.mode });
         throw err;
       }
     },
@@ -147,9 +164,14 @@ export function createOrdersService(d: OrdersDeps) {
       return present(row);
     },
 
-    async list(userId: number, q: { status?: 'open' | 'closed'; limit: number; cursor?: string }) {
+    /** One mode's orders (real unless asked): positions and history are per mode. */
+    async list(
+      userId: number,
+      q: { status?: 'open' | 'closed'; mode: TradeMode; limit: number; cursor?: string },
+    ) {
       const rows = await repo.ordersOfUser(d.db, userId, {
         status: q.status,
+        mode: q.mode,
         limit: q.limit + 1,
         before: q.cursor ? Number(q.cursor) : undefined,
       });

@@ -2,7 +2,8 @@ import type { VoidReason } from '@shared/orders';
 import type { Db, Queryable } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
 import type { UserEvents } from '@server/platform/user-events';
-import { transferMany, type Leg, type TransferSpec } from '../wallet/ledger';
+import type { TradeMode } from '@shared/orders';
+import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../wallet/ledger';
 import { enter } from './entry-rule';
 import { SETTLE_GRACE_MS, settle } from './exit-rule';
 import * as repo from './orders.repo';
@@ -18,17 +19,18 @@ export interface WorkerDeps {
   batchSize?: number;
   idleMs?: number;
   /** Observes each settled order's lag (settled − expiry, ms) for metrics and benchmarks. */
-  onSettled?: (lagMs: number, status: string) => void;
+  onSettled?: (lagMs: number, status: string, mode: TradeMode) => void;
   /**
    * Observes each entry decided: written (lag = written − the entry tick's time, ms) or void
    * for want of a tick (lag = voided − acceptance).
    */
-  onEntry?: (lagMs: number, outcome: 'entered' | 'void') => void;
+  onEntry?: (lagMs: number, outcome: 'entered' | 'void', mode: TradeMode) => void;
 }
 
 interface Closing {
   id: number;
   userId: number;
+  mode: TradeMode;
   amount: number;
   status: 'won' | 'lost' | 'draw' | 'void';
   payout: number;
@@ -39,12 +41,15 @@ interface Closing {
 /**
  * The one ledger transfer that ends an order: the stake leaves in_orders, the payout goes to
  * available, the difference to (or from) the house. Its unique ref makes a second one impossible.
+ * A practice order's transfer moves practice accounts only (its mode's in_orders, available and
+ * house account).
  */
 function closingTransfer(c: Closing): TransferSpec {
-  const legs: Leg[] = [{ account: { user: c.userId, kind: 'in_orders' }, amount: -c.amount }];
-  if (c.payout > 0) legs.push({ account: { user: c.userId, kind: 'available' }, amount: c.payout });
+  const a = orderAccounts[c.mode];
+  const legs: Leg[] = [{ account: { user: c.userId, kind: a.inOrders }, amount: -c.amount }];
+  if (c.payout > 0) legs.push({ account: { user: c.userId, kind: a.available }, amount: c.payout });
   if (c.payout !== c.amount)
-    legs.push({ account: { house: 'house_trading' }, amount: c.amount - c.payout });
+    legs.push({ account: { house: a.house }, amount: c.amount - c.payout });
   const kind =
     c.status === 'won' ? 'order_payout' : c.status === 'lost' ? 'order_loss' : 'order_refund';
   return { kind, userId: c.userId, ref: `settle:${c.id}`, legs };
@@ -104,6 +109,7 @@ export function startSettlementWorker(d: WorkerDeps) {
           voided.push({
             id: o.id,
             userId: o.user_id,
+            mode: o.mode,
             amount: o.amount,
             status: 'void',
             payout: o.amount,
@@ -119,11 +125,11 @@ export function startSettlementWorker(d: WorkerDeps) {
     const now = Date.now();
     for (const row of done.filled) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(now - row.entry_ts!, 'entered');
+      d.onEntry?.(now - row.entry_ts!, 'entered', row.mode);
     }
     for (const row of done.closed) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void');
+      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void', row.mode);
     }
     if (done.closed.length) d.balancesChanged([...new Set(done.closed.map((r) => r.user_id))]);
     return done.decided;
@@ -152,13 +158,15 @@ export function startSettlementWorker(d: WorkerDeps) {
           },
           d.maxFeedDelayMs,
         );
-        return s.final ? [{ id: o.id, userId: o.user_id, amount: o.amount, ...s }] : [];
+        return s.final
+          ? [{ id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
+          : [];
       });
       return { claimed: due.length, settled: await closeMany(tx, outcomes) };
     });
     for (const row of done.settled) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onSettled?.(row.settled_at!.getTime() - row.expires_ms, row.status);
+      d.onSettled?.(row.settled_at!.getTime() - row.expires_ms, row.status, row.mode);
     }
     if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
     // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.

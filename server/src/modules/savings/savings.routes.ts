@@ -6,6 +6,7 @@ import { parseIdempotencyKey } from '@server/platform/idempotency';
 import { requireUser, sessionOf } from '../auth/auth.middleware';
 import type { AuthService } from '../auth/auth.service';
 import type { SavingsService } from './savings.service';
+import { refusePracticeMoney } from '../wallet/practice';
 
 /** /api/savings: thin: validate → authorise → service → present. */
 export function savingsRoutes(savings: SavingsService, auth: AuthService): Router {
@@ -23,6 +24,8 @@ export function savingsRoutes(savings: SavingsService, auth: AuthService): Route
     r.post(`/savings/${direction}`, async (req, res) => {
       const key = parseIdempotencyKey(req.headers['idempotency-key']);
       const body = parseOrThrow(savingsTransferBody, req.body);
+      // Practice money never goes into savings, and savings never become practice money.
+      refusePracticeMoney(body.mode);
       const move = direction === 'in' ? savings.transferIn : savings.transferOut;
       const answer = await move(userId(res.locals), body, key);
       res.status(answer.status).json(answer.body);

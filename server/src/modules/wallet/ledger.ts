@@ -3,8 +3,14 @@ import { pgErrorCode } from '@server/platform/db/db';
 import { conflict } from '@server/platform/http/errors';
 
 export type UserAccountKind =
-  'available' | 'in_orders' | 'withdraw_hold' | 'savings_pending' | 'savings_confirmed';
-export type HouseAccountKind = 'house_trading' | 'house_interest' | 'world';
+  | 'available'
+  | 'in_orders'
+  | 'withdraw_hold'
+  | 'savings_pending'
+  | 'savings_confirmed'
+  | 'practice_available'
+  | 'practice_in_orders';
+export type HouseAccountKind = 'house_trading' | 'house_interest' | 'world' | 'house_practice';
 export type AccountRef = { user: number; kind: UserAccountKind } | { house: HouseAccountKind };
 
 export const userAccountKinds: readonly UserAccountKind[] = [
@@ -13,7 +19,35 @@ export const userAccountKinds: readonly UserAccountKind[] = [
   'withdraw_hold',
   'savings_pending',
   'savings_confirmed',
+  'practice_available',
+  'practice_in_orders',
 ];
+
+/**
+ * Real money, or practice money that can never become real (issue 19): each account is of one
+ * mode, and a transfer moves money of one mode only (the database refuses any other).
+ */
+export type MoneyMode = 'real' | 'practice';
+const practiceKinds = new Set<string>([
+  'practice_available',
+  'practice_in_orders',
+  'house_practice',
+]);
+export const modeOfAccount = (a: AccountRef): MoneyMode =>
+  practiceKinds.has('user' in a ? a.kind : a.house) ? 'practice' : 'real';
+
+/** The accounts of an order of each mode: where the stake waits, where payouts go, the house. */
+export const orderAccounts = {
+  real: { available: 'available', inOrders: 'in_orders', house: 'house_trading' },
+  practice: {
+    available: 'practice_available',
+    inOrders: 'practice_in_orders',
+    house: 'house_practice',
+  },
+} as const satisfies Record<
+  MoneyMode,
+  { available: UserAccountKind; inOrders: UserAccountKind; house: HouseAccountKind }
+>;
 
 export type TransferKind =
   | 'deposit'
@@ -27,7 +61,9 @@ export type TransferKind =
   | 'savings_in'
   | 'savings_out'
   | 'savings_confirm'
-  | 'savings_income';
+  | 'savings_income'
+  | 'practice_open'
+  | 'practice_reset';
 
 export interface Leg {
   account: AccountRef;
@@ -106,6 +142,8 @@ export async function transferMany(
       throw new RangeError('ledger amounts are integer minor units');
     if (t.legs.reduce((s, l) => s + l.amount, 0) !== 0)
       throw new RangeError(`transfer ${t.kind} does not sum to zero`);
+    if (new Set(t.legs.map((l) => modeOfAccount(l.account))).size > 1)
+      throw new RangeError(`transfer ${t.kind} mixes practice and real money`);
   }
   if (!transfers.length) return [];
   const { ids, balances } = await lockAccounts(
@@ -148,9 +186,9 @@ export async function transferMany(
       `WITH ids AS (
          SELECT nextval(pg_get_serial_sequence('transfers', 'id')) AS id, ord FROM generate_series(1, $1::int) AS ord
        ), t AS (
-         INSERT INTO transfers (id, kind, user_id, ref) OVERRIDING SYSTEM VALUE
-         SELECT ids.id, x.kind, x.user_id, x.ref
-         FROM unnest($2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS x(kind, user_id, ref, ord) JOIN ids USING (ord)
+         INSERT INTO transfers (id, kind, user_id, ref, mode) OVERRIDING SYSTEM VALUE
+         SELECT ids.id, x.kind, x.user_id, x.ref, x.mode
+         FROM unnest($2::text[], $3::bigint[], $4::text[], $11::text[]) WITH ORDINALITY AS x(kind, user_id, ref, mode, ord) JOIN ids USING (ord)
        ), e AS (
          INSERT INTO entries (transfer_id, account_id, amount, balance_after)
          SELECT ids.id, y.account_id, y.amount, y.after
@@ -171,6 +209,7 @@ export async function transferMany(
         entries.after,
         touched,
         touched.map((id) => balances.get(id)!.balance),
+        transfers.map((t) => (t.legs[0] ? modeOfAccount(t.legs[0].account) : 'real')),
       ],
     ));
   } catch (err) {
@@ -204,8 +243,10 @@ export async function userBalances(
 }
 
 /**
- * The ledger invariant: every balance equals the sum of its entries, every transfer sums to zero,
- * every entry's balance_after is its account's running total, no user balance is negative.
+ * The ledger invariant: every balance equals the sum of its entries, every transfer sums to zero
+ * (so the money of each mode sums to zero on its own), every entry's balance_after is its
+ * account's running total, every entry's account is of its transfer's mode, no user balance is
+ * negative.
  */
 export async function checkLedger(db: Queryable): Promise<{ ok: boolean; problems: string[] }> {
   const problems: string[] = [];
@@ -231,6 +272,16 @@ export async function checkLedger(db: Queryable): Promise<{ ok: boolean; problem
     'SELECT t.id FROM transfers t WHERE NOT EXISTS (SELECT 1 FROM entries e WHERE e.transfer_id = t.id) LIMIT 20',
   );
   for (const r of empty.rows) problems.push(`transfer ${r.id} has no entries`);
+  const mixed = await db.query<{ id: number }>(
+    `SELECT e.transfer_id AS id FROM entries e
+     JOIN transfers t ON t.id = e.transfer_id JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE a.mode <> t.mode LIMIT 20`,
+  );
+  for (const r of mixed.rows) problems.push(`transfer ${r.id} mixes practice and real money`);
+  const modes = await db.query<{ mode: string; total: string }>(
+    'SELECT mode, sum(balance)::text AS total FROM ledger_accounts GROUP BY mode HAVING sum(balance) <> 0',
+  );
+  for (const r of modes.rows) problems.push(`${r.mode} balances sum to ${r.total}`);
   const negative = await db.query<{ id: number }>(
     'SELECT id FROM ledger_accounts WHERE owner_id IS NOT NULL AND balance < 0',
   );

@@ -1,3 +1,4 @@
+import type { TradeMode } from '@shared/orders';
 import type { AccountSummary } from '@shared/wallet';
 import type { Queryable } from '@server/platform/db';
 import type { UserEvents } from '@server/platform/user-events';
@@ -6,6 +7,7 @@ import { userBalances } from './ledger';
 import { profitAndLoss as ordersProfitAndLoss } from '../orders/orders.repo';
 import { dayStart } from '@server/platform/clock';
 import { creditScoreOf } from './wallet.repo';
+import type { PracticeService } from './practice';
 
 /** Where "today" starts: the platform day of savings and limits (platform/clock.ts). */
 export interface PlatformDay {
@@ -19,24 +21,31 @@ export interface PlatformDay {
 }
 
 /**
- * Account P&L: over settled orders, the sum of (payout − stake), in total and for orders settled
- * since 00:00 of the current platform day (PLATFORM_UTC_OFFSET_MINUTES).
+ * Account P&L per mode: over settled orders, the sum of (payout − stake), in total and for orders
+ * settled since 00:00 of the current platform day (PLATFORM_UTC_OFFSET_MINUTES).
  */
 export async function profitAndLoss(
   db: Queryable,
   userId: number,
   day: PlatformDay,
-): Promise<{ pnlTotal: number; pnlToday: number }> {
+): Promise<Record<TradeMode, { pnlTotal: number; pnlToday: number }>> {
   const since = new Date(dayStart(day.now(), day.offsetMinutes));
   const pnl = await ordersProfitAndLoss(db, userId, since);
-  return { pnlTotal: pnl.total, pnlToday: pnl.today };
+  return {
+    real: { pnlTotal: pnl.real.total, pnlToday: pnl.real.today },
+    practice: { pnlTotal: pnl.practice.total, pnlToday: pnl.practice.today },
+  };
 }
 
-/** GET /api/account/summary, and the payload of the `balance` socket event. */
+/**
+ * GET /api/account/summary, and the payload of the `balance` socket event. The real figures
+ * (total assets, P&L) count real money only; the practice balance has figures of its own.
+ */
 export async function accountSummary(
   db: Queryable,
   userId: number,
   day: PlatformDay,
+  practiceResetTo = 0,
 ): Promise<AccountSummary> {
   const [b, pnl, creditScore, kyc] = await Promise.all([
     userBalances(db, userId),
@@ -51,9 +60,15 @@ export async function accountSummary(
     withdrawHold: b.withdraw_hold,
     savings,
     totalAssets: b.available + b.in_orders + savings + b.withdraw_hold,
-    ...pnl,
+    ...pnl.real,
     creditScore,
     verified: kyc?.status === 'verified',
+    practice: {
+      available: b.practice_available,
+      inOrders: b.practice_in_orders,
+      ...pnl.practice,
+      resetTo: practiceResetTo,
+    },
   };
 }
 
@@ -66,14 +81,20 @@ export function createAccountSummaries({
   userEvents,
   offsetMinutes,
   now = Date.now,
+  practice,
 }: {
   db: Queryable;
   userEvents: UserEvents;
   offsetMinutes: number;
   now?: () => number;
+  /** Opens the practice balance on the first summary (a newcomer sees it at once). */
+  practice?: Pick<PracticeService, 'ensureOpened' | 'balance'>;
 }) {
   const day: PlatformDay = { offsetMinutes, now };
-  const of = (userId: number) => accountSummary(db, userId, day);
+  const of = async (userId: number) => {
+    await practice?.ensureOpened(userId);
+    return accountSummary(db, userId, day, practice?.balance ?? 0);
+  };
   return {
     of,
     /**

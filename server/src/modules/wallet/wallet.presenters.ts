@@ -15,9 +15,13 @@ import type { WithdrawalAccountRow, WithdrawalRow } from './withdrawal.repo';
 /** Database rows never leave the server: these map them to the shared DTOs. */
 
 // Fund record types are the ledger's transfer kinds; the shared list (which the `type` filter
-// accepts) must name the same ones, or this stops compiling.
+// accepts) must name the same ones, or this stops compiling. The practice balance's own
+// transfers are no fund records: fund records show the real available balance only.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const _kindsInStep: Same<LedgerKind, TransferKind> = true;
+const _kindsInStep: Same<
+  Exclude<LedgerKind, 'practice_open' | 'practice_reset'>,
+  TransferKind
+> = true;
 
 const reviewed = (at: Date | null) => (at ? { reviewedAt: at.getTime() } : {});
 const optional = <K extends string>(key: K, value: string | null | undefined) =>

@@ -13,6 +13,7 @@ import { requireUser, sessionOf } from '../auth/auth.middleware';
 import type { AuthService } from '../auth/auth.service';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { WalletService } from './wallet.service';
+import { refusePracticeMoney } from './practice';
 
 /** The user's wallet: summary, fund records, deposits, withdrawal accounts, withdrawals. */
 export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
@@ -37,6 +38,7 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
   r.post('/deposits', user, imageForm(['screenshot']), async (req, res) => {
     const key = parseIdempotencyKey(req.headers['idempotency-key']);
     const body = parseOrThrow(depositBody, req.body);
+    refusePracticeMoney(body.mode);
     const answer = await wallet.deposits.create(
       userId(res.locals),
       body,
@@ -67,6 +69,7 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
   r.post('/withdrawals', user, async (req, res) => {
     const key = parseIdempotencyKey(req.headers['idempotency-key']);
     const body = parseOrThrow(withdrawalBody, req.body);
+    refusePracticeMoney(body.mode);
     const answer = await wallet.withdrawals.create(userId(res.locals), body, key);
     res.status(answer.status).json(answer.body);
   });

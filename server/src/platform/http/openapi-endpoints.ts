@@ -58,6 +58,17 @@ const group = (tag: string, auth: Endpoint['auth'], entries: Record<string, Entr
 const one = (body: Answer): Success => ({ status: 200, body });
 const created = (body: Answer): Success => ({ status: 201, body });
 const page = (body: DtoName): Success => ({ status: 200, body, list: 'page' });
+
+/** One mode's house figures (GET /api/ops/house), minor units and counts. */
+const houseFigures = z.object({
+  placements: z.int(),
+  volume: z.int().describe('Σ stakes placed'),
+  openOrders: z.int(),
+  exposure: z.int().describe('Σ stakes of open orders'),
+  openPayout: z.int().describe('Σ payouts of open orders if every one won'),
+  settled: z.int(),
+  houseResult: z.int().describe('Σ(stake − payout) over settled orders'),
+});
 const array = (body: DtoName): Success => ({ status: 200, body, list: 'array' });
 const noContent: Success = { status: 204 };
 const notFound: Entry['errors'] = { 404: ['NOT_FOUND'] };
@@ -196,7 +207,7 @@ export const endpoints: Record<string, Endpoint> = {
       idempotent: true,
       ok: created('Deposit'),
       errors: {
-        400: ['AMOUNT_OUT_OF_RANGE'],
+        400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
         409: ['TOO_MANY_PENDING_DEPOSITS'],
         429: ['RATE_LIMITED'],
       },
@@ -230,7 +241,7 @@ export const endpoints: Record<string, Endpoint> = {
       idempotent: true,
       ok: created('Withdrawal'),
       errors: {
-        400: ['AMOUNT_OUT_OF_RANGE'],
+        400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
         403: ['WRONG_TRADE_PASSWORD', 'KYC_REQUIRED'],
         404: ['NOT_FOUND'],
         409: ['INSUFFICIENT_BALANCE'],
@@ -241,6 +252,14 @@ export const endpoints: Record<string, Endpoint> = {
       query: wallet.pageQuery,
       ok: page('Withdrawal'),
     }),
+    resetPractice: op(
+      'POST /api/practice/reset',
+      'Set the practice balance back to PRACTICE_BALANCE (its own ledger transfer)',
+      {
+        ok: one(z.object({ practiceAvailable: z.int() })),
+        errors: { 409: ['PRACTICE_ORDERS_OPEN'] },
+      },
+    ),
   }),
 
   ...group('Identity and savings', 'user', {
@@ -346,6 +365,11 @@ export const endpoints: Record<string, Endpoint> = {
     checkLedger: op('GET /api/ops/ledger/check', 'Check that the ledger balances', {
       ok: one('LedgerCheck'),
     }),
+    houseFigures: op(
+      'GET /api/ops/house',
+      'Placements, exposure and house result, real and practice apart',
+      { ok: one(z.object({ real: houseFigures, practice: houseFigures })) },
+    ),
   }),
 
   ...group('Test clock (TEST_CLOCK=1 only)', 'anyone', {
@@ -375,7 +399,10 @@ function savingsTransfer(way: 'in' | 'out'): Entry {
     body: savingsTransferBody,
     idempotent: true,
     ok: created('SavingsRecord'),
-    errors: { 400: ['AMOUNT_OUT_OF_RANGE'], 409: ['DAILY_LIMIT_REACHED', 'INSUFFICIENT_BALANCE'] },
+    errors: {
+      400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
+      409: ['DAILY_LIMIT_REACHED', 'INSUFFICIENT_BALANCE'],
+    },
   });
 }
 

@@ -131,7 +131,7 @@ describe('the OpenAPI document', () => {
       expect(op(path, 'post').parameters, path).toContainEqual(key);
     expect(JSON.stringify(op('/api/kyc', 'post'))).toContain('multipart/form-data');
     const list = op('/api/orders', 'get');
-    expect(list.parameters?.map((p) => p.name)).toEqual(['status', 'limit', 'cursor']);
+    expect(list.parameters?.map((p) => p.name)).toEqual(['status', 'mode', 'limit', 'cursor']);
     expect(JSON.stringify(list.responses['200'])).toContain('nextCursor');
   });
 

@@ -44,6 +44,12 @@ const accountSummary = z.object({
   ...each(money, 'pnlTotal', 'pnlToday'),
   creditScore: z.int(),
   verified: z.boolean(),
+  practice: z
+    .object({
+      ...each(money, 'available', 'inOrders', 'pnlTotal', 'pnlToday'),
+      resetTo: money.describe('PRACTICE_BALANCE: what a reset sets the practice balance to'),
+    })
+    .describe('the practice balance: never part of the real figures above'),
 });
 
 const tickRef = z.object({ seq: z.int(), ts: ms, price: decimal });
@@ -78,6 +84,7 @@ const productDto = z.object({
 });
 const order = z.object({
   id,
+  mode: z.enum(['real', 'practice']).describe('practice orders stake practice money only'),
   productId: text,
   direction: z.enum(['up', 'down']),
   amount: money,
