@@ -13,6 +13,11 @@ type Command = {
   build: (args: string[], flags: Record<string, string | undefined>) => Call;
   /** Lines for the operator's attention about a successful answer, printed to stderr. */
   notes?: (answer: unknown) => string[];
+  /**
+   * Problems a successful answer reports (an empty list: none). Any → printed to stderr and exit
+   * code 1, so a scheduled run (cron, a Kubernetes CronJob) can alert on it.
+   */
+  problems?: (answer: unknown) => string[];
 };
 
 const need = (value: string | undefined, what: string): string => {
@@ -70,6 +75,14 @@ function sameIdNumberNotes(answer: unknown): string[] {
         ]
       : [];
   });
+}
+
+/** What GET /api/ops/ledger/check found wrong; an answer of another shape is a problem too. */
+export function ledgerProblems(answer: unknown): string[] {
+  const check = answer as { ok?: unknown; problems?: unknown };
+  if (check?.ok === true) return [];
+  const listed = Array.isArray(check?.problems) ? check.problems.map(String) : [];
+  return ['ledger check failed: ok is not true', ...listed.map((p) => `problem: ${p}`)];
 }
 
 export const commands: Record<string, Record<string, Command>> = {
@@ -159,8 +172,9 @@ export const commands: Record<string, Record<string, Command>> = {
   },
   ledger: {
     check: {
-      usage: 'ledger check',
+      usage: 'ledger check   (exit code 1 when the check finds a problem)',
       build: () => ({ method: 'GET', path: '/api/ops/ledger/check' }),
+      problems: ledgerProblems,
     },
   },
 };
@@ -223,9 +237,12 @@ async function main(argv: string[]): Promise<number> {
   const answer: unknown = text ? JSON.parse(text) : undefined;
   const out = text ? JSON.stringify(answer, null, 2) : `${res.status} ${res.statusText}`;
   (res.ok ? console.log : console.error)(out);
-  if (res.ok && answer !== undefined)
-    for (const note of command.notes?.(answer) ?? []) console.error(note);
-  return res.ok ? 0 : 1;
+  if (!res.ok) return 1;
+  for (const note of answer === undefined ? [] : (command.notes?.(answer) ?? []))
+    console.error(note);
+  const problems = command.problems?.(answer) ?? [];
+  for (const problem of problems) console.error(problem);
+  return problems.length ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(
