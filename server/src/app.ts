@@ -12,6 +12,7 @@ import type { UserEvents } from './platform/user-events';
 import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
+import { requestLog } from './platform/http/request-log';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
@@ -77,6 +78,9 @@ export function createApiApp({
 }: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // First: every response, refusals by later middleware too, carries a request id and an
+  // access-log line.
+  app.use(requestLog(log));
   // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(
@@ -97,7 +101,12 @@ export function createApiApp({
   // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
 
   const api = express.Router();
-  api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
+  api.use(
+    cors({
+      origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
+      exposedHeaders: ['X-Request-Id'],
+    }),
+  );
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
   // The contract's own description (API.md): GET /api/openapi.json.

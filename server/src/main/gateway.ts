@@ -30,6 +30,7 @@ if (processes > 1 && cluster.isPrimary) {
   const link = cluster.isWorker ? workerLink(metrics.registry, () => bus.ready()) : null;
   const server = healthServer(
     link ? { bus: () => bus.ready(), processes: link.allReady } : { bus: () => bus.ready() },
+    log,
   );
   const gateway = await attachGateway(server, bus, log, {
     authenticate: config.API_URL ? authenticateViaApi(config.API_URL) : undefined,

@@ -34,6 +34,7 @@ import { createMetrics, metricsServer, type Metrics } from '@server/platform/met
 import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
+import { requestLog } from '@server/platform/http/request-log';
 import { healthRoutes } from '@server/platform/http/health';
 import type { Logger } from '@server/platform/logger';
 import { defaultCatalogue } from '@sim/catalogue';
@@ -327,9 +328,10 @@ export function authenticateViaApi(apiUrl: string): (token: string) => Promise<s
 }
 
 /** A bare HTTP server with /healthz and /readyz, for the gateway, sim and worker roles. */
-export function healthServer(checks: Parameters<typeof healthRoutes>[0]): http.Server {
+export function healthServer(checks: Parameters<typeof healthRoutes>[0], log: Logger): http.Server {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(log));
   app.use(healthRoutes(checks));
   return http.createServer(app);
 }

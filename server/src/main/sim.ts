@@ -14,7 +14,7 @@ const db = await openDatabase(config);
 const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
 const feed = await startSim(config, db, bus, log);
-const server = healthServer({ database: () => db.ping(), bus: () => bus.ready() });
+const server = healthServer({ database: () => db.ping(), bus: () => bus.ready() }, log);
 const port = await listen(server, config.PORT, config.HOST);
 // Process figures only (CPU, memory, event-loop delay): the sim has no product counters yet.
 const metricsListener = await serveMetrics(config, createMetrics('sim').registry, log);

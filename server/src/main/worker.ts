@@ -42,7 +42,7 @@ const worker = startSettlementWorker({
     metrics.settled.inc({ status });
   },
 });
-const server = healthServer({ database: () => db.ping() });
+const server = healthServer({ database: () => db.ping() }, log);
 const port = await listen(server, config.PORT, config.HOST);
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
