@@ -18,6 +18,8 @@ type Command = {
    * code 1, so a scheduled run (cron, a Kubernetes CronJob) can alert on it.
    */
   problems?: (answer: unknown) => string[];
+  /** The answer is a file (an image), written to `--out` rather than printed. */
+  file?: boolean;
 };
 
 const need = (value: string | undefined, what: string): string => {
@@ -170,6 +172,17 @@ export const commands: Record<string, Record<string, Command>> = {
       }),
     },
   },
+  uploads: {
+    get: {
+      usage: 'uploads get <uploadId> --out <file>   (a screenshot or an ID photo)',
+      build: (a, f) => {
+        need(f.out, '--out');
+        const id = need(a[0], 'uploadId');
+        return { method: 'GET', path: `/api/uploads/${encodeURIComponent(id)}` };
+      },
+      file: true,
+    },
+  },
   ledger: {
     check: {
       usage: 'ledger check   (exit code 1 when the check finds a problem)',
@@ -202,6 +215,7 @@ async function main(argv: string[]): Promise<number> {
       lang: { type: 'string' },
       id: { type: 'string' },
       'opens-at': { type: 'string' },
+      out: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -233,6 +247,15 @@ async function main(argv: string[]): Promise<number> {
     },
     body: call.body ? JSON.stringify(call.body) : undefined,
   });
+  if (command.file && res.ok) {
+    // Never over an existing file: an operator's typo must not destroy evidence or anything else.
+    const out = need(values.out, '--out');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    fs.writeFileSync(out, bytes, { flag: 'wx', mode: 0o600 });
+    const type = res.headers.get('content-type');
+    console.log(JSON.stringify({ out, bytes: bytes.length, contentType: type }, null, 2));
+    return 0;
+  }
   const text = await res.text();
   const answer: unknown = text ? JSON.parse(text) : undefined;
   const out = text ? JSON.stringify(answer, null, 2) : `${res.status} ${res.statusText}`;

@@ -1,26 +1,33 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transfer } from '@server/modules/wallet/ledger';
-import { buildTestApi, OPERATOR_TOKEN, type TestApi } from '../support/api';
+import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '../support/api';
+import { bankDepositFields, images, postDeposit } from '../support/wallet';
 import { dbDrivers, openTestDb, type TestDb } from '../support/db';
 import { repoRoot } from '../support/processes';
 
-/** `npm run ops -- ledger check` as a scheduled job runs it: its own process, its exit code. */
-function ledgerCheck(url: string): Promise<{ status: number; stdout: string; stderr: string }> {
+/** `npm run ops -- …` as an operator or a scheduled job runs it: its own process, its exit code. */
+function ops(
+  url: string,
+  args: string[],
+  token = OPERATOR_TOKEN,
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
     execFile(
       path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', 'ledger', 'check', '--url', url, '--token', OPERATOR_TOKEN],
+      ['scripts/ops.ts', ...args, '--url', url, '--token', token],
       { cwd: repoRoot, encoding: 'utf8' },
       (err, stdout, stderr) => resolve({ status: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
 
-describe.each(dbDrivers())('ops ledger check exit code (%s)', (driver) => {
+describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
   let tdb: TestDb;
   let api: TestApi;
   let server: Server;
@@ -52,7 +59,7 @@ describe.each(dbDrivers())('ops ledger check exit code (%s)', (driver) => {
         ],
       }),
     );
-    const clean = await ledgerCheck(url);
+    const clean = await ops(url, ['ledger', 'check']);
     expect(clean.stderr).toBe('');
     expect(JSON.parse(clean.stdout)).toEqual({ ok: true, problems: [] });
     expect(clean.status).toBe(0);
@@ -66,7 +73,7 @@ describe.each(dbDrivers())('ops ledger check exit code (%s)', (driver) => {
     );
     const transferId = corrupt.rows[0]!.id;
 
-    const broken = await ledgerCheck(url);
+    const broken = await ops(url, ['ledger', 'check']);
     expect(broken.status).toBe(1);
     const answer = JSON.parse(broken.stdout) as { ok: boolean; problems: string[] };
     expect(answer.ok).toBe(false);
@@ -76,14 +83,49 @@ describe.each(dbDrivers())('ops ledger check exit code (%s)', (driver) => {
   });
 
   it('exits 1 when the server refuses the call (a wrong token)', async () => {
-    const res = await new Promise<number>((resolve) =>
-      execFile(
-        path.join(repoRoot, 'node_modules/.bin/tsx'),
-        ['scripts/ops.ts', 'ledger', 'check', '--url', url, '--token', 'not-the-token-0000'],
-        { cwd: repoRoot, encoding: 'utf8' },
-        (err) => resolve(err ? Number(err.code ?? 1) : 0),
-      ),
-    );
-    expect(res).toBe(1);
+    const res = await ops(url, ['ledger', 'check'], 'not-the-token-0000');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('FORBIDDEN');
+  });
+
+  it('saves an uploaded screenshot to a file with uploads get, byte for byte', async () => {
+    const user = await registerUser(api, 'cli');
+    const deposit = await postDeposit(api, user.auth, bankDepositFields(10_000), {
+      bytes: images.png,
+    }).expect(201);
+    const uploadId = deposit.body.screenshotId as string;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-cli-'));
+    try {
+      const out = path.join(dir, 'screenshot.png');
+      const saved = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
+      expect(saved.stderr).toBe('');
+      expect(saved.status).toBe(0);
+      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+      expect(JSON.parse(saved.stdout)).toEqual({
+        out,
+        bytes: images.png.length,
+        contentType: 'image/png',
+      });
+
+      // An existing file is never overwritten.
+      const again = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toContain('EEXIST');
+      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+
+      // An unknown upload: 404, exit 1, no file.
+      const missing = path.join(dir, 'missing.png');
+      const unknown = await ops(url, ['uploads', 'get', 'no-such-upload', '--out', missing]);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain('NOT_FOUND');
+      expect(fs.existsSync(missing)).toBe(false);
+
+      // No --out: refused before anything is fetched.
+      const noOut = await ops(url, ['uploads', 'get', uploadId]);
+      expect(noOut.status).toBe(2);
+      expect(noOut.stderr).toContain('missing --out');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
