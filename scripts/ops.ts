@@ -172,6 +172,12 @@ export const commands: Record<string, Record<string, Command>> = {
       }),
     },
   },
+  content: {
+    seed: {
+      usage: 'content seed   (the default banners, highlights, news and pages, once per database)',
+      build: () => ({ method: 'POST', path: '/api/ops/content/seed', body: {} }),
+    },
+  },
   uploads: {
     get: {
       usage: 'uploads get <uploadId> --out <file>   (a screenshot or an ID photo)',

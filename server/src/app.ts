@@ -20,6 +20,7 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
+import type { OperatorTokenHashes } from './modules/operator/operator-token';
 import { openApiRoutes } from './platform/http/openapi';
 import { uploadRoutes } from './modules/uploads/upload.routes';
 import type { UploadService } from './modules/uploads/upload.service';
@@ -54,8 +55,11 @@ export interface ApiDeps {
   savings: SavingsService;
   /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
   testClock?: TestClock | null;
-  /** SHA-256 of the operator token; null keeps operator endpoints closed. */
-  operatorTokenHash: string | null;
+  /**
+   * SHA-256 of the operator token (and, during a rotation, of the previous one); null keeps
+   * operator endpoints closed.
+   */
+  operatorTokenHash: OperatorTokenHashes | null;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */

@@ -88,6 +88,30 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
     expect(res.stderr).toContain('FORBIDDEN');
   });
 
+  it('seeds the default content once with content seed: Home gets its banners and highlights', async () => {
+    const empty = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(empty.body.banners).toEqual([]);
+    const first = await ops(url, ['content', 'seed']);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ seeded: true });
+    const home = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(home.body.banners).toHaveLength(3);
+    expect(home.body.highlights).toHaveLength(4);
+    expect(home.body.news.length).toBeGreaterThanOrEqual(3);
+    await api.http.get('/api/pages/rules?lang=de').expect(200);
+
+    // Once per database: a second run writes nothing and says so.
+    const again = await ops(url, ['content', 'seed']);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ seeded: false });
+    const after = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(after.body.banners).toHaveLength(3);
+
+    // Operators only.
+    await api.http.post('/api/ops/content/seed').expect(401);
+  });
+
   it('saves an uploaded screenshot to a file with uploads get, byte for byte', async () => {
     const user = await registerUser(api, 'cli');
     const deposit = await postDeposit(api, user.auth, bankDepositFields(10_000), {

@@ -12,7 +12,11 @@ import { createMarketService } from '@server/modules/market/market.service';
 import { createFairnessService, startRevealJob } from '@server/modules/market/fairness.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
-import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
+import {
+  operatorTokenFile,
+  resolveOperatorToken,
+  sha256,
+} from '@server/modules/operator/operator-token';
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
@@ -105,6 +109,14 @@ export async function startApi(
       `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
     );
   if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
+  // A rotation in progress: the replaced token keeps working until it is removed (the config
+  // accepts OPERATOR_TOKEN_PREVIOUS only beside OPERATOR_TOKEN).
+  const operatorTokenHashes =
+    operator.hash && config.OPERATOR_TOKEN_PREVIOUS
+      ? [operator.hash, sha256(config.OPERATOR_TOKEN_PREVIOUS)]
+      : operator.hash;
+  if (config.OPERATOR_TOKEN_PREVIOUS)
+    log.info('operator token rotation: OPERATOR_TOKEN_PREVIOUS is still accepted');
   if (
     embedded &&
     (await setMetaIfAbsent(db, 'seeded_welcome_invite', 'yes')) === 'yes' &&
@@ -203,7 +215,7 @@ export async function startApi(
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
-    operatorTokenHash: operator.hash,
+    operatorTokenHash: operatorTokenHashes,
   });
   return {
     app,
