@@ -42,9 +42,9 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
 
   beforeAll(async () => {
     [t, redis] = await Promise.all([openTestDb('postgres'), startPrivateRedis()]);
-    const [sim, api, worker, gw1, gw2, lb] = await Promise.all(
+    const [sim, api, worker, gw1, gw2, lb] = (await Promise.all(
       Array.from({ length: 6 }, () => freePort()),
-    );
+    )) as [number, number, number, number, number, number];
     base = `http://127.0.0.1:${lb}`;
     apiUrl = `http://127.0.0.1:${api}`;
 
