@@ -13,6 +13,13 @@ type Command = {
   build: (args: string[], flags: Record<string, string | undefined>) => Call;
   /** Lines for the operator's attention about a successful answer, printed to stderr. */
   notes?: (answer: unknown) => string[];
+  /**
+   * Problems a successful answer reports (an empty list: none). Any → printed to stderr and exit
+   * code 1, so a scheduled run (cron, a Kubernetes CronJob) can alert on it.
+   */
+  problems?: (answer: unknown) => string[];
+  /** The answer is a file (an image), written to `--out` rather than printed. */
+  file?: boolean;
 };
 
 const need = (value: string | undefined, what: string): string => {
@@ -70,6 +77,14 @@ function sameIdNumberNotes(answer: unknown): string[] {
         ]
       : [];
   });
+}
+
+/** What GET /api/ops/ledger/check found wrong; an answer of another shape is a problem too. */
+export function ledgerProblems(answer: unknown): string[] {
+  const check = answer as { ok?: unknown; problems?: unknown };
+  if (check?.ok === true) return [];
+  const listed = Array.isArray(check?.problems) ? check.problems.map(String) : [];
+  return ['ledger check failed: ok is not true', ...listed.map((p) => `problem: ${p}`)];
 }
 
 export const commands: Record<string, Record<string, Command>> = {
@@ -157,10 +172,28 @@ export const commands: Record<string, Record<string, Command>> = {
       }),
     },
   },
+  content: {
+    seed: {
+      usage: 'content seed   (the default banners, highlights, news and pages, once per database)',
+      build: () => ({ method: 'POST', path: '/api/ops/content/seed', body: {} }),
+    },
+  },
+  uploads: {
+    get: {
+      usage: 'uploads get <uploadId> --out <file>   (a screenshot or an ID photo)',
+      build: (a, f) => {
+        need(f.out, '--out');
+        const id = need(a[0], 'uploadId');
+        return { method: 'GET', path: `/api/uploads/${encodeURIComponent(id)}` };
+      },
+      file: true,
+    },
+  },
   ledger: {
     check: {
-      usage: 'ledger check',
+      usage: 'ledger check   (exit code 1 when the check finds a problem)',
       build: () => ({ method: 'GET', path: '/api/ops/ledger/check' }),
+      problems: ledgerProblems,
     },
   },
   house: {
@@ -194,6 +227,7 @@ async function main(argv: string[]): Promise<number> {
       lang: { type: 'string' },
       id: { type: 'string' },
       'opens-at': { type: 'string' },
+      out: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;
@@ -225,13 +259,25 @@ async function main(argv: string[]): Promise<number> {
     },
     body: call.body ? JSON.stringify(call.body) : undefined,
   });
+  if (command.file && res.ok) {
+    // Never over an existing file: an operator's typo must not destroy evidence or anything else.
+    const out = need(values.out, '--out');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    fs.writeFileSync(out, bytes, { flag: 'wx', mode: 0o600 });
+    const type = res.headers.get('content-type');
+    console.log(JSON.stringify({ out, bytes: bytes.length, contentType: type }, null, 2));
+    return 0;
+  }
   const text = await res.text();
   const answer: unknown = text ? JSON.parse(text) : undefined;
   const out = text ? JSON.stringify(answer, null, 2) : `${res.status} ${res.statusText}`;
   (res.ok ? console.log : console.error)(out);
-  if (res.ok && answer !== undefined)
-    for (const note of command.notes?.(answer) ?? []) console.error(note);
-  return res.ok ? 0 : 1;
+  if (!res.ok) return 1;
+  for (const note of answer === undefined ? [] : (command.notes?.(answer) ?? []))
+    console.error(note);
+  const problems = command.problems?.(answer) ?? [];
+  for (const problem of problems) console.error(problem);
+  return problems.length ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -12,6 +12,7 @@ import type { UserEvents } from './platform/user-events';
 import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
+import { requestLog } from './platform/http/request-log';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
@@ -19,6 +20,7 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
+import type { OperatorTokenHashes } from './modules/operator/operator-token';
 import { openApiRoutes } from './platform/http/openapi';
 import { uploadRoutes } from './modules/uploads/upload.routes';
 import type { UploadService } from './modules/uploads/upload.service';
@@ -57,8 +59,11 @@ export interface ApiDeps {
   practice: PracticeService;
   /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
   testClock?: TestClock | null;
-  /** SHA-256 of the operator token; null keeps operator endpoints closed. */
-  operatorTokenHash: string | null;
+  /**
+   * SHA-256 of the operator token (and, during a rotation, of the previous one); null keeps
+   * operator endpoints closed.
+   */
+  operatorTokenHash: OperatorTokenHashes | null;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */
@@ -82,6 +87,9 @@ export function createApiApp({
 }: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // First: every response, refusals by later middleware too, carries a request id and an
+  // access-log line.
+  app.use(requestLog(log));
   // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(
@@ -102,7 +110,12 @@ export function createApiApp({
   // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
 
   const api = express.Router();
-  api.use(cors({ origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false }));
+  api.use(
+    cors({
+      origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,
+      exposedHeaders: ['X-Request-Id'],
+    }),
+  );
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
   // The contract's own description (API.md): GET /api/openapi.json.

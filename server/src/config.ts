@@ -108,6 +108,8 @@ export const configSchema = z.object({
         .filter(Boolean),
     ),
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** During a rotation: the token being replaced, still accepted besides OPERATOR_TOKEN. */
+  OPERATOR_TOKEN_PREVIOUS: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_NAME: z.string().min(1).max(40).default('Trade'),
   CURRENCY: z
     .string()
@@ -237,6 +239,10 @@ function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
     problem('SOCKET_CONFLATE_BYTES', 'must be below SOCKET_DISCONNECT_BYTES');
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)
     problem('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
+  if (c.OPERATOR_TOKEN_PREVIOUS !== undefined && c.OPERATOR_TOKEN === undefined)
+    problem('OPERATOR_TOKEN_PREVIOUS', 'only with OPERATOR_TOKEN (the token replacing it)');
+  if (c.OPERATOR_TOKEN_PREVIOUS !== undefined && c.OPERATOR_TOKEN_PREVIOUS === c.OPERATOR_TOKEN)
+    problem('OPERATOR_TOKEN_PREVIOUS', 'must differ from OPERATOR_TOKEN');
 }
 
 /**

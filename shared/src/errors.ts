@@ -38,5 +38,6 @@ export const errorCodes = [
 export type ErrorCode = (typeof errorCodes)[number];
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; field?: string };
+  /** `requestId`: the request's `X-Request-Id`, as logged (docs/API.md, Conventions). */
+  error: { code: ErrorCode; message: string; field?: string; requestId?: string };
 }

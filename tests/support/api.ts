@@ -23,6 +23,7 @@ import { createSavingsJob } from '@server/modules/savings/savings.job';
 import { savingsPolicy } from '@server/modules/savings/savings.policy';
 import { movableClock } from '@server/platform/clock';
 import { createMetrics } from '@server/platform/metrics';
+import type { Logger } from '@server/platform/logger';
 import type { Bus } from '@server/platform/bus';
 import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
 import type { Db } from '@server/platform/db';
@@ -52,6 +53,7 @@ export async function buildTestApi(
     confirm = confirmLimit,
     deposits = {},
     redis,
+    log = pino({ level: 'silent' }),
   }: {
     now?: () => number;
     bus?: Bus;
@@ -69,6 +71,8 @@ export async function buildTestApi(
     redis?: { client: Redis; keyPrefix: string };
     /** The platform clock of savings (days, cut-offs); tests move it with `clock.advance`. */
     clock?: ReturnType<typeof movableClock>;
+    /** The app's logger (a test reads the access log from it); silent by default. */
+    log?: Logger;
     /** Real sockets to reach as well (`lateUserEvents` bound to a gateway); events are recorded either way. */
     sockets?: UserEvents;
   } = {},
@@ -154,7 +158,7 @@ export async function buildTestApi(
     config,
     db,
     bus,
-    log: pino({ level: 'silent' }),
+    log,
     market,
     fairness,
     auth,

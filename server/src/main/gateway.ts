@@ -33,6 +33,7 @@ if (processes > 1 && cluster.isPrimary) {
   const api = config.API_URL ? watchApi(config.API_URL, log, metrics) : null;
   const server = healthServer(
     link ? { bus: () => bus.ready(), processes: link.allReady } : { bus: () => bus.ready() },
+    log,
     api ? { api: () => api.reachable() } : {},
   );
   const gateway = await attachGateway(server, bus, log, {

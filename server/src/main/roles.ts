@@ -12,7 +12,11 @@ import { createMarketService } from '@server/modules/market/market.service';
 import { createFairnessService, startRevealJob } from '@server/modules/market/fairness.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
 import { createAuthService } from '@server/modules/auth/auth.service';
-import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
+import {
+  operatorTokenFile,
+  resolveOperatorToken,
+  sha256,
+} from '@server/modules/operator/operator-token';
 import { createUploadService } from '@server/modules/uploads/upload.service';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
@@ -35,6 +39,7 @@ import { createMetrics, metricsServer, type Metrics } from '@server/platform/met
 import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@server/platform/bus';
 import type { Db } from '@server/platform/db';
+import { requestLog } from '@server/platform/http/request-log';
 import { healthRoutes } from '@server/platform/http/health';
 import type { Logger } from '@server/platform/logger';
 import { defaultCatalogue } from '@sim/catalogue';
@@ -132,6 +137,14 @@ export async function startApi(
       `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
     );
   if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
+  // A rotation in progress: the replaced token keeps working until it is removed (the config
+  // accepts OPERATOR_TOKEN_PREVIOUS only beside OPERATOR_TOKEN).
+  const operatorTokenHashes =
+    operator.hash && config.OPERATOR_TOKEN_PREVIOUS
+      ? [operator.hash, sha256(config.OPERATOR_TOKEN_PREVIOUS)]
+      : operator.hash;
+  if (config.OPERATOR_TOKEN_PREVIOUS)
+    log.info('operator token rotation: OPERATOR_TOKEN_PREVIOUS is still accepted');
   if (
     embedded &&
     (await setMetaIfAbsent(db, 'seeded_welcome_invite', 'yes')) === 'yes' &&
@@ -238,7 +251,7 @@ export async function startApi(
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
-    operatorTokenHash: operator.hash,
+    operatorTokenHash: operatorTokenHashes,
   });
   return {
     app,
@@ -415,23 +428,25 @@ export function authenticateViaApi(
   };
 }
 
-/** A bare HTTP server with /healthz and /readyz, for the gateway, sim and worker roles. */
-/** `/healthz` and `/readyz` alone (roles without an api): see `healthRoutes`. */
+/** `/healthz` and `/readyz` alone (roles without an api): see `healthRoutes`; requests logged. */
 export function healthApp(
   checks: Parameters<typeof healthRoutes>[0],
+  log: Logger,
   shown?: Parameters<typeof healthRoutes>[1],
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(log));
   app.use(healthRoutes(checks, shown));
   return app;
 }
 
 export function healthServer(
   checks: Parameters<typeof healthRoutes>[0],
+  log: Logger,
   shown?: Parameters<typeof healthRoutes>[1],
 ): http.Server {
-  return http.createServer(healthApp(checks, shown));
+  return http.createServer(healthApp(checks, log, shown));
 }
 
 /**

@@ -25,7 +25,7 @@ const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 // `sim_leader` metric and the log say which one leads).
 const metrics = createMetrics('sim');
 const sim = startSim(config, db, bus, log, metrics);
-serve(healthApp({ database: () => db.ping(), bus: () => bus.ready() }));
+serve(healthApp({ database: () => db.ping(), bus: () => bus.ready() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'sim ready');
 

@@ -55,7 +55,7 @@ const worker = startSettlementWorker({
     metrics.settled.inc({ status, mode });
   },
 });
-serve(healthApp({ database: () => db.ping() }));
+serve(healthApp({ database: () => db.ping() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
 

@@ -2,14 +2,18 @@ import { Router } from 'express';
 import { opsMessageBody, opsNewsBody, opsPageBody, pageParams } from '@shared/content';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireOperator } from '../operator/operator.routes';
+import type { OperatorTokenHashes } from '../operator/operator-token';
 import type { ContentService } from './content.service';
 import type { MessagesService } from './messages.service';
 
-/** /api/ops/messages, /api/ops/news, /api/ops/pages/:slug: what operators publish. */
+/**
+ * /api/ops/messages, /api/ops/news, /api/ops/pages/:slug, /api/ops/content/seed: what operators
+ * publish.
+ */
 export function contentOpsRoutes(deps: {
   content: ContentService;
   messages: MessagesService;
-  operatorTokenHash: string | null;
+  operatorTokenHash: OperatorTokenHashes | null;
 }): Router {
   const { content, messages } = deps;
   const r = Router();
@@ -24,6 +28,11 @@ export function contentOpsRoutes(deps: {
   r.put('/ops/pages/:slug', async (req, res) => {
     const { slug } = parseOrThrow(pageParams, req.params);
     res.json(await content.setPage(slug, parseOrThrow(opsPageBody, req.body)));
+  });
+  // A scaled deployment is never seeded by a first start: this writes the same default content
+  // (Home's banners and highlights above all, which have no other way in) once per database.
+  r.post('/ops/content/seed', async (_req, res) => {
+    res.json({ seeded: await content.seedDefaults() });
   });
   return r;
 }

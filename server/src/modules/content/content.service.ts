@@ -12,6 +12,7 @@ import type { Db } from '@server/platform/db';
 import { notFound } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import * as repo from './content.repo';
+import { seedContentOnce } from './seed';
 import {
   presentBanner,
   presentHighlight,
@@ -29,6 +30,12 @@ const HOME_NEWS = 5;
  */
 export function createContentService(db: Db) {
   return {
+    /**
+     * The default content (seed/<lang>.json: banners, highlights, three news items, the text
+     * pages) an embedded first start writes, for a scaled deployment; once per database.
+     * Whether this call wrote it.
+     */
+    seedDefaults: (): Promise<boolean> => seedContentOnce(db),
     /** 404 for a slug that is not one of the text pages, and for a page with no text yet. */
     async page(slug: string, lang: string): Promise<ContentPage> {
       const row = isPageSlug(slug) ? await repo.findPage(db, slug, lang) : null;

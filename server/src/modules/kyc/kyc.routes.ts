@@ -5,6 +5,7 @@ import { parseOrThrow } from '@server/platform/http/validate';
 import { requireUser, sessionOf } from '../auth/auth.middleware';
 import type { AuthService } from '../auth/auth.service';
 import { requireOperator } from '../operator/operator.routes';
+import type { OperatorTokenHashes } from '../operator/operator-token';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { KycService } from './kyc.service';
 
@@ -12,7 +13,7 @@ import type { KycService } from './kyc.service';
 export function kycRoutes(deps: {
   kyc: KycService;
   auth: AuthService;
-  operatorTokenHash: string | null;
+  operatorTokenHash: OperatorTokenHashes | null;
 }): Router {
   const { kyc } = deps;
   const r = Router();

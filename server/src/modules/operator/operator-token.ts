@@ -30,9 +30,19 @@ export async function resolveOperatorToken(
   return { hash, created: token };
 }
 
-/** Constant-time comparison of a presented token with the configured hash. */
-export function operatorTokenMatches(presented: string, hash: string): boolean {
+/**
+ * The SHA-256 of each operator token the api accepts: the current one, and during a rotation the
+ * one it replaces (OPERATOR_TOKEN_PREVIOUS).
+ */
+export type OperatorTokenHashes = string | readonly string[];
+
+/** Constant-time comparison of a presented token with every accepted hash (no early exit). */
+export function operatorTokenMatches(presented: string, hashes: OperatorTokenHashes): boolean {
   const a = Buffer.from(sha256(presented), 'hex');
-  const b = Buffer.from(hash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
+  let matched = false;
+  for (const hash of typeof hashes === 'string' ? [hashes] : hashes) {
+    const b = Buffer.from(hash, 'hex');
+    if (a.length === b.length && timingSafeEqual(a, b)) matched = true;
+  }
+  return matched;
 }

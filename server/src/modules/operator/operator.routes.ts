@@ -14,10 +14,10 @@ import type { AuthService } from '../auth/auth.service';
 import type { Db } from '@server/platform/db';
 import type { Bus } from '@server/platform/bus';
 import type { MarketService } from '../market/market.service';
-import { operatorTokenMatches } from './operator-token';
+import { operatorTokenMatches, type OperatorTokenHashes } from './operator-token';
 
 /** 401 without a token, 403 with a wrong one or when no operator token is configured. */
-export function requireOperator(tokenHash: string | null): RequestHandler {
+export function requireOperator(tokenHash: OperatorTokenHashes | null): RequestHandler {
   return (req, _res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
@@ -50,7 +50,7 @@ export function operatorRoutes(deps: {
   bus: Bus;
   market: MarketService;
   auth: AuthService;
-  tokenHash: string | null;
+  tokenHash: OperatorTokenHashes | null;
   now?: () => number;
 }): Router {
   const now = deps.now ?? Date.now;

@@ -2,11 +2,14 @@ import { Router, type RequestHandler } from 'express';
 import { unauthenticated } from '@server/platform/http/errors';
 import { bearerToken } from '../auth/auth.middleware';
 import type { AuthService } from '../auth/auth.service';
-import { operatorTokenMatches } from '../operator/operator-token';
+import { operatorTokenMatches, type OperatorTokenHashes } from '../operator/operator-token';
 import type { UploadService, Viewer } from './upload.service';
 
 /** 401 without a live session or the operator token; puts the viewer in `res.locals.viewer`. */
-function requireViewer(auth: AuthService, operatorTokenHash: string | null): RequestHandler {
+function requireViewer(
+  auth: AuthService,
+  operatorTokenHash: OperatorTokenHashes | null,
+): RequestHandler {
   return async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
@@ -27,7 +30,7 @@ function requireViewer(auth: AuthService, operatorTokenHash: string | null): Req
 export function uploadRoutes(deps: {
   uploads: UploadService;
   auth: AuthService;
-  operatorTokenHash: string | null;
+  operatorTokenHash: OperatorTokenHashes | null;
 }): Router {
   const r = Router();
   r.get('/uploads/:id', requireViewer(deps.auth, deps.operatorTokenHash), async (req, res) => {

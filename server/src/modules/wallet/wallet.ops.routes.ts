@@ -7,13 +7,17 @@ import {
 } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireOperator } from '../operator/operator.routes';
+import type { OperatorTokenHashes } from '../operator/operator-token';
 import type { WalletService } from './wallet.service';
 
 /**
  * /api/ops/deposits, /api/ops/withdrawals, /api/ops/ledger/check: operator review. A second
  * review of one item answers 409 INVALID_STATE, so repeating a call is harmless.
  */
-export function walletOpsRoutes(wallet: WalletService, operatorTokenHash: string | null): Router {
+export function walletOpsRoutes(
+  wallet: WalletService,
+  operatorTokenHash: OperatorTokenHashes | null,
+): Router {
   const r = Router();
   r.use('/ops', requireOperator(operatorTokenHash));
   const { deposits, withdrawals } = wallet;

@@ -11,20 +11,24 @@ import { refusalOf } from './refusals';
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // The request's id (request-log.ts) in the body, so a user's report leads to the log lines;
+    // its logger carries the id into the fault's line.
+    const requestId = typeof req.id === 'string' ? req.id : undefined;
+    const reqLog: Logger = req.log ?? log;
     const body = (
       code: ErrorBody['error']['code'],
       message: string,
       field?: string,
     ): ErrorBody => ({
-      error: { code, message, ...(field ? { field } : {}) },
+      error: { code, message, ...(field ? { field } : {}), ...(requestId ? { requestId } : {}) },
     });
     const refusal = err instanceof AppError ? err : refusalOf(err);
     if (refusal) {
-      if (refusal.report) log.error({ err, path: req.path }, refusal.message);
+      if (refusal.report) reqLog.error({ err, path: req.path }, refusal.message);
       res.status(refusal.status).json(body(refusal.code, refusal.message, refusal.field));
       return;
     }
-    log.error({ err, path: req.path }, 'unhandled error');
+    reqLog.error({ err, path: req.path }, 'unhandled error');
     res.status(500).json(body('INTERNAL', 'Something went wrong'));
   };
 }

@@ -71,6 +71,7 @@ describe.each(dbDrivers())('bad input never becomes a 5xx on %s', (kind) => {
           code: 'UNSUPPORTED_MEDIA_TYPE',
           message: expect.any(String),
           field: 'Content-Type',
+          requestId: expect.any(String),
         },
       });
       expect(await accounts()).toBe(0);

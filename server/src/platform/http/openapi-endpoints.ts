@@ -362,6 +362,11 @@ export const endpoints: Record<string, Endpoint> = {
       ok: one('ContentPage'),
       errors: notFound,
     }),
+    seedContent: op(
+      'POST /api/ops/content/seed',
+      'Write the default banners, highlights, news and pages once (seeded: whether this call did)',
+      { ok: one(z.object({ seeded: z.boolean() })) },
+    ),
     checkLedger: op('GET /api/ops/ledger/check', 'Check that the ledger balances', {
       ok: one('LedgerCheck'),
     }),

@@ -188,7 +188,12 @@ const highlight = z.object({ id, icon: z.enum(content.highlightIcons), title: te
 /** The named answer shapes: components/schemas, named by the endpoint table. */
 export const answerShapes = {
   Error: z.object({
-    error: z.object({ code: z.enum(errorCodes), message: text, field: text.optional() }),
+    error: z.object({
+      code: z.enum(errorCodes),
+      message: text,
+      field: text.optional(),
+      requestId: text.optional(),
+    }),
   }),
   User: user,
   Registered: z.object({ user }),

@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transfer } from '@server/modules/wallet/ledger';
+import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '../support/api';
+import { bankDepositFields, images, postDeposit } from '../support/wallet';
+import { dbDrivers, openTestDb, type TestDb } from '../support/db';
+import { repoRoot } from '../support/processes';
+
+/** `npm run ops -- …` as an operator or a scheduled job runs it: its own process, its exit code. */
+function ops(
+  url: string,
+  args: string[],
+  token = OPERATOR_TOKEN,
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['scripts/ops.ts', ...args, '--url', url, '--token', token],
+      { cwd: repoRoot, encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ status: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
+  let tdb: TestDb;
+  let api: TestApi;
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    tdb = await openTestDb(driver);
+    api = await buildTestApi(tdb.db);
+    server = api.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await api.close();
+    await tdb.drop();
+  });
+
+  it('exits 0 on a ledger that balances, and 1 naming the problem once an entry unbalances it', async () => {
+    // Real money movements first: a clean ledger with transfers in it.
+    await tdb.db.transaction((tx) =>
+      transfer(tx, {
+        kind: 'deposit',
+        userId: null,
+        ref: 'test:clean',
+        legs: [
+          { account: { house: 'world' }, amount: -5000 },
+          { account: { house: 'house_trading' }, amount: 5000 },
+        ],
+      }),
+    );
+    const clean = await ops(url, ['ledger', 'check']);
+    expect(clean.stderr).toBe('');
+    expect(JSON.parse(clean.stdout)).toEqual({ ok: true, problems: [] });
+    expect(clean.status).toBe(0);
+
+    // Corrupt it behind the ledger's back: a transfer with one entry that nothing balances.
+    const corrupt = await tdb.db.query<{ id: number }>(
+      `WITH t AS (INSERT INTO transfers (kind, ref) VALUES ('deposit', 'test:corrupt') RETURNING id)
+       INSERT INTO entries (transfer_id, account_id, amount, balance_after)
+       SELECT t.id, a.id, 700, 700 FROM t, ledger_accounts a WHERE a.kind = 'house_interest'
+       RETURNING transfer_id AS id`,
+    );
+    const transferId = corrupt.rows[0]!.id;
+
+    const broken = await ops(url, ['ledger', 'check']);
+    expect(broken.status).toBe(1);
+    const answer = JSON.parse(broken.stdout) as { ok: boolean; problems: string[] };
+    expect(answer.ok).toBe(false);
+    expect(answer.problems).toContain(`transfer ${transferId} sums to 700`);
+    expect(broken.stderr).toContain('ledger check failed');
+    expect(broken.stderr).toContain(`problem: transfer ${transferId} sums to 700`);
+  });
+
+  it('exits 1 when the server refuses the call (a wrong token)', async () => {
+    const res = await ops(url, ['ledger', 'check'], 'not-the-token-0000');
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain('FORBIDDEN');
+  });
+
+  it('seeds the default content once with content seed: Home gets its banners and highlights', async () => {
+    const empty = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(empty.body.banners).toEqual([]);
+    const first = await ops(url, ['content', 'seed']);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ seeded: true });
+    const home = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(home.body.banners).toHaveLength(3);
+    expect(home.body.highlights).toHaveLength(4);
+    expect(home.body.news.length).toBeGreaterThanOrEqual(3);
+    await api.http.get('/api/pages/rules?lang=de').expect(200);
+
+    // Once per database: a second run writes nothing and says so.
+    const again = await ops(url, ['content', 'seed']);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ seeded: false });
+    const after = await api.http.get('/api/content/home?lang=en').expect(200);
+    expect(after.body.banners).toHaveLength(3);
+
+    // Operators only.
+    await api.http.post('/api/ops/content/seed').expect(401);
+  });
+
+  it('saves an uploaded screenshot to a file with uploads get, byte for byte', async () => {
+    const user = await registerUser(api, 'cli');
+    const deposit = await postDeposit(api, user.auth, bankDepositFields(10_000), {
+      bytes: images.png,
+    }).expect(201);
+    const uploadId = deposit.body.screenshotId as string;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-cli-'));
+    try {
+      const out = path.join(dir, 'screenshot.png');
+      const saved = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
+      expect(saved.stderr).toBe('');
+      expect(saved.status).toBe(0);
+      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+      expect(JSON.parse(saved.stdout)).toEqual({
+        out,
+        bytes: images.png.length,
+        contentType: 'image/png',
+      });
+
+      // An existing file is never overwritten.
+      const again = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
+      expect(again.status).not.toBe(0);
+      expect(again.stderr).toContain('EEXIST');
+      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+
+      // An unknown upload: 404, exit 1, no file.
+      const missing = path.join(dir, 'missing.png');
+      const unknown = await ops(url, ['uploads', 'get', 'no-such-upload', '--out', missing]);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain('NOT_FOUND');
+      expect(fs.existsSync(missing)).toBe(false);
+
+      // No --out: refused before anything is fetched.
+      const noOut = await ops(url, ['uploads', 'get', uploadId]);
+      expect(noOut.status).toBe(2);
+      expect(noOut.stderr).toContain('missing --out');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
