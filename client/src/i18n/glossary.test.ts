@@ -11,7 +11,14 @@ import { flattenLocale, localePathsFor, mergeLocales, type LocaleTree } from './
  */
 interface Avoid {
   text: string;
-  why: 'betting' | 'wallet-word-in-savings' | 'payout-as-profit' | 'variant' | 'register' | 'brand' | 'plain-english';
+  why:
+    | 'betting'
+    | 'wallet-word-in-savings'
+    | 'payout-as-profit'
+    | 'variant'
+    | 'register'
+    | 'brand'
+    | 'plain-english';
 }
 interface Concept {
   term: string;
@@ -30,7 +37,10 @@ interface Seed {
   highlights: { title: string; body: string }[];
 }
 
-const glossaries = import.meta.glob<Glossary>('./glossary/*.json', { eager: true, import: 'default' });
+const glossaries = import.meta.glob<Glossary>('./glossary/*.json', {
+  eager: true,
+  import: 'default',
+});
 const localeFiles = import.meta.glob<LocaleTree>('./locales/**/*.json', {
   eager: true,
   import: 'default',
@@ -51,12 +61,16 @@ const seed = (lang: Language): Seed => {
   return s;
 };
 const texts = (lang: Language) =>
-  flattenLocale(mergeLocales(localePathsFor(lang, Object.keys(localeFiles)).map((p) => localeFiles[p]!)));
+  flattenLocale(
+    mergeLocales(localePathsFor(lang, Object.keys(localeFiles)).map((p) => localeFiles[p]!)),
+  );
 
 /** Concepts whose avoided words are wrong only inside savings (they are right in the wallet). */
 const savingsScoped = new Set(['savings.transferIn', 'savings.transferOut']);
 const isSavingsKey = (key: string) =>
-  /^(savings\.|wallet\.kind\.savings_|pages\.(money|particulars|savingsRules)$|tabs\.money$)/.test(key);
+  /^(savings\.|wallet\.kind\.savings_|pages\.(money|particulars|savingsRules)$|tabs\.money$)/.test(
+    key,
+  );
 
 /** Every seeded text of a language with where it comes from, and whether it is about savings. */
 function seedTexts(lang: Language): { where: string; text: string; savings: boolean }[] {
@@ -111,7 +125,12 @@ export function findings(
 const named: Record<string, string[]> = {
   'direction.up': ['orders.ticket.buyUp'],
   'direction.down': ['orders.ticket.buyDown'],
-  payout: ['orders.ticket.payout', 'orders.list.payout', 'wallet.kind.order_payout'],
+  payout: [
+    'orders.ticket.payout',
+    'orders.list.payout',
+    'orders.list.payNow',
+    'wallet.kind.order_payout',
+  ],
   draw: ['orders.status.draw'],
   void: ['orders.status.void'],
   deposit: ['wallet.kind.deposit', 'pages.recharge', 'wallet.summary.deposit'],
@@ -139,7 +158,12 @@ const named: Record<string, string[]> = {
 /** The rules pages name the same things as the buttons and the savings page. */
 const namedInPages: Record<string, string[]> = {
   rules: ['direction.up', 'direction.down'],
-  'savings-rules': ['savings.transferIn', 'savings.transferOut', 'savings.confirmed', 'savings.pending'],
+  'savings-rules': [
+    'savings.transferIn',
+    'savings.transferOut',
+    'savings.confirmed',
+    'savings.pending',
+  ],
 };
 
 const forms = (c: Concept) => [c.term, ...(c.forms ?? [])];
@@ -207,7 +231,8 @@ describe.each(languages)('%s follows its glossary', (lang) => {
       const concept = g.concepts[name]!;
       for (const key of keys) {
         const text = locale.get(key) ?? '';
-        if (!forms(concept).some((f) => uses(text, f))) wrong.push(`${key} "${text}" ≠ ${name} "${concept.term}"`);
+        if (!forms(concept).some((f) => uses(text, f)))
+          wrong.push(`${key} "${text}" ≠ ${name} "${concept.term}"`);
       }
     }
     expect(wrong).toEqual([]);
@@ -219,7 +244,8 @@ describe.each(languages)('%s follows its glossary', (lang) => {
       const body = seed(lang).pages[slug]!.body;
       for (const name of names) {
         const concept = g.concepts[name]!;
-        if (!forms(concept).some((f) => uses(body, f))) wrong.push(`${slug}: ${name} "${concept.term}"`);
+        if (!forms(concept).some((f) => uses(body, f)))
+          wrong.push(`${slug}: ${name} "${concept.term}"`);
       }
     }
     expect(wrong).toEqual([]);
@@ -228,7 +254,7 @@ describe.each(languages)('%s follows its glossary', (lang) => {
   it('writes percentages the way Intl does ("85%" or "85 %")', () => {
     const spaced = percentSpaced(lang);
     const wrong = [...localeTexts, ...seedTexts(lang)]
-      .flatMap(({ where, text }) => [...text.matchAll(/\d(\s*)%/gu)].map((m) => ({ where, m })))
+      .flatMap(({ where, text }) => [...text.matchAll(/\d+(\s*)%/gu)].map((m) => ({ where, m })))
       .filter(({ m }) => (m[1] !== '') !== spaced)
       .map(({ where, m }) => `${where}: "${m[0]}"`);
     expect(wrong).toEqual([]);
@@ -249,7 +275,9 @@ describe('the checker', () => {
     },
   };
   it('finds a banned word anywhere, case-insensitive, at the start of a word', () => {
-    expect(findings(g, [{ where: 'a', text: 'Kembalikan taruhan', savings: false }])).toHaveLength(1);
+    expect(findings(g, [{ where: 'a', text: 'Kembalikan taruhan', savings: false }])).toHaveLength(
+      1,
+    );
     expect(findings(g, [{ where: 'a', text: 'Dana order', savings: false }])).toEqual([]);
   });
   it('finds savings-only words only in savings texts', () => {
