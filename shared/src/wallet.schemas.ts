@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountNumberProblem, bankAccountForm, normalizeAccountNumber } from './bank-account';
 import { countryCodes } from './countries';
 import { freeText } from './text';
 import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
@@ -51,6 +52,16 @@ export const cardNumber = z
   .transform((s) => s.replace(/[\s-]/g, ''))
   .pipe(z.string().regex(/^\d{8,30}$/, 'card number must be 8-30 digits'));
 
+/**
+ * A withdrawal account's number as typed (spaces and dashes dropped, letters in capitals); its
+ * form is checked against the holder's nationality (shared/src/bank-account.ts).
+ */
+export const bankAccountNumber = z
+  .string()
+  .max(60)
+  .transform(normalizeAccountNumber)
+  .pipe(z.string().min(1, 'account number is required'));
+
 export const nationality = z
   .string()
   .trim()
@@ -91,19 +102,26 @@ const tradePassword = z.string().min(1, 'transaction password is required').max(
 
 /** POST /api/withdrawal-accounts: where withdrawals go, confirmed with the transaction password. */
 export const withdrawalAccountBody = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('bank'),
-    holderName: text(50, 'holder name'),
-    nationality,
-    bankName: text(60, 'bank name'),
-    cardNumber,
-    bankAddress: freeText()
-      .trim()
-      .max(200)
-      .optional()
-      .transform((v) => v || undefined),
-    tradePassword,
-  }),
+  z
+    .object({
+      type: z.literal('bank'),
+      holderName: text(50, 'holder name'),
+      nationality,
+      bankName: text(60, 'bank name'),
+      /** The holder's country decides the form: IBAN, CN card or account, or account number. */
+      cardNumber: bankAccountNumber,
+      bankAddress: freeText()
+        .trim()
+        .max(200)
+        .optional()
+        .transform((v) => v || undefined),
+      tradePassword,
+    })
+    .superRefine((v, ctx) => {
+      if (!countryCodes.has(v.nationality)) return; // reported on nationality already
+      const problem = accountNumberProblem(bankAccountForm(v.nationality), v.cardNumber);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['cardNumber'], message: problem });
+    }),
   z
     .object({
       type: z.literal('coin'),
