@@ -32,3 +32,12 @@ describe('bank account forms', () => {
     expect(accountNumberProblem('account', 'ABC')).toMatch(/6-30/);
   });
 });
+
+describe('the schemas that use them', () => {
+  it("take an IBAN or a card as a depositor's account", async () => {
+    const { payerAccount } = await import('./wallet.schemas');
+    expect(payerAccount.parse('DE89 3704 0044 0532 0130 00')).toBe('DE89370400440532013000');
+    expect(payerAccount.parse('6222-0200-1234-5678')).toBe('6222020012345678');
+    expect(payerAccount.safeParse('DE88370400440532013000').success).toBe(false);
+  });
+});

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { accountNumberProblem, bankAccountForm, normalizeAccountNumber } from './bank-account';
+import {
+  accountNumberProblem,
+  bankAccountForm,
+  isValidIban,
+  normalizeAccountNumber,
+} from './bank-account';
 import { countryCodes } from './countries';
 import { freeText } from './text';
 import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
@@ -45,12 +50,19 @@ export const coinAddressPatterns: Record<CoinNetwork, RegExp> = {
   ERC20: /^0x[0-9a-fA-F]{40}$/,
 };
 
-/** Card numbers as people type them: spaces and dashes are dropped. */
-export const cardNumber = z
+/** What a depositor paid from: a card or account number, or an IBAN (Europe). */
+export const payerAccount = z
   .string()
   .max(60)
-  .transform((s) => s.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{8,30}$/, 'card number must be 8-30 digits'));
+  .transform(normalizeAccountNumber)
+  .pipe(
+    z
+      .string()
+      .refine(
+        (v) => /^\d{8,30}$/.test(v) || isValidIban(v),
+        'card number must be 8-30 digits, or a valid IBAN',
+      ),
+  );
 
 /**
  * A withdrawal account's number as typed (spaces and dashes dropped, letters in capitals); its
@@ -83,7 +95,7 @@ export const depositBody = z.discriminatedUnion('channel', [
     channel: z.literal('bank'),
     amount: minorUnits,
     payerBank: text(60, 'bank name'),
-    payerCard: cardNumber,
+    payerCard: payerAccount,
     payerName: text(50, 'name'),
     remark,
   }),
