@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  accountNumberProblem,
+  bankAccountForm,
+  isValidIban,
+  normalizeAccountNumber,
+} from './bank-account';
 import { countryCodes } from './countries';
 import { freeText } from './text';
 import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
@@ -44,12 +50,29 @@ export const coinAddressPatterns: Record<CoinNetwork, RegExp> = {
   ERC20: /^0x[0-9a-fA-F]{40}$/,
 };
 
-/** Card numbers as people type them: spaces and dashes are dropped. */
-export const cardNumber = z
+/** What a depositor paid from: a card or account number, or an IBAN (Europe). */
+export const payerAccount = z
   .string()
   .max(60)
-  .transform((s) => s.replace(/[\s-]/g, ''))
-  .pipe(z.string().regex(/^\d{8,30}$/, 'card number must be 8-30 digits'));
+  .transform(normalizeAccountNumber)
+  .pipe(
+    z
+      .string()
+      .refine(
+        (v) => /^\d{8,30}$/.test(v) || isValidIban(v),
+        'card number must be 8-30 digits, or a valid IBAN',
+      ),
+  );
+
+/**
+ * A withdrawal account's number as typed (spaces and dashes dropped, letters in capitals); its
+ * form is checked against the holder's nationality (shared/src/bank-account.ts).
+ */
+export const bankAccountNumber = z
+  .string()
+  .max(60)
+  .transform(normalizeAccountNumber)
+  .pipe(z.string().min(1, 'account number is required'));
 
 export const nationality = z
   .string()
@@ -81,7 +104,7 @@ export const depositBody = z.discriminatedUnion('channel', [
     channel: z.literal('bank'),
     amount: minorUnits,
     payerBank: text(60, 'bank name'),
-    payerCard: cardNumber,
+    payerCard: payerAccount,
     payerName: text(50, 'name'),
     remark,
     mode: realMoneyMode,
@@ -102,19 +125,26 @@ const tradePassword = z.string().min(1, 'transaction password is required').max(
 
 /** POST /api/withdrawal-accounts: where withdrawals go, confirmed with the transaction password. */
 export const withdrawalAccountBody = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('bank'),
-    holderName: text(50, 'holder name'),
-    nationality,
-    bankName: text(60, 'bank name'),
-    cardNumber,
-    bankAddress: freeText()
-      .trim()
-      .max(200)
-      .optional()
-      .transform((v) => v || undefined),
-    tradePassword,
-  }),
+  z
+    .object({
+      type: z.literal('bank'),
+      holderName: text(50, 'holder name'),
+      nationality,
+      bankName: text(60, 'bank name'),
+      /** The holder's country decides the form: IBAN, CN card or account, or account number. */
+      cardNumber: bankAccountNumber,
+      bankAddress: freeText()
+        .trim()
+        .max(200)
+        .optional()
+        .transform((v) => v || undefined),
+      tradePassword,
+    })
+    .superRefine((v, ctx) => {
+      if (!countryCodes.has(v.nationality)) return; // reported on nationality already
+      const problem = accountNumberProblem(bankAccountForm(v.nationality), v.cardNumber);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['cardNumber'], message: problem });
+    }),
   z
     .object({
       type: z.literal('coin'),

@@ -103,7 +103,7 @@ describe('content journeys (Chromium, embedded app)', () => {
     expect(await page.getByTestId('highlights').locator('li').count()).toBe(4);
     const news = page.locator('[data-testid^="news-"]').filter({ has: page.locator('strong') });
     expect(await news.count()).toBe(3);
-    expect(await news.first().innerText()).toMatch(/余额宝上线了[\s\S]*3小时前/);
+    expect(await news.first().innerText()).toMatch(/活期理财上线了[\s\S]*3小时前/);
     expect(await text(page, 'news-end')).toBe('没有更多了');
     expect(await page.getByTestId('privacy-link').getAttribute('href')).toBe('#/pages/yinsi/yinsi');
 

@@ -105,7 +105,7 @@ describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
     await page.getByTestId('password').fill(password);
     await page.getByTestId('submit').click();
     await page.waitForURL(/#\/pages\/index\/index/);
-    await page.getByRole('link', { name: '余额宝' }).click();
+    await page.getByRole('link', { name: '活期理财' }).click();
     await page.waitForURL(/#\/pages\/money\/money/);
     await expectFigures(page, {
       'savings-total': money(0),

@@ -94,6 +94,17 @@ function tokens(selector: string): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
+/** A theme's tokens with var(--x) references resolved within the theme (over the light base). */
+function resolved(theme: Record<string, string>, base: Record<string, string> = {}) {
+  const all = { ...base, ...theme };
+  const value = (name: string, depth = 0): string => {
+    const v = all[name] ?? '';
+    const ref = /^var\((--[\w-]+)\)$/.exec(v);
+    return ref && depth < 5 ? value(ref[1]!, depth + 1) : v;
+  };
+  return Object.fromEntries(Object.keys(all).map((name) => [name, value(name)]));
+}
+
 /** WCAG 2 contrast ratio of two #rrggbb colours. */
 function contrast(a: string, b: string): number {
   const luminance = (hex: string) => {
@@ -108,13 +119,28 @@ function contrast(a: string, b: string): number {
 }
 
 describe('colour tokens (app.css)', () => {
-  const light = tokens(':root');
-  const dark = tokens(":root[data-theme='dark']");
-  const colourTokens = Object.keys(light).filter((name) => light[name]!.startsWith('#'));
+  const lightOwn = tokens(':root');
+  const darkOwn = tokens(":root[data-theme='dark']");
+  const redUp = tokens(":root[data-market='red-up']");
+  const colourTokens = Object.keys(lightOwn).filter((name) => lightOwn[name]!.startsWith('#'));
+  const light = resolved(lightOwn);
+  const dark = resolved(darkOwn, lightOwn);
 
   it('gives every light colour a dark value', () => {
     expect(colourTokens.length).toBeGreaterThan(10);
-    expect(Object.keys(dark).sort()).toEqual([...colourTokens].sort());
+    expect(Object.keys(darkOwn).sort()).toEqual([...colourTokens].sort());
+  });
+
+  it('swaps up and down under red-up, and only those', () => {
+    expect(redUp).toEqual({
+      '--up': 'var(--red)',
+      '--up-bg': 'var(--red-bg)',
+      '--down': 'var(--green)',
+      '--down-bg': 'var(--green-bg)',
+    });
+    expect(light['--up']).toBe(light['--green']);
+    expect(light['--error']).toBe(light['--red']);
+    expect(dark['--up']).toBe(dark['--green']);
   });
 
   /** Text colour on the backgrounds it is drawn on. */

@@ -15,6 +15,7 @@
  */
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { followLanguage } from '@client/app/market-colors';
 import {
   defaultLanguage,
   detectLanguage,
@@ -61,6 +62,7 @@ export async function initI18n(): Promise<void> {
   const lng = detectLanguage(storedLanguage(), navigator.languages ?? [navigator.language]);
   i18next.on('languageChanged', (lang) => {
     document.documentElement.lang = lang;
+    followLanguage(lang); // up is red for zh-CN, zh-TW and ko unless the user chose
   });
   await i18next
     .use(lazyLocales)
@@ -74,6 +76,7 @@ export async function initI18n(): Promise<void> {
       react: { useSuspense: true },
     });
   document.documentElement.lang = lng;
+  followLanguage(lng);
 }
 
 /** Switches language and remembers the choice under `i18nLang`. */

@@ -44,6 +44,7 @@ describe('helpers', () => {
   it('groups card numbers by four, leaving anything else as it is', () => {
     expect(groupedDigits('6222020000000000000')).toBe('6222 0200 0000 0000 000');
     expect(groupedDigits('1234')).toBe('1234');
+    expect(groupedDigits('DE89370400440532013000')).toBe('DE89 3704 0044 0532 0130 00');
     expect(groupedDigits('TXyZ7aBc')).toBe('TXyZ7aBc');
     expect(groupedDigits('')).toBe('');
   });

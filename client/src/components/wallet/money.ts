@@ -55,4 +55,4 @@ export function maskTail(value: string, keep = 4): string {
  * read and type, and it wraps between groups on a narrow screen, never one digit alone.
  */
 export const groupedDigits = (value: string): string =>
-  /^\d+$/.test(value) ? (value.match(/\d{1,4}/g) ?? []).join(' ') : value;
+  /^[\dA-Z]+$/.test(value) ? (value.match(/[\dA-Z]{1,4}/g) ?? []).join(' ') : value;

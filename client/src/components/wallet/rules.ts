@@ -1,5 +1,6 @@
 import { amountToMinor, sanitizeAmountInput } from '@shared/amount-input';
-import { cardNumber } from '@shared/wallet.schemas';
+import { accountNumberProblem, bankAccountForm, type BankAccountForm } from '@shared/bank-account';
+import { payerAccount } from '@shared/wallet.schemas';
 import type { DepositChannel } from '@shared/wallet';
 import type { MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
@@ -27,10 +28,35 @@ export const text =
   (value: string): MessageKey | null =>
     blank(value) ?? (value.trim().length > max ? msg('wallet.rules.tooLong') : null);
 
-export const cardNumberRule =
+/** What a depositor paid from: a card or account number, or an IBAN (the server's rule). */
+export const payerAccountRule =
   (blank: (v: string) => MessageKey | null = required) =>
   (value: string): MessageKey | null =>
-    blank(value) ?? (cardNumber.safeParse(value).success ? null : msg('wallet.rules.cardNumber'));
+    blank(value) ?? (payerAccount.safeParse(value).success ? null : msg('wallet.rules.cardNumber'));
+
+/** The label of a withdrawal account's number for the holder's country: IBAN, card, account. */
+export const accountNumberLabel = {
+  iban: 'wallet.fields.iban',
+  card: 'wallet.fields.cardNumber',
+  account: 'wallet.fields.accountNumber',
+} as const satisfies Record<BankAccountForm, string>;
+
+/** A withdrawal account's number, in the form its holder's nationality uses (the server's rule). */
+export const accountNumberRule =
+  (nationalityOf: (values: Record<string, string>) => string) =>
+  (value: string, values: Record<string, string>): MessageKey | null => {
+    const blank = notEmpty(value);
+    if (blank) return blank;
+    const form = bankAccountForm(nationalityOf(values));
+    if (!accountNumberProblem(form, value)) return null;
+    return msg(
+      form === 'iban'
+        ? 'wallet.rules.iban'
+        : form === 'card'
+          ? 'wallet.rules.cardNumber'
+          : 'wallet.rules.accountNumber',
+    );
+  };
 
 /** Bank transfers are whole currency units: digits only, then the spec's amount-input rule. */
 export const wholeAmountInput = (raw: string): string => {

@@ -14,6 +14,7 @@ import {
 import { merge, Subject } from 'rxjs';
 import { intervalMs, type Interval } from '@shared/product';
 import { getCandles, getTicks } from '@client/api/market';
+import { useMarketColors } from '@client/app/market-colors';
 import { useTheme } from '@client/app/theme';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { formatClock, formatDateTime, formatDay } from '@client/i18n/format';
@@ -120,6 +121,7 @@ export function Chart({
   /** Repaints the current series in new colours; set by the series effect. */
   const recolorRef = useRef<((colors: Palette) => void) | null>(null);
   const { theme } = useTheme();
+  const { colors: marketColors } = useMarketColors();
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
 
@@ -143,14 +145,15 @@ export function Chart({
     chartRef.current?.applyOptions(localization(lang, precision));
   }, [lang, precision]);
 
-  // A theme change (settings or the system) re-reads the CSS variables into the canvas.
+  // A theme or market-colour change (settings or the system) re-reads the CSS variables into
+  // the canvas.
   useEffect(() => {
     const el = containerRef.current;
     if (!chartRef.current || !el) return;
     const colors = palette(el);
     chartRef.current.applyOptions(chartColors(colors, el));
     recolorRef.current?.(colors);
-  }, [theme]);
+  }, [theme, marketColors]);
 
   useEffect(() => {
     const chart = chartRef.current;
@@ -245,7 +248,17 @@ export function Chart({
       borderVisible: false,
       priceFormat,
     });
-    recolorRef.current = (c) => series.applyOptions(candleColors(c));
+    // The candles' colours, as attributes for tests and tools (like data-bars below).
+    const markCandles = () => {
+      const { upColor, downColor } = series.options();
+      el.dataset.upColor = upColor;
+      el.dataset.downColor = downColor;
+    };
+    markCandles();
+    recolorRef.current = (c) => {
+      series.applyOptions(candleColors(c));
+      markCandles();
+    };
     const sub = candleFeed({
       precision,
       intervalMs: intervalMs[interval],

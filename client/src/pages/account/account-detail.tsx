@@ -7,7 +7,9 @@ import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { countryName } from '@client/components/wallet/countries';
 import { ServiceLink } from '@client/components/wallet/ServiceLink';
+import { bankAccountForm } from '@shared/bank-account';
 import { groupedDigits } from '@client/components/wallet/money';
+import { accountNumberLabel } from '@client/components/wallet/rules';
 import { useRequest } from '@client/state';
 import '@client/components/wallet/wallet.css';
 
@@ -72,7 +74,7 @@ export function AccountDetailPage() {
                     testId="detail-bank-name"
                   />
                   <Row
-                    label={t('wallet.fields.cardNumber')}
+                    label={t(accountNumberLabel[bankAccountForm(account.data.nationality ?? '')])}
                     value={groupedDigits(account.data.cardNumber)}
                     testId="detail-card-number"
                   />

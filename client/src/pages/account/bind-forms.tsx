@@ -8,14 +8,22 @@ import { useForm } from '@client/components/form/useForm';
 import { rules, type Rule } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
-import { cardNumberRule, msg, notEmpty, text } from '@client/components/wallet/rules';
+import { bankAccountForm } from '@shared/bank-account';
+import {
+  accountNumberLabel,
+  accountNumberRule,
+  msg,
+  notEmpty,
+  text,
+} from '@client/components/wallet/rules';
 import { coinAddressPatterns } from '@shared/wallet.schemas';
 import { showToast } from '@client/state';
 
 type Bound = (account: WithdrawalAccount) => void;
 
 /**
- * Bind a bank card: holder name, nationality, bank, card number, bank address (optional), and the
+ * Bind a bank account: holder name, nationality, bank, the number in the form of the holder's
+ * country (IBAN, card, account number), bank address (optional), and the
  * transaction password that confirms it (where withdrawals go is a money decision).
  */
 export function BindBankForm({ onBound }: { onBound: Bound }) {
@@ -33,11 +41,13 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       holderName: text(50, notEmpty),
       nationality: notEmpty,
       bankName: text(60, notEmpty),
-      cardNumber: cardNumberRule(notEmpty),
+      cardNumber: accountNumberRule((v) => v.nationality ?? ''),
       bankAddress: (v) => (v.trim().length > 200 ? msg('wallet.rules.tooLong') : null),
       tradePassword: rules.tradePassword,
     },
   );
+  // The number's form follows the holder's country: an IBAN, a Chinese card, an account number.
+  const numberForm = bankAccountForm(form.values.nationality);
   const send = form.onSubmit(async (v) => {
     const account = await bindWithdrawalAccount({
       type: 'bank',
@@ -76,11 +86,11 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       />
       <TextField
         {...form.field('cardNumber')}
-        label={t('wallet.fields.cardNumber')}
+        label={t(accountNumberLabel[numberForm])}
         testId="card-number"
-        inputMode="numeric"
+        inputMode={numberForm === 'iban' ? 'text' : 'numeric'}
         autoComplete="off"
-        maxLength={40}
+        maxLength={numberForm === 'iban' ? 50 : 40}
       />
       <TextField
         {...form.field('bankAddress')}

@@ -5,6 +5,7 @@ import { transferKinds, type TransferKind } from '@shared/wallet';
 import { listFundRecords } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';
+import { amountTone } from '@client/components/wallet/amount-tone';
 import { PagedList } from '@client/components/wallet/PagedList';
 import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
 import { useMoney } from '@client/components/wallet/useMoney';
@@ -62,7 +63,7 @@ export function MoneyRecordPage() {
               <div className="record__line">
                 <span className="record__title">{t(`wallet.kind.${r.type}`)}</span>
                 <span
-                  className={`record__amount ${r.amount > 0 ? 'up' : r.amount < 0 ? 'down' : ''}`}
+                  className={`record__amount ${amountTone(r.type, r.amount)}`}
                   data-testid={`ledger-amount-${r.id}`}
                 >
                   {money.signed(r.amount)}

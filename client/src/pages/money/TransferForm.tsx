@@ -64,7 +64,7 @@ export function TransferForm({
     if (busy) return;
     const minor = amountToMinor(amount);
     if (minor === null || minor < savingsLimits.min) {
-      setProblem(t('savings.amountRequired'));
+      setProblem(t('savings.amountRequired', { min: format.money(savingsLimits.min) }));
       return;
     }
     key.current ??= newKey();

@@ -43,11 +43,11 @@ describe('the order card', () => {
 
   it('words each void reason', () => {
     expect(render(<VoidNote order={{ id: '7', voidReason: 'NO_ENTRY_TICK' }} />)).toContain(
-      'No entry price in time; stake refunded',
+      'No entry price in time; amount refunded',
     );
     expect(render(<VoidNote order={{ id: '7', voidReason: 'FEED_STALE' }} />)).toContain(
-      'Price feed interrupted; stake refunded',
+      'Price feed interrupted; amount refunded',
     );
-    expect(render(<VoidNote order={{ id: '7', voidReason: null }} />)).toContain('Stake refunded');
+    expect(render(<VoidNote order={{ id: '7', voidReason: null }} />)).toContain('Amount refunded');
   });
 });

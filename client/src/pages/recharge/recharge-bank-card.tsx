@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isValidIban } from '@shared/bank-account';
 import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
@@ -7,7 +8,7 @@ import { CopyRow } from '@client/components/wallet/CopyButton';
 import { groupedDigits } from '@client/components/wallet/money';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import {
-  cardNumberRule,
+  payerAccountRule,
   depositAmountRule,
   msg,
   text,
@@ -39,7 +40,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
     {
       amount: depositAmountRule(details),
       payerBank: text(60),
-      payerCard: cardNumberRule(),
+      payerCard: payerAccountRule(),
       payerName: text(50),
       screenshot: (v) => (v ? null : msg('wallet.rules.screenshot')),
     },
@@ -73,7 +74,9 @@ function BankDepositForm({ details }: { details: BankChannel }) {
             testId="copy-bank-name"
           />
           <CopyRow
-            label={t('wallet.fields.cardNumber')}
+            label={t(
+              isValidIban(details.cardNumber) ? 'wallet.fields.iban' : 'wallet.fields.cardNumber',
+            )}
             value={details.cardNumber}
             shown={groupedDigits(details.cardNumber)}
             testId="copy-card-number"

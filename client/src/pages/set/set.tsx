@@ -7,9 +7,10 @@ import { LanguageSelect } from '@client/components/LanguageSelect';
 import { PageHeader } from '@client/components/PageHeader';
 import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
+import { MarketColorsSelect } from './MarketColorsSelect';
 import { ThemeSelect } from './ThemeSelect';
 
-/** /pages/set/set: language, theme, password changes, and clearing the cache (which signs out). */
+/** /pages/set/set: language, theme, market colours, password changes, and clearing the cache (which signs out). */
 export function SettingsPage() {
   const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
@@ -33,6 +34,9 @@ export function SettingsPage() {
         </div>
         <div className="menu__row menu__row--static">
           <ThemeSelect />
+        </div>
+        <div className="menu__row menu__row--static">
+          <MarketColorsSelect />
         </div>
         <button
           type="button"

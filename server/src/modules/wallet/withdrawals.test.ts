@@ -176,6 +176,40 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
   });
 
+  describe('bank details by country', () => {
+    const bind = async (body: Record<string, unknown>) => {
+      const u = await registerUser(api, 'iban');
+      const res = await api.http.post('/api/withdrawal-accounts').set(u.auth).send(body);
+      return { u, res };
+    };
+
+    it.each([
+      ['DE', 'DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
+      ['FR', 'fr14 2004 1010 0505 0001 3m02 606', 'FR1420041010050500013M02606'],
+      ['CN', '6222 0200 1234 5678', '6222020012345678'],
+      ['JP', '1234567', '1234567'],
+      ['KR', '110-123-456789', '110123456789'],
+    ])("accepts a %s holder's number %s, stored as %s", async (nationality, typed, stored) => {
+      const { res } = await bind({ ...bankAccountBody, nationality, cardNumber: typed });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ type: 'bank', nationality, cardNumber: stored });
+    });
+
+    it.each([
+      ['DE', 'DE88 3704 0044 0532 0130 00', /check digits/], // wrong check digits
+      ['FR', 'FR14 2004 1010 0505 0001 3M02 607', /check digits/], // one character changed
+      ['DE', '6222020012345678', /IBAN/], // a card number where an IBAN is due
+      ['CN', 'DE89370400440532013000', /8-30 digits/],
+      ['JP', '12345', /6-30 digits/],
+    ])("refuses a %s holder's %s with a 400 naming cardNumber", async (nationality, typed, why) => {
+      const { u, res } = await bind({ ...bankAccountBody, nationality, cardNumber: typed });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'cardNumber' });
+      expect(res.body.error.message).toMatch(why);
+      expect((await api.http.get('/api/withdrawal-accounts').set(u.auth)).body).toEqual([]);
+    });
+  });
+
   describe('withdrawals', () => {
     it('holds the amount at once; success pays it out, failure returns it with the reason', async () => {
       const u = await readyUser(api, 100_000);
