@@ -93,7 +93,8 @@ describe.each(dbDrivers())('practice and real money stay apart on %s', (kind) =>
     await publishMarket(api.bus, { ETHUSDT: 'open' });
     users = [await readyUser(api, 200_000, 'modelA'), await readyUser(api, 0, 'modelB')];
     for (const u of users) await api.http.get('/api/account/summary').set(u.auth).expect(200);
-  });
+    // Two registrations (argon2), identity checks and a deposit: slow on a busy machine.
+  }, 180_000);
   afterAll(async () => {
     await api.close();
     await t.drop();
