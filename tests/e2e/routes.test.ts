@@ -193,7 +193,11 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
           // Each failed part has its own retry; all of them together bring the page back.
           const retries = page.getByRole('button', { name: retryText });
           for (let i = 0; i < 10 && (await retries.count()) > 0; i++) {
-            await retries.first().click();
+            // A retry may go away between the count and the click (its data came): no wait.
+            await retries
+              .first()
+              .click({ timeout: 2000 })
+              .catch(() => undefined);
             await page.waitForTimeout(300);
           }
           await retries.first().waitFor({ state: 'detached', timeout: 10_000 });

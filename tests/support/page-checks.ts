@@ -45,7 +45,14 @@ export function rawKeysIn(text: string, { keys, roots }: ReturnType<typeof local
  * its box without an ellipsis (a long German or Thai label, a long number).
  */
 export function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
+    // Measured at rest: a transition under way (a carousel sliding its next banner in) puts
+    // elements where they will not stay. Endless animations (spinners) are not transitions.
+    const moving = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    await Promise.race([
+      Promise.allSettled(moving.map((a) => a.finished)),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]);
     const problems: string[] = [];
     const width = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth > width + 1)

@@ -181,7 +181,11 @@ export function watchNetwork(page: Page) {
   page.on('requestfailed', (r) => {
     inFlight.delete(r);
     lastChange = Date.now();
-    failures.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText ?? 'failed'}`);
+    const why = r.failure()?.errorText ?? 'failed';
+    // A read the app itself cancelled (its AbortSignal, when a list re-renders or a page
+    // unmounts) is no failure; a write cut off, or any other error, is.
+    if (why === 'net::ERR_ABORTED' && r.method() === 'GET') return;
+    failures.push(`${r.method()} ${r.url()}: ${why}`);
   });
   page.on('response', (r) => {
     if (r.status() >= 400) failures.push(`${r.request().method()} ${r.url()}: ${r.status()}`);
