@@ -73,7 +73,9 @@ describe('money and operator actions in the log', () => {
     expect(events('savings.in')).toEqual([expect.objectContaining({ amount: 2_000 })]);
     // Every operator call that changes something: the KYC review, three deposit and withdrawal
     // reviews (approve, reject, approve).
-    const actions = events('operator.action').map((l) => `${l.method} ${l.path} ${l.status}`);
+    const actions = events('operator.action').map(
+      (l) => `${String(l.method)} ${String(l.path)} ${String(l.status)}`,
+    );
     expect(actions).toContain(`POST /api/ops/deposits/${rejectedDeposit}/reject 200`);
     expect(actions).toContain(`POST /api/ops/withdrawals/${w.body.id}/approve 200`);
     expect(actions.length).toBeGreaterThanOrEqual(4);
