@@ -50,6 +50,10 @@ export interface FeedOptions {
    * is false, and each tape write runs `fence` first, so a former leader never writes the tape.
    */
   lease?: { leading(): boolean; fence(tx: Queryable): Promise<void> };
+  /** Told of every tick emitted (the `sim_ticks_total` counter). */
+  onTick?: (productId: string) => void;
+  /** Given the tape writer's figures when the feed starts, and null when it stops (metrics). */
+  onTape?: (tape: (() => { buffered: number; lastWriteMs: number | null }) | null) => void;
 }
 
 export interface Feed {
@@ -89,6 +93,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     flushMs: o.flushMs,
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
   });
+  o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
   const leading = () => o.lease?.leading() ?? true;
   const maintenance = await maintenanceList(o.db);
   const lastTape = await lastTicks(o.db);
@@ -185,6 +190,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       price: unitsToPrice(row.price, book.spec.precision),
     };
     void publish({ type: 'tick', tick });
+    o.onTick?.(row.productId);
     writer.addTick(row);
     writer.setCandle({ ...candle, productId: row.productId });
   };
@@ -261,6 +267,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       commitments?.stop();
       await unsubscribe();
       await writer.stop();
+      o.onTape?.(null);
     },
   };
 }

@@ -21,6 +21,8 @@ export interface TapeWriter {
   /** Writes what is buffered in one transaction; concurrent calls share one flush. */
   flush(): Promise<void>;
   pending(): number;
+  /** When the last write succeeded (epoch ms), null before the first one. */
+  lastWriteMs(): number | null;
   stop(): Promise<void>;
 }
 
@@ -49,9 +51,14 @@ export function createTapeWriter(
   let starts: PeriodStartRecord[] = [];
   let inFlight: Promise<void> | null = null;
   let dropped = 0;
+  let lastWriteMs: number | null = null;
 
   const writeOnce = async () => {
-    if (!ticks.length && !candles.size && !starts.length) return;
+    if (!ticks.length && !candles.size && !starts.length) {
+      // Nothing to write (a closed market): the tape is as current as it can be.
+      lastWriteMs = Date.now();
+      return;
+    }
     const batch = ticks;
     const batchCandles = candles;
     const batchStarts = starts;
@@ -66,6 +73,7 @@ export function createTapeWriter(
           await insertTicks(tx, batch.slice(i, i + 5000));
         await upsertCandles(tx, [...batchCandles.values()]);
       });
+      lastWriteMs = Date.now();
     } catch (err) {
       if (err instanceof FencedOut) {
         // Another simulator leads now: what this one buffered must never reach the tape.
@@ -110,6 +118,7 @@ export function createTapeWriter(
     addPeriodStart: (r) => void starts.push(r),
     flush,
     pending: () => ticks.length,
+    lastWriteMs: () => lastWriteMs,
     async stop() {
       clearInterval(timer);
       await flush();

@@ -13,6 +13,8 @@ import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
 import { requestLog } from './platform/http/request-log';
+import { httpMetrics, markRouteBase } from './platform/http/http-metrics';
+import type { Metrics } from './platform/metrics';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
@@ -64,6 +66,8 @@ export interface ApiDeps {
    * operator endpoints closed.
    */
   operatorTokenHash: OperatorTokenHashes | null;
+  /** Request durations by route pattern and status (`http_request_duration_seconds`). */
+  metrics?: Pick<Metrics, 'httpDuration'>;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */
@@ -84,12 +88,14 @@ export function createApiApp({
   practice,
   testClock,
   operatorTokenHash,
+  metrics,
 }: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // First: every response, refusals by later middleware too, carries a request id and an
   // access-log line.
   app.use(requestLog(log));
+  if (metrics) app.use(httpMetrics(metrics.httpDuration));
   // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(
@@ -110,6 +116,8 @@ export function createApiApp({
   // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
 
   const api = express.Router();
+  // The route label of HTTP metrics keeps the /api prefix (platform/http/http-metrics.ts).
+  api.use(markRouteBase);
   api.use(
     cors({
       origin: config.CORS_ORIGINS.length ? config.CORS_ORIGINS : false,

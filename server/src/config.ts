@@ -137,6 +137,8 @@ export const configSchema = z.object({
   SETTLEMENT_WORKER: z.enum(['on', 'off']).default('on'),
   TEST_CLOCK: z.enum(['0', '1']).default('0'),
   SETTLE_BATCH_SIZE: intInRange(1, 5000).default(200),
+  // The api's periodic ledger check (ledger_check_ok); 0 turns it off.
+  LEDGER_CHECK_MINUTES: intInRange(0, 1440).default(15),
   SHUTDOWN_TIMEOUT_MS: intInRange(100, 120_000).default(10_000),
   // Money (DECISIONS.md, Money). Amounts in minor units; the demo receiving details are
   // placeholders in valid formats, to be replaced by a real deployment.

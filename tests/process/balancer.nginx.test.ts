@@ -88,4 +88,29 @@ describe('the balancer (deploy/nginx.conf)', () => {
       });
     expect(reached).toEqual([]);
   });
+
+  it('refuses the operator API (/api/ops) from outside, however it is spelled', async () => {
+    reached.length = 0;
+    for (const p of [
+      '/api/ops',
+      '/api/ops/',
+      '/api/ops/ledger/check',
+      '/api/ops/deposits?status=pending',
+      '/API/OPS/house',
+      '/api/Ops/withdrawals',
+      '//api//ops/house',
+      '/api/%6fps/house',
+      '/api/./ops/house',
+      '/api/market/../ops/house',
+    ])
+      expect({ path: p, status: (await fetch(`${base}${p}`)).status }).toEqual({
+        path: p,
+        status: 404,
+      });
+    for (const method of ['POST', 'PUT', 'DELETE'])
+      expect((await fetch(`${base}/api/ops/deposits/1/approve`, { method })).status).toBe(404);
+    expect(reached).toEqual([]);
+    // Paths that only look alike still reach the api.
+    expect(await (await fetch(`${base}/api/opsx`)).text()).toBe('api /api/opsx');
+  });
 });

@@ -133,7 +133,7 @@ export async function buildTestApi(
     pendingDepositsMax: deposits.pendingMax,
   });
   const kyc = createKycService(db, uploads, userEvents, summaries);
-  const metrics = createMetrics('test');
+  const metrics = createMetrics('all');
   const orders = createOrdersService({
     db,
     market,
@@ -174,6 +174,7 @@ export async function buildTestApi(
         ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
         : null,
     operatorTokenHash: sha256(OPERATOR_TOKEN),
+    metrics,
   });
   return {
     app,

@@ -17,7 +17,7 @@ type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
  * (TRUST_PROXY=loopback, as behind a local proxy).
  */
 const hub = createMemoryHub();
-const metrics = createMetrics('test');
+const metrics = createMetrics('gateway');
 const clients: Client[] = [];
 const gateways: Gateway[] = [];
 

@@ -21,7 +21,7 @@ const limits = { conflateBytes: 16 * 1024, disconnectBytes: 128 * 1024 };
 
 const hub = createMemoryHub();
 const sim = createMemoryBus(hub);
-const metrics = createMetrics('test');
+const metrics = createMetrics('gateway');
 let gateway: Gateway;
 let url: string;
 

@@ -6,7 +6,14 @@ import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal } from '@server/platform/startup';
-import { attachGateway, authenticateViaApi, healthServer, serveMetrics, watchApi } from './roles';
+import {
+  attachGateway,
+  authenticateViaApi,
+  healthServer,
+  serveMetrics,
+  watchApi,
+  watchProcess,
+} from './roles';
 
 /**
  * The gateway role: Socket.IO only, no database. Scale out freely behind a load balancer, and
@@ -27,6 +34,7 @@ if (processes > 1 && cluster.isPrimary) {
   const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 
   const metrics = createMetrics('gateway');
+  watchProcess(metrics, {}, bus);
   // One of several processes on this port: /readyz and the private /metrics speak for all of
   // them, as a probe or a scrape reaches whichever process the primary hands the connection to.
   const link = cluster.isWorker ? workerLink(metrics.registry, () => bus.ready()) : null;

@@ -24,6 +24,8 @@ import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createPracticeService } from '@server/modules/wallet/practice';
 import { createOrdersService } from '@server/modules/orders/orders.service';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
+import { startLedgerCheckJob } from '@server/modules/wallet/ledger-check.job';
 import { createSavingsService } from '@server/modules/savings/savings.service';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
 import { savingsPolicy } from '@server/modules/savings/savings.policy';
@@ -58,9 +60,12 @@ export function startSim(
   db: Db,
   bus: Bus,
   log: Logger,
-  metrics?: Pick<Metrics, 'simLeader' | 'simLeaseEpoch'>,
+  metrics?: Pick<Metrics, 'simLeader' | 'simLeaseEpoch' | 'simTicks' | 'watchTape'>,
 ): Lease {
   const simLog = log.child({ part: 'sim' });
+  const ticks = metrics
+    ? new Map(defaultCatalogue.map((p) => [p.id, metrics.simTicks.labels({ product: p.id })]))
+    : null;
   return holdLease(
     {
       db,
@@ -88,6 +93,8 @@ export function startSim(
         flushMs: config.TAPE_FLUSH_MS,
         log: simLog,
         lease,
+        onTick: ticks ? (productId) => ticks.get(productId)?.inc() : undefined,
+        onTape: metrics ? (tape) => metrics.watchTape(tape) : undefined,
       }),
   );
 }
@@ -109,6 +116,8 @@ export async function startApi(
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
     : undefined;
   redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (limiter) error'));
+  if (redis) metrics.watchRedis('limiter', () => redis.status === 'ready');
+  watchProcess(metrics, db, bus);
   const keyPrefix = `${config.REDIS_NAMESPACE}:throttle`;
   // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
   // points these events at its own Socket.IO server once it exists.
@@ -215,6 +224,14 @@ export async function startApi(
           },
         })
       : null;
+  if (worker) metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
+  const ledgerCheck = startLedgerCheckJob({
+    db,
+    everyMs: config.LEDGER_CHECK_MINUTES * 60_000,
+    log: log.child({ part: 'ledger-check' }),
+    metrics,
+  });
+  ledgerCheck.start();
   // TEST_CLOCK=1 (browser journeys only): a platform clock /api/test/clock can move forward.
   const testClock = config.TEST_CLOCK === '1' ? movableClock() : null;
   if (testClock) log.warn('TEST_CLOCK=1: the platform clock can be moved through /api/test/clock');
@@ -252,6 +269,7 @@ export async function startApi(
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
     operatorTokenHash: operatorTokenHashes,
+    metrics,
   });
   return {
     app,
@@ -263,6 +281,7 @@ export async function startApi(
       await revealJob.stop();
       await savingsJob.stop();
       await pruner.stop();
+      await ledgerCheck.stop();
       await market.close();
       redis?.disconnect();
     },
@@ -311,9 +330,23 @@ export async function attachGateway(
     const sub = pub.duplicate();
     for (const c of [pub, sub])
       c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (adapter) error'));
+    opts.metrics?.watchRedis('adapter', () => pub.status === 'ready' && sub.status === 'ready');
     gateway.io.adapter(createAdapter(pub, sub, { key: socketIoKey(opts.namespace ?? 'trade') }));
   }
   return gateway;
+}
+
+/**
+ * What every role with a database and a bus reports when scraped: the database pool's use
+ * (PostgreSQL) and whether the bus's Redis connections are ready.
+ */
+export function watchProcess(
+  metrics: Pick<Metrics, 'watchDbPool' | 'watchRedis'>,
+  db: Pick<Db, 'poolStats'>,
+  bus?: Pick<Bus, 'kind' | 'ready'>,
+) {
+  if (db.poolStats) metrics.watchDbPool(() => db.poolStats?.() ?? null);
+  if (bus?.kind === 'redis') metrics.watchRedis('bus', () => bus.ready());
 }
 
 const socketIoKey = (namespace: string) => `${namespace}:socket.io`;

@@ -5,7 +5,7 @@ import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
-import { healthApp, serveMetrics, startSim } from './roles';
+import { healthApp, serveMetrics, startSim, watchProcess } from './roles';
 
 /**
  * The simulator role: the only writer of market data. One leads; any other started on the same
@@ -24,6 +24,7 @@ const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 // Ready as leader or as standby: a standby is a healthy process waiting for its turn (the
 // `sim_leader` metric and the log say which one leads).
 const metrics = createMetrics('sim');
+watchProcess(metrics, db, bus);
 const sim = startSim(config, db, bus, log, metrics);
 serve(healthApp({ database: () => db.ping(), bus: () => bus.ready() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
+import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createPracticeService } from '@server/modules/wallet/practice';
@@ -10,7 +11,7 @@ import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { findProduct } from '@sim/catalogue';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
-import { healthApp, redisUserEvents, serveMetrics } from './roles';
+import { healthApp, redisUserEvents, serveMetrics, watchProcess } from './roles';
 
 /**
  * A settlement worker on its own (the api role runs one too). Any number may run against one
@@ -54,7 +55,14 @@ const worker = startSettlementWorker({
     metrics.settlementLag.observe(lagMs / 1000);
     metrics.settled.inc({ status, mode });
   },
+  onEntry: (lagMs, outcome, mode) => {
+    if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
+    else metrics.settled.inc({ status: 'void', mode });
+  },
 });
+metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
+watchProcess(metrics, db);
+if (redis) metrics.watchRedis('emitter', () => redis.status === 'ready');
 serve(healthApp({ database: () => db.ping() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');

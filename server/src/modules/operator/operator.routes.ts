@@ -18,10 +18,24 @@ import { operatorTokenMatches, type OperatorTokenHashes } from './operator-token
 
 /** 401 without a token, 403 with a wrong one or when no operator token is configured. */
 export function requireOperator(tokenHash: OperatorTokenHashes | null): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
     if (!tokenHash || !operatorTokenMatches(token, tokenHash)) throw forbidden();
+    // One line per operator action (what changes something): the path carries the ids; never
+    // the token or the body (messages, reasons and pages are content, not log material).
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      res.once('finish', () => {
+        req.log?.info(
+          {
+            event: 'operator.action',
+            method: req.method,
+            path: req.originalUrl.split('?', 1)[0],
+            status: res.statusCode,
+          },
+          `operator action ${req.method} ${req.originalUrl.split('?', 1)[0]} ${res.statusCode}`,
+        );
+      });
     next();
   };
 }

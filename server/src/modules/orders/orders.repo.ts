@@ -314,3 +314,22 @@ export async function oldestOpenByProduct(db: Queryable): Promise<Map<string, nu
   );
   return new Map(rows.map((r) => [r.product_id, r.accepted]));
 }
+
+/**
+ * What settlement owes now (the `settlement_backlog_orders` gauge): open orders past their
+ * expiry, and open orders still waiting for their entry tick. Both stay near zero while workers
+ * keep up; a growing figure means settlement is stuck or the feed is away.
+ */
+export async function countSettlementBacklog(
+  db: Queryable,
+): Promise<{ overdue: number; awaitingEntry: number }> {
+  const { rows } = await db.query<{ overdue: number | string; awaiting_entry: number | string }>(
+    `SELECT count(*) FILTER (WHERE expires_at <= now()) AS overdue,
+            count(*) FILTER (WHERE entry_seq IS NULL) AS awaiting_entry
+       FROM orders WHERE status = 'open'`,
+  );
+  return {
+    overdue: Number(rows[0]?.overdue ?? 0),
+    awaitingEntry: Number(rows[0]?.awaiting_entry ?? 0),
+  };
+}

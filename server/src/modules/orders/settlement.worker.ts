@@ -165,6 +165,19 @@ export function startSettlementWorker(d: WorkerDeps) {
       return { claimed: due.length, settled: await closeMany(tx, outcomes) };
     });
     for (const row of done.settled) {
+      // One line per settled order: ids and figures, the money state change an operator traces.
+      d.log?.info(
+        {
+          event: 'order.settled',
+          orderId: row.id,
+          userId: row.user_id,
+          mode: row.mode,
+          status: row.status,
+          amount: row.amount,
+          payout: row.payout,
+        },
+        'order settled',
+      );
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
       d.onSettled?.(row.settled_at!.getTime() - row.expires_ms, row.status, row.mode);
     }

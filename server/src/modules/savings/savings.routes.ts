@@ -27,7 +27,13 @@ export function savingsRoutes(savings: SavingsService, auth: AuthService): Route
       // Practice money never goes into savings, and savings never become practice money.
       refusePracticeMoney(body.mode);
       const move = direction === 'in' ? savings.transferIn : savings.transferOut;
-      const answer = await move(userId(res.locals), body, key);
+      const user = userId(res.locals);
+      const answer = await move(user, body, key);
+      if (answer.status < 300)
+        req.log.info(
+          { event: `savings.${direction}`, userId: user, amount: body.amount },
+          `savings moved ${direction}`,
+        );
       res.status(answer.status).json(answer.body);
     });
   }

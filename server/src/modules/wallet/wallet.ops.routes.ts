@@ -25,23 +25,44 @@ export function walletOpsRoutes(
   r.get('/ops/deposits', async (req, res) => {
     res.json(await deposits.review(parseOrThrow(depositReviewQuery, req.query)));
   });
+  // One line per money state change, with ids and amounts (never the reason's text or a token).
   r.post('/ops/deposits/:id/approve', async (req, res) => {
-    res.json(await deposits.approve(parseOrThrow(idParam, req.params).id));
+    const d = await deposits.approve(parseOrThrow(idParam, req.params).id);
+    req.log.info(
+      { event: 'deposit.approved', depositId: d.id, userId: d.userId, amount: d.amount },
+      'deposit approved',
+    );
+    res.json(d);
   });
   r.post('/ops/deposits/:id/reject', async (req, res) => {
     const { id } = parseOrThrow(idParam, req.params);
-    res.json(await deposits.reject(id, parseOrThrow(rejectBody, req.body).reason));
+    const d = await deposits.reject(id, parseOrThrow(rejectBody, req.body).reason);
+    req.log.info(
+      { event: 'deposit.rejected', depositId: d.id, userId: d.userId, amount: d.amount },
+      'deposit rejected',
+    );
+    res.json(d);
   });
 
   r.get('/ops/withdrawals', async (req, res) => {
     res.json(await withdrawals.review(parseOrThrow(withdrawalReviewQuery, req.query)));
   });
   r.post('/ops/withdrawals/:id/approve', async (req, res) => {
-    res.json(await withdrawals.approve(parseOrThrow(idParam, req.params).id));
+    const w = await withdrawals.approve(parseOrThrow(idParam, req.params).id);
+    req.log.info(
+      { event: 'withdrawal.approved', withdrawalId: w.id, userId: w.userId, amount: w.amount },
+      'withdrawal approved',
+    );
+    res.json(w);
   });
   r.post('/ops/withdrawals/:id/reject', async (req, res) => {
     const { id } = parseOrThrow(idParam, req.params);
-    res.json(await withdrawals.reject(id, parseOrThrow(rejectBody, req.body).reason));
+    const w = await withdrawals.reject(id, parseOrThrow(rejectBody, req.body).reason);
+    req.log.info(
+      { event: 'withdrawal.rejected', withdrawalId: w.id, userId: w.userId, amount: w.amount },
+      'withdrawal rejected (funds returned)',
+    );
+    res.json(w);
   });
 
   r.get('/ops/ledger/check', async (_req, res) => {

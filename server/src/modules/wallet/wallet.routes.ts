@@ -45,6 +45,15 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
       fileOf(req, 'screenshot'),
       key,
     );
+    if (answer.status === 201)
+      req.log.info(
+        {
+          event: 'deposit.requested',
+          depositId: (answer.body as { id?: string }).id,
+          userId: userId(res.locals),
+        },
+        'deposit requested',
+      );
     res.status(answer.status).json(answer.body);
   });
 
@@ -71,6 +80,16 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
     const body = parseOrThrow(withdrawalBody, req.body);
     refusePracticeMoney(body.mode);
     const answer = await wallet.withdrawals.create(userId(res.locals), body, key);
+    if (answer.status === 201)
+      req.log.info(
+        {
+          event: 'withdrawal.requested',
+          withdrawalId: (answer.body as { id?: string }).id,
+          userId: userId(res.locals),
+          amount: body.amount,
+        },
+        'withdrawal requested (funds held)',
+      );
     res.status(answer.status).json(answer.body);
   });
   return r;

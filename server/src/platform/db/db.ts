@@ -28,6 +28,8 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** True when the database answers. */
   ping(): Promise<boolean>;
+  /** The connection pool's use (PostgreSQL); absent for a database without a pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 

@@ -77,6 +77,11 @@ export function createPostgresDb(options: PostgresOptions): Db {
         return false;
       }
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
 }
