@@ -27,6 +27,9 @@ const need = (value: string | undefined, what: string): string => {
   return value;
 };
 
+/** A JSON file's content, for a command whose body is a whole set (banners, highlights). */
+const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
+
 const review = (kind: string, notes?: (answer: unknown) => string[]): Record<string, Command> => ({
   list: {
     usage: `${kind} list [--status pending]`,
@@ -172,6 +175,26 @@ export const commands: Record<string, Record<string, Command>> = {
       }),
     },
   },
+  banners: {
+    set: {
+      usage: "banners set <lang> --file banners.json   (the language's whole set, in order)",
+      build: (a, f) => ({
+        method: 'PUT',
+        path: `/api/ops/banners/${encodeURIComponent(need(a[0], 'lang'))}`,
+        body: readJson(need(f.file, '--file')),
+      }),
+    },
+  },
+  highlights: {
+    set: {
+      usage: "highlights set <lang> --file highlights.json   (the language's whole set, in order)",
+      build: (a, f) => ({
+        method: 'PUT',
+        path: `/api/ops/highlights/${encodeURIComponent(need(a[0], 'lang'))}`,
+        body: readJson(need(f.file, '--file')),
+      }),
+    },
+  },
   content: {
     seed: {
       usage: 'content seed   (the default banners, highlights, news and pages, once per database)',
@@ -228,6 +251,7 @@ async function main(argv: string[]): Promise<number> {
       id: { type: 'string' },
       'opens-at': { type: 'string' },
       out: { type: 'string' },
+      file: { type: 'string' },
     },
   });
   const [group, action, ...rest] = positionals;

@@ -156,7 +156,47 @@ export const opsPageBody = z.object({
   body: text('body', 20_000, true),
 });
 
+/** `PUT /api/ops/banners/:lang` and `/highlights/:lang`: the language whose set is replaced. */
+export const contentLangParams = z.object({
+  lang: z.enum(languages, { error: `lang must be one of ${languages.join(', ')}` }),
+});
+/** A link inside the app: a route of the client, optionally with a query. */
+const appLink = z
+  .string()
+  .max(200)
+  .regex(
+    /^\/pages\/[A-Za-z-]+\/[A-Za-z-]+(\?[A-Za-z0-9=&_.-]*)?$/,
+    'link must be an app route such as /pages/money/money',
+  );
+/** A language's whole banner set, in display order (empty: that language falls back to zh-CN's). */
+export const opsBannersBody = z.object({
+  banners: z
+    .array(
+      z.object({
+        title: text('title', 60),
+        subtitle: freeText().trim().max(120, 'subtitle must be at most 120 characters').default(''),
+        link: appLink.nullable().default(null),
+        theme: z.enum(bannerThemes).default('blue'),
+      }),
+    )
+    .max(10, 'at most 10 banners'),
+});
+/** A language's whole highlight set, in display order (empty: falls back to zh-CN's). */
+export const opsHighlightsBody = z.object({
+  highlights: z
+    .array(
+      z.object({
+        icon: z.enum(highlightIcons),
+        title: text('title', 60),
+        body: text('body', 300),
+      }),
+    )
+    .max(10, 'at most 10 highlights'),
+});
+
 export type OpsMessageBody = z.infer<typeof opsMessageBody>;
+export type OpsBannersBody = z.infer<typeof opsBannersBody>;
+export type OpsHighlightsBody = z.infer<typeof opsHighlightsBody>;
 export type OpsNewsBody = z.infer<typeof opsNewsBody>;
 export type OpsPageBody = z.infer<typeof opsPageBody>;
 

@@ -1,5 +1,13 @@
 import { Router } from 'express';
-import { opsMessageBody, opsNewsBody, opsPageBody, pageParams } from '@shared/content';
+import {
+  contentLangParams,
+  opsBannersBody,
+  opsHighlightsBody,
+  opsMessageBody,
+  opsNewsBody,
+  opsPageBody,
+  pageParams,
+} from '@shared/content';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireOperator } from '../operator/operator.routes';
 import type { OperatorTokenHashes } from '../operator/operator-token';
@@ -7,8 +15,8 @@ import type { ContentService } from './content.service';
 import type { MessagesService } from './messages.service';
 
 /**
- * /api/ops/messages, /api/ops/news, /api/ops/pages/:slug, /api/ops/content/seed: what operators
- * publish.
+ * /api/ops/messages, /api/ops/news, /api/ops/pages/:slug, /api/ops/banners/:lang,
+ * /api/ops/highlights/:lang, /api/ops/content/seed: what operators publish.
  */
 export function contentOpsRoutes(deps: {
   content: ContentService;
@@ -28,6 +36,15 @@ export function contentOpsRoutes(deps: {
   r.put('/ops/pages/:slug', async (req, res) => {
     const { slug } = parseOrThrow(pageParams, req.params);
     res.json(await content.setPage(slug, parseOrThrow(opsPageBody, req.body)));
+  });
+  // Home's carousel and highlights: a language's whole set at once, in display order.
+  r.put('/ops/banners/:lang', async (req, res) => {
+    const { lang } = parseOrThrow(contentLangParams, req.params);
+    res.json(await content.setBanners(lang, parseOrThrow(opsBannersBody, req.body)));
+  });
+  r.put('/ops/highlights/:lang', async (req, res) => {
+    const { lang } = parseOrThrow(contentLangParams, req.params);
+    res.json(await content.setHighlights(lang, parseOrThrow(opsHighlightsBody, req.body)));
   });
   // A scaled deployment is never seeded by a first start: this writes the same default content
   // (Home's banners and highlights above all, which have no other way in) once per database.

@@ -213,3 +213,12 @@ export async function insertHighlights(
     ],
   );
 }
+
+/** Empties one language's banners or highlights, before its new set is written (one transaction). */
+export async function replaceSet(
+  tx: Queryable,
+  table: 'banners' | 'highlights',
+  lang: string,
+): Promise<void> {
+  await tx.query(`DELETE FROM ${table} WHERE lang = $1`, [lang]);
+}

@@ -4,6 +4,8 @@ import {
   type HomeContent,
   type NewsItem,
   type NewsSummary,
+  type OpsBannersBody,
+  type OpsHighlightsBody,
   type OpsNewsBody,
   type OpsPageBody,
 } from '@shared/content';
@@ -29,7 +31,7 @@ const HOME_NEWS = 5;
  * language with no text of its own reads zh-CN's; an item with neither reads any it has.
  */
 export function createContentService(db: Db) {
-  return {
+  const service = {
     /**
      * The default content (seed/<lang>.json: banners, highlights, three news items, the text
      * pages) an embedded first start writes, for a scaled deployment; once per database.
@@ -51,6 +53,30 @@ export function createContentService(db: Db) {
       const row = await repo.findNews(db, id, lang);
       if (!row) throw notFound('No such news item');
       return presentNews(row);
+    },
+
+    /** Replaces a language's banners; answers Home as that language's readers now see it. */
+    async setBanners(lang: string, body: OpsBannersBody): Promise<HomeContent> {
+      await db.transaction(async (tx) => {
+        await repo.replaceSet(tx, 'banners', lang);
+        await repo.insertBanners(
+          tx,
+          body.banners.map((b, position) => ({ lang, position, ...b })),
+        );
+      });
+      return service.home(lang);
+    },
+
+    /** Replaces a language's highlights; answers Home as that language's readers now see it. */
+    async setHighlights(lang: string, body: OpsHighlightsBody): Promise<HomeContent> {
+      await db.transaction(async (tx) => {
+        await repo.replaceSet(tx, 'highlights', lang);
+        await repo.insertHighlights(
+          tx,
+          body.highlights.map((h, position) => ({ lang, position, ...h })),
+        );
+      });
+      return service.home(lang);
     },
 
     async home(lang: string): Promise<HomeContent> {
@@ -94,6 +120,7 @@ export function createContentService(db: Db) {
       return presentPage(await repo.upsertPage(db, { slug, ...body }));
     },
   };
+  return service;
 }
 
 export type ContentService = ReturnType<typeof createContentService>;

@@ -362,6 +362,16 @@ export const endpoints: Record<string, Endpoint> = {
       ok: one('ContentPage'),
       errors: notFound,
     }),
+    setBanners: op('PUT /api/ops/banners/{lang}', "Replace one language's Home banners", {
+      params: content.contentLangParams,
+      body: content.opsBannersBody,
+      ok: one('HomeContent'),
+    }),
+    setHighlights: op('PUT /api/ops/highlights/{lang}', "Replace one language's Home highlights", {
+      params: content.contentLangParams,
+      body: content.opsHighlightsBody,
+      ok: one('HomeContent'),
+    }),
     seedContent: op(
       'POST /api/ops/content/seed',
       'Write the default banners, highlights, news and pages once (seeded: whether this call did)',
