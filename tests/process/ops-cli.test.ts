@@ -110,6 +110,23 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
 
     // Operators only.
     await api.http.post('/api/ops/content/seed').expect(401);
+
+    // A language's banners replaced from a JSON file, in order.
+    const file = path.join(os.tmpdir(), `banners-${process.pid}-${Date.now()}.json`);
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ banners: [{ title: 'Try practice', link: '/pages/order/order' }] }),
+    );
+    try {
+      const set = await ops(url, ['banners', 'set', 'en', '--file', file]);
+      expect(set.status).toBe(0);
+      const now = await api.http.get('/api/content/home?lang=en').expect(200);
+      expect(now.body.banners).toMatchObject([
+        { title: 'Try practice', link: '/pages/order/order' },
+      ]);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 
   it('saves an uploaded screenshot to a file with uploads get, byte for byte', async () => {

@@ -71,7 +71,7 @@ describe.each(dbDrivers())('Home banners and highlights by operators (%s)', (kin
 
   it('refuses bad sets with a 400 naming the field, and writes nothing', async () => {
     const before = await home('fr');
-    const bad: [string, unknown][] = [
+    const bad: [string, object][] = [
       ['banners.0.link', { banners: [{ title: 'x', link: 'https://elsewhere.example' }] }],
       ['banners.0.title', { banners: [{ title: '' }] }],
       ['banners.0.theme', { banners: [{ title: 'x', theme: 'neon' }] }],
