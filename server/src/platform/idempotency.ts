@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from './db';
+import { periodicJob } from './periodic';
 import { AppError, validationFailed } from './http/errors';
 import type { Logger } from './logger';
 
@@ -110,43 +111,14 @@ export interface IdempotencyPrunerDeps {
  * `runOnce` is the seam tests use; one run at a time per process.
  */
 export function createIdempotencyPruner(d: IdempotencyPrunerDeps) {
-  let chain: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let intervalMs = 3_600_000;
-
-  const runNow = () =>
-    pruneIdempotencyKeys(d.db, { retentionHours: d.retentionHours, batchSize: d.batchSize });
-
-  const runOnce = (): Promise<number> => {
-    const run = chain.then(runNow, runNow);
-    chain = run.catch(() => undefined);
-    return run;
-  };
-
-  const tick = async () => {
-    try {
-      const removed = await runOnce();
-      if (removed) d.log?.info({ removed }, 'idempotency keys pruned');
-      else d.log?.debug({ removed }, 'idempotency keys pruned');
-    } catch (err) {
-      d.log?.error({ err }, 'pruning idempotency keys failed; will retry');
-    }
-    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-  };
-
-  return {
-    runOnce,
-    /** Runs now and then every `everyMs` (default one hour). */
-    start(everyMs = 3_600_000) {
-      intervalMs = everyMs;
-      stopped = false;
-      void tick();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await chain;
-    },
-  };
+  return periodicJob({
+    run: () =>
+      pruneIdempotencyKeys(d.db, { retentionHours: d.retentionHours, batchSize: d.batchSize }),
+    defaultEveryMs: 3_600_000,
+    done: (removed) =>
+      removed
+        ? d.log?.info({ removed }, 'idempotency keys pruned')
+        : d.log?.debug({ removed }, 'idempotency keys pruned'),
+    failed: (err) => d.log?.error({ err }, 'pruning idempotency keys failed; will retry'),
+  });
 }

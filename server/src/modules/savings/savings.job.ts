@@ -1,6 +1,7 @@
 import type { Clock } from '@server/platform/clock';
 import type { Db } from '@server/platform/db';
 import type { Logger } from '@server/platform/logger';
+import { periodicJob } from '@server/platform/periodic';
 import { applyCutoffs } from './savings.cutoff';
 import { addDays, platformDay, type SavingsPolicy } from './savings.policy';
 import * as repo from './savings.repo';
@@ -34,10 +35,6 @@ export interface SavingsJobRun {
  */
 export function createSavingsJob(d: SavingsJobDeps) {
   const batchSize = d.batchSize ?? 100;
-  let chain: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let intervalMs = 60_000;
 
   const runNow = async (): Promise<SavingsJobRun> => {
     const throughDay = addDays(platformDay(d.clock.now(), d.policy), -1);
@@ -57,37 +54,14 @@ export function createSavingsJob(d: SavingsJobDeps) {
     }
   };
 
-  /** One run at a time per process: a run asked for during another waits for it, then runs. */
-  const runOnce = (): Promise<SavingsJobRun> => {
-    const run = chain.then(runNow, runNow);
-    chain = run.catch(() => undefined);
-    return run;
-  };
-
-  const tick = async () => {
-    try {
-      const { users, days } = await runOnce();
+  return periodicJob({
+    run: runNow,
+    defaultEveryMs: 60_000,
+    done: ({ users, days }) => {
       if (users) d.log?.info({ users, days }, 'savings cut-offs applied');
-    } catch (err) {
-      d.log?.error({ err }, 'savings job failed; will retry');
-    }
-    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-  };
-
-  return {
-    runOnce,
-    /** Runs now and then every `everyMs` (default one minute). */
-    start(everyMs = 60_000) {
-      intervalMs = everyMs;
-      stopped = false;
-      void tick();
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await chain;
-    },
-  };
+    failed: (err) => d.log?.error({ err }, 'savings job failed; will retry'),
+  });
 }
 
 export type SavingsJob = ReturnType<typeof createSavingsJob>;

@@ -1,0 +1,46 @@
+/**
+ * A job a process runs at start and then every `everyMs`, one run at a time: a run asked for
+ * during another (`runOnce`, the seam tests and callers use) waits for it, then runs. A failed
+ * run is reported to `failed` and the next one comes on schedule; `stop` waits for a run under way.
+ */
+export function periodicJob<T>(o: {
+  run: () => Promise<T>;
+  defaultEveryMs: number;
+  done?: (result: T) => void;
+  failed?: (err: unknown) => void;
+}) {
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let intervalMs = o.defaultEveryMs;
+
+  const runOnce = (): Promise<T> => {
+    const run = chain.then(o.run, o.run);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const tick = async () => {
+    try {
+      o.done?.(await runOnce());
+    } catch (err) {
+      o.failed?.(err);
+    }
+    if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
+  };
+
+  return {
+    runOnce,
+    /** Runs now and then every `everyMs`. */
+    start(everyMs = o.defaultEveryMs) {
+      intervalMs = everyMs;
+      stopped = false;
+      void tick();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await chain;
+    },
+  };
+}
