@@ -56,7 +56,7 @@ let seq = 1_000_000;
 
 /** Records a tick on the tape only (the api's bus does not hear of it); price in units. */
 export async function recordTick(
-  db: Db,
+  db: Queryable,
   productId: string,
   priceUnits: number,
   ts = Date.now(),

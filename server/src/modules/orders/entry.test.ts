@@ -82,14 +82,13 @@ describe.each(dbDrivers())('order entries on %s', (kind) => {
       maxFeedDelayMs: 3000,
     });
     try {
-      // Two ticks after acceptance, the later one written first: the entry is still the first.
-      const second = await recordTick(
-        t.db,
-        'XRPUSDT',
-        6_020,
-        Math.max(Date.now(), o.createdAt) + 5,
-      );
-      const first = await recordTick(t.db, 'XRPUSDT', 6_010, second.ts - 1);
+      // Two ticks after acceptance in one tape write (as the tape writer writes a batch), the
+      // later one first: the entry is still the first by time.
+      const first = await t.db.transaction(async (tx) => {
+        const later = await recordTick(tx, 'XRPUSDT', 6_020, Math.max(Date.now(), o.createdAt) + 5);
+        const earlier = await recordTick(tx, 'XRPUSDT', 6_010, later.ts - 1);
+        return earlier;
+      });
       await vi.waitFor(() => expect(orderEvents(o.id).at(-1)?.entry).not.toBeNull(), {
         timeout: 10_000,
       });
