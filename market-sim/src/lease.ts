@@ -115,8 +115,10 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
     if (state === 'leader') {
       try {
         const { rowCount } = await o.db.query(
+          // Renewed even if it expired meanwhile (a stalled event loop), as long as nobody took
+          // it: the epoch says so. A standby that took it raised the epoch.
           `UPDATE sim_lease SET expires_at = now() + $3::interval
-            WHERE id = 1 AND holder = $1 AND epoch = $2 AND expires_at > now()`,
+            WHERE id = 1 AND holder = $1 AND epoch = $2`,
           [holder, epoch, ttl],
         );
         if (rowCount === 1) confirmedAt = Date.now();
@@ -159,9 +161,11 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
 
   const loop = () => {
     if (stopped) return;
-    running = attempt().finally(() => {
-      if (!stopped) timer = setTimeout(loop, pollMs);
-    });
+    running = attempt()
+      .catch((err: unknown) => o.log?.error({ err: (err as Error).message }, 'lease round failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, pollMs);
+      });
   };
   o.log?.info({ holder }, 'simulator waiting for the lease');
   o.onChange?.('standby', 0);
