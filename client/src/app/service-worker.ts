@@ -24,6 +24,14 @@ export function buildIdFrom(urls: readonly string[]): string {
 }
 
 /**
+ * index.html's own assets, read when this module is evaluated: before the entry's body runs and
+ * before any dynamic import. Vite's preload helper later appends modulepreload and stylesheet
+ * links for lazy chunks; read at the load event, they made the id depend on which chunks had
+ * loaded by then, so one build could register as two versions and drop its own cache.
+ */
+const shellAtStart = typeof document === 'undefined' ? [] : shellAssetUrls(document);
+
+/**
  * Only in production builds, on secure contexts (https, localhost); after the page has loaded,
  * so none of it competes with drawing the first screen (the resource entries it hands over are
  * buffered by the browser until then).
@@ -32,7 +40,7 @@ export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   const sw = navigator.serviceWorker;
   const register = () => {
-    const url = `${import.meta.env.BASE_URL}sw.js?v=${buildIdFrom(shellAssetUrls(document))}`;
+    const url = `${import.meta.env.BASE_URL}sw.js?v=${buildIdFrom(shellAtStart)}`;
     handOverAssets(sw);
     sw.register(url, { scope: import.meta.env.BASE_URL }).catch((err: unknown) =>
       console.warn('service worker not registered', err),
