@@ -6,14 +6,8 @@ import { createLogger } from '@server/platform/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal } from '@server/platform/startup';
-import {
-  attachGateway,
-  authenticateViaApi,
-  healthServer,
-  serveMetrics,
-  watchApi,
-  watchProcess,
-} from './roles';
+import { attachGateway, healthServer, serveMetrics, watchProcess } from './roles';
+import { authenticateViaApi, watchApi } from './api-link';
 
 /**
  * The gateway role: Socket.IO only, no database. Scale out freely behind a load balancer, and
