@@ -7,6 +7,7 @@ export const aliases = {
   '@shared': root('./shared/src'),
   '@server': root('./server/src'),
   '@sim': root('./market-sim/src'),
+  '@infra': root('./infra/src'),
   '@client': root('./client/src'),
   '@tests': root('./tests'),
 };

@@ -51,7 +51,7 @@ export default tseslint.config(
   },
   {
     // One config module per process: only server/src/config.ts reads the environment.
-    files: ['server/src/**/*.ts', 'market-sim/src/**/*.ts'],
+    files: ['infra/src/**/*.ts', 'server/src/**/*.ts', 'market-sim/src/**/*.ts'],
     ignores: ['server/src/config.ts', '**/*.test.ts'],
     rules: {
       'no-restricted-properties': [

@@ -48,7 +48,7 @@ await build({
   },
 });
 const besides: [string, string][] = [
-  ['server/src/platform/db/migrations', 'migrations'],
+  ['infra/src/db/migrations', 'migrations'],
   ['server/src/modules/content/seed', 'seed'],
 ];
 for (const [from, to] of besides)

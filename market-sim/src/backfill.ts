@@ -1,4 +1,4 @@
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import { isOpen, nextOpen } from './calendar';
 import type { ProductBook } from './product-book';
 import type { Rng } from './rng';

@@ -1,5 +1,5 @@
-import type { Db } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Db } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import type { ProductSpec } from './catalogue';
 import {
   commitmentOf,

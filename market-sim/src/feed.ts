@@ -1,6 +1,6 @@
-import type { Bus } from '@server/platform/bus';
-import type { Db, Queryable } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Bus } from '@infra/bus';
+import type { Db, Queryable } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import type { MarketState, ProductState } from '@shared/bus';
 import type { ProductStatus, Tick } from '@shared/market';
 import { presentStats } from '@shared/aggregate';

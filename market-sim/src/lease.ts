@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Db, Queryable } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Db, Queryable } from '@infra/db';
+import type { Logger } from '@infra/logger';
 
 /** Thrown inside a tape transaction by a simulator that no longer holds the lease. */
 export class FencedOut extends Error {

@@ -1,5 +1,5 @@
-import type { Db, Queryable } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Db, Queryable } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import type { PeriodStart } from './fairness';
 import { recordPeriodStarts } from './fairness.repo';
 import { insertTicks, upsertCandles, type ProductCandle, type TapeRow } from './tape.repo';

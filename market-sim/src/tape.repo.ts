@@ -1,4 +1,4 @@
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { CandleUnits } from '@shared/aggregate';
 
 /** A tick as the tape stores it: price in units, qty in lots. */

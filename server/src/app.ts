@@ -5,10 +5,9 @@ import helmet from 'helmet';
 import compression from 'compression';
 import cors from 'cors';
 import type { Config } from './config';
-import type { Db } from './platform/db';
-import type { Bus } from './platform/bus';
-import type { Logger } from './platform/logger';
-import type { UserEvents } from './platform/user-events';
+import type { Db } from '@infra/db';
+import type { Bus } from '@infra/bus';
+import type { Logger } from '@infra/logger';
 import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
@@ -22,7 +21,7 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
-import type { OperatorTokenHashes } from './modules/operator/operator-token';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import { openApiRoutes } from './platform/http/openapi';
 import { uploadRoutes } from './modules/uploads/upload.routes';
 import type { UploadService } from './modules/uploads/upload.service';
@@ -41,8 +40,8 @@ import type { SavingsService } from './modules/savings/savings.service';
 import { testClockRoutes, type TestClock } from './modules/savings/test-clock.routes';
 import { contentRoutes } from './modules/content/content.routes';
 import { contentOpsRoutes } from './modules/content/content.ops.routes';
-import { createContentService } from './modules/content/content.service';
-import { createMessagesService } from './modules/content/messages.service';
+import type { ContentService } from './modules/content/content.service';
+import type { MessagesService } from './modules/content/messages.service';
 
 export interface ApiDeps {
   config: Config;
@@ -52,13 +51,14 @@ export interface ApiDeps {
   market: MarketService;
   fairness: FairnessService;
   auth: AuthService;
-  userEvents: UserEvents;
   uploads: UploadService;
   wallet: WalletService;
   kyc: KycService;
   orders: OrdersService;
   savings: SavingsService;
   practice: PracticeService;
+  content: ContentService;
+  messages: MessagesService;
   /** Only when the server starts with TEST_CLOCK=1: mounts /api/test/clock. */
   testClock?: TestClock | null;
   /**
@@ -79,13 +79,14 @@ export function createApiApp({
   market,
   fairness,
   auth,
-  userEvents,
   uploads,
   wallet,
   kyc,
   orders,
   savings,
   practice,
+  content,
+  messages,
   testClock,
   operatorTokenHash,
   metrics,
@@ -131,16 +132,13 @@ export function createApiApp({
   api.use(marketRoutes(market, fairness));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
-  api.use(operatorRoutes({ db, bus, market, auth, tokenHash: operatorTokenHash }));
+  api.use(operatorRoutes({ market, auth, tokenHash: operatorTokenHash }));
   api.use(uploadRoutes({ uploads, auth, operatorTokenHash }));
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, operatorTokenHash));
   api.use(practiceRoutes(practice, auth));
   api.use(ordersOpsRoutes(orders, operatorTokenHash));
   api.use(kycRoutes({ kyc, auth, operatorTokenHash }));
-  // Content needs only the database and user events, so it is assembled here.
-  const content = createContentService(db);
-  const messages = createMessagesService(db, userEvents);
   api.use(contentRoutes({ content, messages, auth }));
   api.use(contentOpsRoutes({ content, messages, operatorTokenHash }));
   api.use(savingsRoutes(savings, auth));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger } from '@server/modules/wallet/ledger';
+import { checkLedger } from '@server/modules/ledger/ledger';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import {
   bulkOrders,

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { build } from 'hdr-histogram-js';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { defaultCatalogue } from '@sim/catalogue';
 import { startFeed } from '@sim/feed';
 import { buildTestApi } from '@tests/support/api';

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarketState } from '@shared/bus';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { oneAddressLimits } from '@tests/support/socket-limits';
 import { runLoad } from './load';
 

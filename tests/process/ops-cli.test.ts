@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transfer } from '@server/modules/wallet/ledger';
+import { transfer } from '@server/modules/ledger/ledger';
 import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '../support/api';
 import { bankDepositFields, images, postDeposit } from '../support/wallet';
 import { dbDrivers, openTestDb, type TestDb } from '../support/db';

@@ -5,39 +5,25 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
-import { createApiApp } from '@server/app';
 import { loadConfig } from '@server/config';
-import { createAuthService } from '@server/modules/auth/auth.service';
 import { insertInviteCode } from '@server/modules/auth/auth.repo';
-import { createMarketService } from '@server/modules/market/market.service';
-import { createFairnessService } from '@server/modules/market/fairness.service';
-import { sha256 } from '@server/modules/operator/operator-token';
-import { createUploadService } from '@server/modules/uploads/upload.service';
-import { createKycService } from '@server/modules/kyc/kyc.service';
-import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { createAccountSummaries } from '@server/modules/wallet/summary';
-import { createPracticeService } from '@server/modules/wallet/practice';
-import { createOrdersService } from '@server/modules/orders/orders.service';
-import { createSavingsService } from '@server/modules/savings/savings.service';
-import { createSavingsJob } from '@server/modules/savings/savings.job';
-import { savingsPolicy } from '@server/modules/savings/savings.policy';
+import { sha256 } from '@server/platform/http/auth';
 import { movableClock } from '@server/platform/clock';
 import { createMetrics } from '@server/platform/metrics';
-import type { Logger } from '@server/platform/logger';
-import type { Bus } from '@server/platform/bus';
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
-import type { Db } from '@server/platform/db';
-import { createLimiter, createLimiters, type LimitSpec } from '@server/platform/rate-limit';
-import { createCheckLimiter } from '@server/platform/check-limiter';
-import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
-import { depositRateLimit } from '@server/modules/wallet/deposit.service';
+import type { Logger } from '@infra/logger';
+import type { Bus } from '@infra/bus';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
+import type { Db } from '@infra/db';
+import type { LimitSpec } from '@server/platform/rate-limit';
+import type { authLimits } from '@server/modules/auth/auth.limits';
+import { confirmLimit } from '@server/modules/auth/auth.limits';
+import { composeApi } from '@server/main/compose';
 import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
-import { defaultCatalogue } from '@sim/catalogue';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
 /**
- * The api app over a test database, wired as `startApi` does, with in-memory limiters (the
+ * The api app over a test database, wired by `composeApi` as `startApi` wires it, with in-memory limiters (the
  * production figures unless `limits` changes some) and a private temporary DATA_DIR (uploads).
  * `env` adds configuration variables.
  */
@@ -79,7 +65,6 @@ export async function buildTestApi(
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
-  const market = await createMarketService({ db, bus, catalogue: defaultCatalogue, now });
   const keyPrefix = redis?.keyPrefix ?? 'test';
   const store = { keyPrefix, redis: redis?.client };
   const recorded = recordingUserEvents();
@@ -96,86 +81,23 @@ export async function buildTestApi(
         },
       }
     : recorded;
-  const auth = createAuthService(
-    db,
-    {
-      ...createLimiters({ ...authLimits, ...limits }, store),
-      confirm: createCheckLimiter({ ...confirm, ...store, keyPrefix: `${keyPrefix}:confirm` }),
-    },
-    userEvents,
-  );
-  const uploads = createUploadService(db, config.uploadsDir);
-  const practice = createPracticeService({
-    db,
-    balance: config.PRACTICE_BALANCE,
-    balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
-  });
-  const summaries = createAccountSummaries({
-    db,
-    userEvents,
-    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
-    now,
-    practice,
-  });
-  const depositRate = createLimiter({
-    ...(deposits.rate ?? depositRateLimit),
-    ...store,
-    keyPrefix: `${keyPrefix}:deposits`,
-  });
-  const wallet = createWalletService({
-    db,
-    config,
-    auth,
-    uploads,
-    userEvents,
-    summaries,
-    depositRate,
-    pendingDepositsMax: deposits.pendingMax,
-  });
-  const kyc = createKycService(db, uploads, userEvents, summaries);
   const metrics = createMetrics('all');
-  const orders = createOrdersService({
-    db,
-    market,
-    userEvents,
-    metrics,
-    practice,
-    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-    balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
-    now,
-  });
-  const fairness = createFairnessService({
-    db,
-    oldestOpenOrders: () => orders.oldestOpenByProduct(),
-    spec: (id) => market.spec(id),
-  });
-  const policy = savingsPolicy(config);
-  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
-  const savings = createSavingsService({ db, clock, policy, balancesChanged });
-  const savingsJob = createSavingsJob({ db, clock, policy, balancesChanged });
-  await insertInviteCode(db, 'WELCOME', null);
-  const app = createApiApp({
+  const composed = await composeApi(
     config,
     db,
     bus,
-    log,
-    market,
-    fairness,
-    auth,
-    userEvents,
-    uploads,
-    wallet,
-    kyc,
-    orders,
-    savings,
-    practice,
-    testClock:
-      config.TEST_CLOCK === '1'
-        ? { clock, policy, afterAdvance: () => savingsJob.runOnce() }
-        : null,
-    operatorTokenHash: sha256(OPERATOR_TOKEN),
-    metrics,
-  });
+    { userEvents, metrics, log, throttles: store, operatorTokenHash: sha256(OPERATOR_TOKEN) },
+    {
+      now,
+      clock,
+      authLimits: limits,
+      confirmLimit: confirm,
+      depositRate: deposits.rate,
+      pendingDepositsMax: deposits.pendingMax,
+    },
+  );
+  const { app, market, fairness, auth, orders, savings, practice, savingsJob } = composed;
+  await insertInviteCode(db, 'WELCOME', null);
   return {
     app,
     http: request(app),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import { insertOrder } from '@server/modules/orders/orders.repo';
-import { transfer } from '@server/modules/wallet/ledger';
+import { transfer } from '@server/modules/ledger/ledger';
 import { insertTicks } from '@sim/tape.repo';
 
 /** Users straight into the table (no argon2: these never log in), each funded with `funds`. */

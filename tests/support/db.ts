@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '@server/platform/db';
-import { createPgliteDb } from '@server/platform/db/pglite';
-import { createPostgresDb } from '@server/platform/db/postgres';
-import { migrate } from '@server/platform/db/migrate';
+import type { Db } from '@infra/db';
+import { createPgliteDb } from '@infra/db/pglite';
+import { createPostgresDb } from '@infra/db/postgres';
+import { migrate } from '@infra/db/migrate';
 
 export type DriverKind = 'pglite' | 'postgres';
 

@@ -1,5 +1,5 @@
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
-import type { Db } from '@server/platform/db';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
+import type { Db } from '@infra/db';
 import { defaultCatalogue } from '@sim/catalogue';
 import { startFeed } from '@sim/feed';
 

@@ -1,7 +1,7 @@
 import type { ProductStatus, Tick } from '@shared/market';
-import type { Bus } from '@server/platform/bus';
-import type { Db, Queryable } from '@server/platform/db';
-import { transfer } from '@server/modules/wallet/ledger';
+import type { Bus } from '@infra/bus';
+import type { Db, Queryable } from '@infra/db';
+import { transfer } from '@server/modules/ledger/ledger';
 import { insertTicks } from '@sim/tape.repo';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../platform/logger';
+import type { Logger } from '@infra/logger';
 import type { Metrics } from '../platform/metrics';
 import { sendFrame, type Conn, type HeldFrame } from './socket-server';
 

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import type { Logger } from '../platform/logger';
+import type { Logger } from '@infra/logger';
 
 /**
  * GATEWAY_PROCESSES: several gateway processes on one port (Node's cluster module; the primary

@@ -5,7 +5,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import pino from 'pino';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
-import { createMemoryBus, createMemoryHub } from '../platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { createMetrics } from '../platform/metrics';
 import { createGateway, type Gateway } from './gateway';
 

@@ -9,8 +9,8 @@ import {
   type ServerToClientEvents,
   type SubscribeAck,
 } from '@shared/socket';
-import type { Bus } from '../platform/bus';
-import type { Logger } from '../platform/logger';
+import type { Bus } from '@infra/bus';
+import type { Logger } from '@infra/logger';
 import type { Metrics } from '../platform/metrics';
 import { createAdmission, REFUSED_GRACE_MS } from './admission';
 import { createBacklog, defaultBacklogLimits, type BacklogLimits } from './backlog';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import pino from 'pino';
 import type { MarketState, ProductState } from '@shared/bus';
-import { createMemoryBus, createMemoryHub } from '../platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { createMetrics } from '../platform/metrics';
 import { userRoom } from '../platform/user-events';
 import { oneAddressLimits } from '@tests/support/socket-limits';

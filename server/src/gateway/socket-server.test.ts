@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import pino from 'pino';
-import { createMemoryBus, createMemoryHub } from '../platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { oneAddressLimits } from '@tests/support/socket-limits';
 import { createGateway, type Gateway } from './gateway';
 

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { loadConfigOrExit } from '@server/config';
-import { openDatabase } from '@server/platform/db';
-import { openBus } from '@server/platform/bus';
-import { createLogger } from '@server/platform/logger';
+import { openDatabase } from '@infra/db';
+import { openBus } from '@infra/bus';
+import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal, openWhenReachable } from '@server/platform/startup';

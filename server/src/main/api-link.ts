@@ -1,4 +1,4 @@
-import type { Logger } from '@server/platform/logger';
+import type { Logger } from '@infra/logger';
 import type { Metrics } from '@server/platform/metrics';
 
 /** How a gateway, which has no database, leans on the api: its reachability and token checks. */

@@ -10,7 +10,8 @@ import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 import { fund, opsAuth, type TestUser } from '@tests/support/wallet';
-import { attachGateway, lateUserEvents } from './roles';
+import { attachGateway } from './roles';
+import { lateUserEvents } from '@server/platform/user-events';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit } from '@server/config';
 import { gatewayProcesses, runGatewayPrimary, workerLink } from '@server/gateway/cluster';
-import { openBus } from '@server/platform/bus';
-import { createLogger } from '@server/platform/logger';
+import { openBus } from '@infra/bus';
+import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal } from '@server/platform/startup';

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '@server/config';
 import { startApi } from './roles';
-import { createMemoryBus, createMemoryHub } from '@server/platform/bus/memory';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { openTestDb, type TestDb } from '@tests/support/db';
 
 const OLD = 'old-operator-token-0123456789';

@@ -1,52 +1,33 @@
 import http from 'node:http';
 import express from 'express';
-import type { Config } from '@server/config';
-import { createApiApp } from '@server/app';
-import { createGateway, type Gateway } from '@server/gateway/gateway';
 import { Redis } from 'ioredis';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Emitter } from '@socket.io/redis-emitter';
-import type { ServerToClientEvents } from '@shared/socket';
-import { sessionRoom, userRoom, type UserEvents } from '@server/platform/user-events';
-import { createMarketService } from '@server/modules/market/market.service';
-import { createFairnessService, startRevealJob } from '@server/modules/market/fairness.service';
-import { insertInviteCode } from '@server/modules/auth/auth.repo';
-import { createAuthService } from '@server/modules/auth/auth.service';
+import type { Config } from '@server/config';
+import { createGateway, type Gateway } from '@server/gateway/gateway';
 import {
-  operatorTokenFile,
-  resolveOperatorToken,
-  sha256,
-} from '@server/modules/operator/operator-token';
-import { createUploadService } from '@server/modules/uploads/upload.service';
-import { createKycService } from '@server/modules/kyc/kyc.service';
-import { createWalletService } from '@server/modules/wallet/wallet.service';
-import { createAccountSummaries } from '@server/modules/wallet/summary';
-import { createPracticeService } from '@server/modules/wallet/practice';
-import { createOrdersService } from '@server/modules/orders/orders.service';
+  lateUserEvents,
+  redisUserEvents,
+  socketIoKey,
+  type UserEvents,
+} from '@server/platform/user-events';
+import { startRevealJob } from '@server/modules/market/fairness.service';
+import { seedWelcomeInviteOnce } from '@server/modules/auth/auth.seed';
+import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
+import { sha256 } from '@server/platform/http/auth';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
-import { startLedgerCheckJob } from '@server/modules/wallet/ledger-check.job';
-import { createSavingsService } from '@server/modules/savings/savings.service';
-import { createSavingsJob } from '@server/modules/savings/savings.job';
-import { savingsPolicy } from '@server/modules/savings/savings.policy';
-import { movableClock, systemClock } from '@server/platform/clock';
+import { startLedgerCheckJob } from '@server/modules/ledger/ledger-check.job';
 import { seedContentOnce } from '@server/modules/content/seed';
-import { setMetaIfAbsent } from '@server/platform/meta.repo';
-import { createLimiter, createLimiters } from '@server/platform/rate-limit';
-import { createCheckLimiter } from '@server/platform/check-limiter';
-import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
-import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createIdempotencyPruner } from '@server/platform/idempotency';
 import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
 import { closeServer, listen } from '@server/platform/lifecycle';
-import type { Bus } from '@server/platform/bus';
-import type { Db } from '@server/platform/db';
+import type { Bus } from '@infra/bus';
+import type { Db } from '@infra/db';
 import { requestLog } from '@server/platform/http/request-log';
 import { healthRoutes } from '@server/platform/http/health';
-import type { Logger } from '@server/platform/logger';
-import { defaultCatalogue } from '@sim/catalogue';
-import { startFeed } from '@sim/feed';
-import { holdLease, type Lease } from '@sim/lease';
+import type { Logger } from '@infra/logger';
+import { defaultCatalogue, holdLease, startFeed, type Lease } from '@sim/index';
+import { composeApi } from './compose';
 
 /** The pieces each entry point assembles; `all.ts` uses every one on a single HTTP server. */
 
@@ -109,7 +90,6 @@ export async function startApi(
     metrics = createMetrics('api'),
   }: { embedded?: boolean; metrics?: Metrics } = {},
 ) {
-  const market = await createMarketService({ db, bus, catalogue: defaultCatalogue });
   // Throttles (logins, registrations, confirmations, deposits) are shared through Redis when
   // several api processes run.
   const redis = config.REDIS_URL
@@ -124,15 +104,6 @@ export async function startApi(
   const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
     ? redisUserEvents(redis, config.REDIS_NAMESPACE)
     : lateUserEvents();
-  const auth = createAuthService(
-    db,
-    {
-      ...createLimiters(authLimits, { keyPrefix, redis }),
-      confirm: createCheckLimiter({ ...confirmLimit, keyPrefix: `${keyPrefix}:confirm`, redis }),
-    },
-    userEvents,
-  );
-
   const operator = await resolveOperatorToken(db, {
     configured: config.OPERATOR_TOKEN,
     dataDir: config.DATA_DIR,
@@ -154,54 +125,21 @@ export async function startApi(
       : operator.hash;
   if (config.OPERATOR_TOKEN_PREVIOUS)
     log.info('operator token rotation: OPERATOR_TOKEN_PREVIOUS is still accepted');
-  if (
-    embedded &&
-    (await setMetaIfAbsent(db, 'seeded_welcome_invite', 'yes')) === 'yes' &&
-    (await insertInviteCode(db, 'WELCOME', null))
-  )
+  if (embedded && (await seedWelcomeInviteOnce(db)))
     log.info('invitation code for the first accounts: WELCOME');
   if (embedded && (await seedContentOnce(db)))
     log.info('seeded Home banners, highlights, news and text pages in every language');
 
-  const uploads = createUploadService(db, config.uploadsDir);
-  const practice = createPracticeService({
-    db,
-    balance: config.PRACTICE_BALANCE,
-    balancesChanged: (ids) => balancesChanged(ids),
-  });
-  const summaries = createAccountSummaries({
-    db,
-    userEvents,
-    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
-    practice,
-  });
-  const wallet = createWalletService({
-    db,
-    config,
-    auth,
-    uploads,
-    userEvents,
-    summaries,
-    depositRate: createLimiter({ ...depositRateLimit, keyPrefix: `${keyPrefix}:deposits`, redis }),
-  });
-  const kyc = createKycService(db, uploads, userEvents, summaries);
-  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
-  const orders = createOrdersService({
-    db,
-    market,
+  const api = await composeApi(config, db, bus, {
     userEvents,
     metrics,
-    practice,
-    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-    balancesChanged,
+    log,
+    throttles: { keyPrefix, redis },
+    operatorTokenHash: operatorTokenHashes,
   });
+  const { market, orders, fairness, savingsJob, balancesChanged, testClock } = api;
+  if (testClock) log.warn('TEST_CLOCK=1: the platform clock can be moved through /api/test/clock');
   // Every api process reveals the secrets of periods no open order depends on any more.
-  const fairness = createFairnessService({
-    db,
-    oldestOpenOrders: () => orders.oldestOpenByProduct(),
-    spec: (id) => market.spec(id),
-    log: log.child({ part: 'fairness' }),
-  });
   const revealJob = startRevealJob(fairness, 5000, log);
   // Every api process settles; the claims (SKIP LOCKED) keep them from settling one order twice.
   const worker =
@@ -232,49 +170,14 @@ export async function startApi(
     metrics,
   });
   ledgerCheck.start();
-  // TEST_CLOCK=1 (browser journeys only): a platform clock /api/test/clock can move forward.
-  const testClock = config.TEST_CLOCK === '1' ? movableClock() : null;
-  if (testClock) log.warn('TEST_CLOCK=1: the platform clock can be moved through /api/test/clock');
-  const clock = testClock ?? systemClock;
-  const policy = savingsPolicy(config);
-  const savings = createSavingsService({ db, clock, policy, balancesChanged });
-  // Every api process runs the daily job; row locks and the (user, day) key make it once.
-  const savingsJob = createSavingsJob({
-    db,
-    clock,
-    policy,
-    balancesChanged,
-    log: log.child({ part: 'savings' }),
-  });
   savingsJob.start();
   // Every api process prunes; SKIP LOCKED lets them share the work (platform/idempotency.ts).
   const pruner = createIdempotencyPruner({ db, log: log.child({ part: 'idempotency' }) });
   pruner.start();
-  const app = createApiApp({
-    config,
-    db,
-    bus,
-    log,
-    market,
-    fairness,
-    auth,
-    userEvents,
-    uploads,
-    wallet,
-    kyc,
-    orders,
-    savings,
-    practice,
-    testClock: testClock
-      ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
-      : null,
-    operatorTokenHash: operatorTokenHashes,
-    metrics,
-  });
   return {
-    app,
+    app: api.app,
     market,
-    auth,
+    auth: api.auth,
     userEvents,
     close: async () => {
       await worker?.stop();
@@ -347,47 +250,6 @@ export function watchProcess(
 ) {
   if (db.poolStats) metrics.watchDbPool(() => db.poolStats?.() ?? null);
   if (bus?.kind === 'redis') metrics.watchRedis('bus', () => bus.ready());
-}
-
-const socketIoKey = (namespace: string) => `${namespace}:socket.io`;
-
-/**
- * User events through Redis to every gateway. Ending sessions publishes the notice and then the
- * disconnect on the same connection, so each gateway's adapter hears them in that order; the
- * notice is written to the sockets before Engine.IO closes them.
- */
-export function redisUserEvents(redis: Redis, namespace: string): UserEvents {
-  const emitter = new Emitter<ServerToClientEvents>(redis, { key: socketIoKey(namespace) });
-  return {
-    emit(userId, event, ...args) {
-      emitter.to(userRoom(userId)).emit(event, ...args);
-    },
-    endSessions(tokenHashes, reason) {
-      if (!tokenHashes.length) return;
-      const rooms = tokenHashes.map(sessionRoom);
-      emitter.to(rooms).emit('sessionEnded', { reason });
-      emitter.in(rooms).disconnectSockets(true);
-    },
-  };
-}
-
-/** User events for the embedded process, bound to the gateway after it is created. */
-export function lateUserEvents(): UserEvents & { bind(io: Gateway['io']): void } {
-  let io: Gateway['io'] | null = null;
-  return {
-    bind(target) {
-      io = target;
-    },
-    emit(userId, event, ...args) {
-      io?.to(userRoom(userId)).emit(event, ...args);
-    },
-    endSessions(tokenHashes, reason) {
-      if (!io || !tokenHashes.length) return;
-      const rooms = tokenHashes.map(sessionRoom);
-      io.to(rooms).emit('sessionEnded', { reason });
-      io.in(rooms).disconnectSockets(true);
-    },
-  };
 }
 
 /** `/healthz` and `/readyz` alone (roles without an api): see `healthRoutes`; requests logged. */

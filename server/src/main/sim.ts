@@ -1,7 +1,7 @@
 import { loadConfigOrExit } from '@server/config';
-import { openDatabase } from '@server/platform/db';
-import { openBus } from '@server/platform/bus';
-import { createLogger } from '@server/platform/logger';
+import { openDatabase } from '@infra/db';
+import { openBus } from '@infra/bus';
+import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';

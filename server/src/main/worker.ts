@@ -3,15 +3,15 @@ import { loadConfigOrExit } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
-import { createAccountSummaries } from '@server/modules/wallet/summary';
-import { createPracticeService } from '@server/modules/wallet/practice';
-import { openDatabase } from '@server/platform/db';
-import { createLogger } from '@server/platform/logger';
+import { openDatabase } from '@infra/db';
+import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
-import { findProduct } from '@sim/catalogue';
+import { findProduct } from '@sim/index';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
-import { healthApp, redisUserEvents, serveMetrics, watchProcess } from './roles';
+import { redisUserEvents } from '@server/platform/user-events';
+import { healthApp, serveMetrics, watchProcess } from './roles';
+import { composeAccounts } from './compose';
 
 /**
  * A settlement worker on its own (the api role runs one too). Any number may run against one
@@ -30,24 +30,14 @@ const userEvents = redis
   ? redisUserEvents(redis, config.REDIS_NAMESPACE)
   : { emit: () => undefined, endSessions: () => undefined };
 
-// The `balance` events it sends carry the practice figures too (resetTo: PRACTICE_BALANCE).
-const practice = createPracticeService({
-  db,
-  balance: config.PRACTICE_BALANCE,
-  balancesChanged: () => undefined,
-});
-const summaries = createAccountSummaries({
-  db,
-  userEvents,
-  offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
-  practice,
-});
+// The `balance` events it sends carry the same figures as the api's (practice ones included).
+const { balancesChanged } = composeAccounts(config, db, userEvents);
 const metrics = createMetrics('worker');
 const worker = startSettlementWorker({
   db,
   orders: { present: (row) => presentOrder(row, findProduct(row.product_id)?.precision ?? 2) },
   userEvents,
-  balancesChanged: (ids) => ids.forEach((id) => void summaries.publish(id)),
+  balancesChanged,
   maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
   batchSize: config.SETTLE_BATCH_SIZE,
   log,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Db, Queryable } from './db';
+import type { Db, Queryable } from '@infra/db';
 import { periodicJob } from './periodic';
 import { AppError, validationFailed } from './http/errors';
-import type { Logger } from './logger';
+import type { Logger } from '@infra/logger';
 
 export interface Answer<T> {
   status: number;

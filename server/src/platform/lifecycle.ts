@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Logger } from './logger';
+import type { Logger } from '@infra/logger';
 
 type Closer = { name: string; close: () => Promise<unknown> | void };
 

@@ -5,7 +5,7 @@ import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { bulkOrders, bulkUsers, expireAllAt } from '@tests/support/bulk-orders';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
-import { startLedgerCheckJob } from '@server/modules/wallet/ledger-check.job';
+import { startLedgerCheckJob } from '@server/modules/ledger/ledger-check.job';
 import { createMetrics, type MetricsRole } from './metrics';
 
 /** The metric names a registry exports, read from its scrape text (`# TYPE name kind`). */

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Logger } from './logger';
+import type { Logger } from '@infra/logger';
 
 /**
  * Opens a dependency the process cannot start without (the database), retrying with a doubling

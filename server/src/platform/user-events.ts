@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { Emitter } from '@socket.io/redis-emitter';
 import type { ServerToClientEvents, SessionEndReason, UserEventName } from '@shared/socket';
 
 /**
@@ -48,6 +50,54 @@ export function recordingUserEvents(): UserEvents & {
     },
     endSessions(tokenHashes, reason) {
       if (tokenHashes.length) ended.push({ tokenHashes: [...tokenHashes], reason });
+    },
+  };
+}
+
+/** The Redis key prefix of Socket.IO's adapter and emitter in a deployment's namespace. */
+export const socketIoKey = (namespace: string) => `${namespace}:socket.io`;
+
+/**
+ * User events through Redis to every gateway. Ending sessions publishes the notice and then the
+ * disconnect on the same connection, so each gateway's adapter hears them in that order; the
+ * notice is written to the sockets before Engine.IO closes them.
+ */
+export function redisUserEvents(redis: Redis, namespace: string): UserEvents {
+  const emitter = new Emitter<ServerToClientEvents>(redis, { key: socketIoKey(namespace) });
+  return {
+    emit(userId, event, ...args) {
+      emitter.to(userRoom(userId)).emit(event, ...args);
+    },
+    endSessions(tokenHashes, reason) {
+      if (!tokenHashes.length) return;
+      const rooms = tokenHashes.map(sessionRoom);
+      emitter.to(rooms).emit('sessionEnded', { reason });
+      emitter.in(rooms).disconnectSockets(true);
+    },
+  };
+}
+
+/** What user events need of a gateway's server: its user and session rooms. */
+export interface UserEventsServer {
+  to(room: string | string[]): { emit(event: string, ...args: unknown[]): unknown };
+  in(room: string | string[]): { disconnectSockets(close?: boolean): unknown };
+}
+
+/** User events for the embedded process, bound to the gateway after it is created. */
+export function lateUserEvents(): UserEvents & { bind(io: UserEventsServer): void } {
+  let io: UserEventsServer | null = null;
+  return {
+    bind(target) {
+      io = target;
+    },
+    emit(userId, event, ...args) {
+      io?.to(userRoom(userId)).emit(event, ...args);
+    },
+    endSessions(tokenHashes, reason) {
+      if (!io || !tokenHashes.length) return;
+      const rooms = tokenHashes.map(sessionRoom);
+      io.to(rooms).emit('sessionEnded', { reason });
+      io.in(rooms).disconnectSockets(true);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { ServerToClientEvents } from '@shared/socket';
-import { createRedisBus } from '@server/platform/bus/redis';
+import { createRedisBus } from '@infra/bus/redis';
 import { toMarketSnapshot } from '@server/gateway/snapshot';
-import type { Bus } from '@server/platform/bus';
+import type { Bus } from '@infra/bus';
 import { send, type ToChild } from './ipc';
 import { BENCH_PRODUCT, createTickStream, preciseNow } from './stream';
 

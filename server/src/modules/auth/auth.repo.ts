@@ -1,4 +1,4 @@
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 
 export interface UserRow {
   id: number;
@@ -28,6 +28,11 @@ export async function inviteCodeExists(db: Queryable, code: string): Promise<boo
 }
 
 /** Inserts a code; false when it exists already. */
+/** Gives a new user's own invitation code its owner. */
+export async function setInviteOwner(db: Queryable, code: string, userId: number): Promise<void> {
+  await db.query('UPDATE invite_codes SET owner_id = $1 WHERE code = $2', [userId, code]);
+}
+
 export async function insertInviteCode(
   db: Queryable,
   code: string,

@@ -7,7 +7,7 @@ import {
   registerCheckBody,
 } from '@shared/accounts';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireUser, sessionOf } from './auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from './auth.service';
 
 /** The client's address (throttles): X-Forwarded-For only from proxies TRUST_PROXY trusts. */

@@ -7,26 +7,21 @@ import type {
   RegisterCheckBody,
   User,
 } from '@shared/accounts';
-import type { Db } from '@server/platform/db';
-import { pgErrorCode } from '@server/platform/db/db';
+import type { KycState } from '@shared/kyc';
+import type { Db } from '@infra/db';
+import { pgErrorCode } from '@infra/db/db';
 import { AppError, badRequest, conflict, unauthenticated } from '@server/platform/http/errors';
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { CheckLimiter } from '@server/platform/check-limiter';
 import { addressKey, type Limiter } from '@server/platform/rate-limit';
 import type { UserEvents } from '@server/platform/user-events';
+import type { SessionInfo } from '@server/platform/http/auth';
 import * as repo from './auth.repo';
 import type { authLimits } from './auth.limits';
-import { latestKycSubmission } from '../kyc/kyc.repo';
-import { presentKyc } from '../kyc/kyc.presenter';
 
 export const SESSION_TTL_MS = 30 * 86_400_000;
 /** Sliding expiry is written at most this often per session, not on every request. */
 const TOUCH_EVERY_MS = 3_600_000;
-
-export interface SessionInfo {
-  userId: number;
-  tokenHash: string;
-}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -79,15 +74,18 @@ async function passGates(gates: [Limiter, string][]): Promise<boolean> {
 
 /**
  * Registration, login, sessions and passwords. `sessions` ends the sockets of the sessions this
- * service revokes (logout, a password change), on whichever gateway they are.
+ * service revokes (logout, a password change), on whichever gateway they are. `identity` is the
+ * kyc module's state of a user's identity check, which the profile shows (the kyc module stands
+ * above this one, so the composition root passes it in).
  */
 export function createAuthService(
   db: Db,
   limiters: AuthLimiters,
   sessions: Pick<UserEvents, 'endSessions'>,
+  identity: { state(userId: number): Promise<KycState> },
 ) {
   const kycOf = async (userId: number): Promise<User['kyc']> => {
-    const { status, reason } = presentKyc(await latestKycSubmission(db, userId));
+    const { status, reason } = await identity.state(userId);
     return reason ? { status, reason } : { status };
   };
 
@@ -147,7 +145,7 @@ export function createAuthService(
             inviteCode: code,
             invitedWith: input.inviteCode,
           });
-          await tx.query('UPDATE invite_codes SET owner_id = $1 WHERE code = $2', [user.id, code]);
+          await repo.setInviteOwner(tx, code, user.id);
           return presentUser(user);
         });
       } catch (err) {
@@ -262,6 +260,9 @@ export function createAuthService(
       const u = await repo.userById(db, userId);
       return !!u && (await confirmPassword(u.id, u.trade_password_hash, plain));
     },
+
+    /** Operators set a user's credit score; false when there is no such user. */
+    setCreditScore: (userId: number, score: number) => repo.updateCreditScore(db, userId, score),
 
     async createInvite(code?: string): Promise<string> {
       const wanted = code?.toUpperCase() ?? newInviteCode();

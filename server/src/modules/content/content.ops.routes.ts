@@ -9,8 +9,8 @@ import {
   pageParams,
 } from '@shared/content';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireOperator } from '../operator/operator.routes';
-import type { OperatorTokenHashes } from '../operator/operator-token';
+import { requireOperator } from '@server/platform/http/auth';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import type { ContentService } from './content.service';
 import type { MessagesService } from './messages.service';
 

@@ -8,7 +8,7 @@ import {
   pageParams,
 } from '@shared/content';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import type { ContentService } from './content.service';
 import type { MessagesService } from './messages.service';

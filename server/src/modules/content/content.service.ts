@@ -10,7 +10,7 @@ import {
   type OpsPageBody,
 } from '@shared/content';
 import type { Page } from '@shared/wallet';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import { notFound } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import * as repo from './content.repo';

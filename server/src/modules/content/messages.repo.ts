@@ -1,5 +1,5 @@
 import type { MessageKind, MessageParams } from '@shared/content';
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
 /**

@@ -1,6 +1,6 @@
 import type { Message, OpsMessage, OpsMessageBody } from '@shared/content';
 import type { Page } from '@shared/wallet';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import { notFound } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';

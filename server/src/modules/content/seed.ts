@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { pageSlugs, type BannerTheme, type HighlightIcon } from '@shared/content';
 import { languages, type Language } from '@shared/languages';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import * as repo from './content.repo';
 
 /**

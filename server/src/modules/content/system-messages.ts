@@ -1,5 +1,5 @@
 import type { MessageParams, SystemMessageKind } from '@shared/content';
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
 import { insertMessage } from './messages.repo';
 

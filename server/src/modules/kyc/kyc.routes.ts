@@ -2,10 +2,10 @@ import { Router } from 'express';
 import { kycBody, kycReviewQuery } from '@shared/kyc';
 import { idParam, rejectBody } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
-import { requireOperator } from '../operator/operator.routes';
-import type { OperatorTokenHashes } from '../operator/operator-token';
+import { requireOperator } from '@server/platform/http/auth';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { KycService } from './kyc.service';
 

@@ -1,12 +1,11 @@
 import type { KycBody, KycState, OpsKycSubmission } from '@shared/kyc';
-import type { Db, Queryable } from '@server/platform/db';
-import { pgErrorCode } from '@server/platform/db/db';
+import type { Db, Queryable } from '@infra/db';
+import { pgErrorCode } from '@infra/db/db';
 import { conflict, notFound, validationFailed } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
-import type { AccountSummaries } from '../wallet/summary';
 import * as repo from './kyc.repo';
 import { presentKyc, presentOpsKyc } from './kyc.presenter';
 
@@ -21,7 +20,8 @@ export function createKycService(
   db: Db,
   uploads: UploadService,
   userEvents: UserEvents,
-  summaries: Pick<AccountSummaries, 'publish'>,
+  /** The wallet's account summaries: the `balance` event's `verified` flag follows the check. */
+  summaries: { publish(userId: number): Promise<void> },
 ) {
   const notPending = async (tx: Queryable, id: number) => {
     const status = await repo.kycSubmissionStatus(tx, id);

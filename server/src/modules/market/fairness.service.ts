@@ -1,9 +1,9 @@
 import type { FairnessPeriod } from '@shared/market';
 import type { FairnessQuery } from '@shared/market.schemas';
-import { encodeState } from '@sim/fairness';
-import { listPeriods, markRevealed, unrevealedEnded, type PeriodRow } from '@sim/fairness.repo';
-import type { Db } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import { encodeState } from '@sim/index';
+import { listPeriods, markRevealed, unrevealedEnded, type PeriodRow } from '@sim/index';
+import type { Db } from '@infra/db';
+import type { Logger } from '@infra/logger';
 
 /**
  * How long after a period's end its secret stays sealed at least, and how late an order may have

@@ -5,11 +5,11 @@ import type { CandlesQuery, TicksQuery } from '@shared/market.schemas';
 import { unitsToPrice } from '@shared/price';
 import { intervalMs, type Candle, type Interval, type Product } from '@shared/product';
 import { productMatches } from '@shared/product-search';
-import type { ProductSpec } from '@sim/catalogue';
-import { productStatus } from '@sim/status';
-import { candlesSince, lastTicks, maintenanceList } from '@sim/tape.repo';
-import type { Bus } from '@server/platform/bus';
-import type { Db } from '@server/platform/db';
+import type { ProductSpec } from '@sim/index';
+import { productStatus } from '@sim/index';
+import { candlesSince, lastTicks, maintenanceList, setMaintenance } from '@sim/index';
+import type { Bus } from '@infra/bus';
+import type { Db } from '@infra/db';
 import { notFound } from '@server/platform/http/errors';
 import { selectCandles, selectTicks } from './market.repo';
 
@@ -22,6 +22,14 @@ export interface MarketService {
   latestTick(id: string): Tick | null;
   /** Returns the spec of a product or throws NOT_FOUND. */
   spec(id: string): ProductSpec;
+  /**
+   * Maintenance on or off (operators): stored, so a restarted simulator reads it back, and
+   * announced on the bus, so the simulator stops the product's ticks and tells every client.
+   */
+  setMaintenance(
+    id: string,
+    m: { on: true; opensAt: number | null } | { on: false },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -107,6 +115,15 @@ export async function createMarketService({
     },
     latestTick: (id) => latest.get(id) ?? state.get(id)?.last ?? null,
     spec,
+    async setMaintenance(id, m) {
+      await setMaintenance(db, id, m);
+      await bus.publish({
+        type: 'maintenance',
+        id,
+        on: m.on,
+        ...(m.on && m.opensAt ? { opensAt: m.opensAt } : {}),
+      });
+    },
     async close() {
       await Promise.all(offs.map((off) => off()));
     },

@@ -7,9 +7,37 @@ import { defaultCatalogue } from '@sim/catalogue';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
 import { buildTestApi } from '@tests/support/api';
-import type { MarketService } from './market.service';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
+import { createMarketService, type MarketService } from './market.service';
 
 const NOW = WEDNESDAY_AFTERNOON;
+
+describe.each(dbDrivers())('market state from the tape on %s', (kind) => {
+  it('rebuilt from the tape alone (as an api does on start), equals the live state of the simulator', async () => {
+    const t = await openTestDb(kind);
+    const bus = createMemoryBus(createMemoryHub());
+    try {
+      const live = await seedTape(t.db, { at: NOW, hours: 1 });
+      const market = await createMarketService({
+        db: t.db,
+        bus,
+        catalogue: defaultCatalogue,
+        now: () => NOW,
+      });
+      expect(market.products().map((p) => [p.id, p.stats24h, p.last])).toEqual(
+        live.products.map((p) => [
+          p.id,
+          p.stats,
+          p.last && { seq: p.last.seq, ts: p.last.ts, price: p.last.price },
+        ]),
+      );
+      await market.close();
+    } finally {
+      await bus.close();
+      await t.drop();
+    }
+  });
+});
 
 describe.each(dbDrivers())('market REST on %s', (kind) => {
   let t: TestDb;

@@ -1,11 +1,11 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Queryable } from '@server/platform/db';
-import { getMeta, setMetaIfAbsent } from '@server/platform/meta.repo';
+import type { Queryable } from '@infra/db';
+import { getMeta, setMetaIfAbsent } from '@infra/db/meta.repo';
+import { sha256 } from '@server/platform/http/auth';
 
 const META_KEY = 'operator_token_sha256';
-export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Where an embedded start keeps the generated operator token for the `npm run ops` CLI. */
 export const operatorTokenFile = (dataDir: string) => path.join(dataDir, 'operator-token');
@@ -28,21 +28,4 @@ export async function resolveOperatorToken(
   fs.mkdirSync(opts.dataDir, { recursive: true });
   fs.writeFileSync(operatorTokenFile(opts.dataDir), `${token}\n`, { mode: 0o600 });
   return { hash, created: token };
-}
-
-/**
- * The SHA-256 of each operator token the api accepts: the current one, and during a rotation the
- * one it replaces (OPERATOR_TOKEN_PREVIOUS).
- */
-export type OperatorTokenHashes = string | readonly string[];
-
-/** Constant-time comparison of a presented token with every accepted hash (no early exit). */
-export function operatorTokenMatches(presented: string, hashes: OperatorTokenHashes): boolean {
-  const a = Buffer.from(sha256(presented), 'hex');
-  let matched = false;
-  for (const hash of typeof hashes === 'string' ? [hashes] : hashes) {
-    const b = Buffer.from(hash, 'hex');
-    if (a.length === b.length && timingSafeEqual(a, b)) matched = true;
-  }
-  return matched;
 }

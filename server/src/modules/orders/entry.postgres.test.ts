@@ -5,7 +5,7 @@ import { recordingUserEvents } from '@server/platform/user-events';
 import { bulkOrders, bulkUsers, settlementFacts } from '@tests/support/bulk-orders';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { insertTicks } from '@sim/tape.repo';
-import { checkLedger } from '../wallet/ledger';
+import { checkLedger } from '../ledger/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
 // PostgreSQL only: several workers on their own connections race for the same rows, which an

@@ -10,7 +10,7 @@ import {
   publishMarket,
   recordTick,
 } from '@tests/support/orders';
-import { checkLedger, userBalances } from '../wallet/ledger';
+import { checkLedger, userBalances } from '../ledger/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
 /**

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { requireOperator } from '../operator/operator.routes';
-import type { OperatorTokenHashes } from '../operator/operator-token';
+import { requireOperator } from '@server/platform/http/auth';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import type { OrdersService } from './orders.service';
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { TradeMode } from '@shared/orders';
 
 export interface OrderRow {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ordersQuery, placeOrderBody } from '@shared/orders';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import type { OrdersService } from './orders.service';
 

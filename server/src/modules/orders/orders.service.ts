@@ -6,14 +6,13 @@ import {
   type TradeMode,
 } from '@shared/orders';
 import { unitsToPrice } from '@shared/price';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
 import { idempotent } from '@server/platform/idempotency';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
-import { orderAccounts, transfer } from '../wallet/ledger';
-import type { PracticeService } from '../wallet/practice';
+import { orderAccounts, transfer } from '../ledger/ledger';
 import * as repo from './orders.repo';
 
 export interface OrdersDeps {
@@ -23,7 +22,7 @@ export interface OrdersDeps {
   maxFeedDelayMs: number;
   metrics?: Pick<Metrics, 'placements' | 'refusals'>;
   /** Opens a user's practice balance the first time a practice order needs it. */
-  practice?: Pick<PracticeService, 'ensureOpened'>;
+  practice?: { ensureOpened(userId: number): Promise<void> };
   /** Called after a commit that changed a user's balances (sends the `balance` event). */
   balancesChanged: (userIds: number[]) => void;
   now?: () => number;

@@ -3,7 +3,7 @@ import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { backdateOrder, fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
-import { checkLedger, userBalances } from '../wallet/ledger';
+import { checkLedger, userBalances } from '../ledger/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
 describe.each(dbDrivers())('timed orders on %s', (kind) => {

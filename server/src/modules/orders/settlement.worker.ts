@@ -1,9 +1,9 @@
 import type { VoidReason } from '@shared/orders';
-import type { Db, Queryable } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Db, Queryable } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import type { UserEvents } from '@server/platform/user-events';
 import type { TradeMode } from '@shared/orders';
-import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../wallet/ledger';
+import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../ledger/ledger';
 import { enter } from './entry-rule';
 import { SETTLE_GRACE_MS, settle } from './exit-rule';
 import * as repo from './orders.repo';

@@ -1,5 +1,5 @@
-import type { Queryable } from '@server/platform/db';
-import { transferMany, type TransferSpec } from '../wallet/ledger';
+import type { Queryable } from '@infra/db';
+import { transferMany, type TransferSpec } from '../ledger/ledger';
 import { addDays, cutoffOf, dailyIncome, type SavingsPolicy } from './savings.policy';
 import * as repo from './savings.repo';
 

@@ -1,6 +1,6 @@
 import type { Clock } from '@server/platform/clock';
-import type { Db } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Db } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import { periodicJob } from '@server/platform/periodic';
 import { applyCutoffs } from './savings.cutoff';
 import { addDays, platformDay, type SavingsPolicy } from './savings.policy';

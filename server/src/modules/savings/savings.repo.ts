@@ -1,4 +1,4 @@
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
 /** SQL of the savings balance. Days travel as 'YYYY-MM-DD' text; money as integer minor units. */

@@ -3,7 +3,7 @@ import { savingsTransferBody } from '@shared/savings';
 import { pageQuery } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import type { SavingsService } from './savings.service';
 import { refusePracticeMoney } from '../wallet/practice';

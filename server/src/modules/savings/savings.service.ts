@@ -6,11 +6,11 @@ import {
 } from '@shared/savings';
 import type { Page } from '@shared/wallet';
 import type { Clock } from '@server/platform/clock';
-import type { Db, Queryable } from '@server/platform/db';
+import type { Db, Queryable } from '@infra/db';
 import { badRequest, conflict } from '@server/platform/http/errors';
 import { idempotent, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
-import { transfer, userBalances, type Leg } from '../wallet/ledger';
+import { transfer, userBalances, type Leg } from '../ledger/ledger';
 import { applyCutoffs } from './savings.cutoff';
 import { addDays, platformDay, type SavingsPolicy } from './savings.policy';
 import { presentSavingsRecord } from './savings.presenters';

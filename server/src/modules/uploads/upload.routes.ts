@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { unauthenticated } from '@server/platform/http/errors';
-import { bearerToken } from '../auth/auth.middleware';
+import { bearerToken } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
-import { operatorTokenMatches, type OperatorTokenHashes } from '../operator/operator-token';
+import { operatorTokenMatches, type OperatorTokenHashes } from '@server/platform/http/auth';
 import type { UploadService, Viewer } from './upload.service';
 
 /** 401 without a live session or the operator token; puts the viewer in `res.locals.viewer`. */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
-import type { Db, Queryable } from '@server/platform/db';
+import type { Db, Queryable } from '@infra/db';
 import { badRequest, notFound } from '@server/platform/http/errors';
 import { insertUpload, uploadById, type ImageMime } from './upload.repo';
 

@@ -1,5 +1,5 @@
 import type { DepositChannelId, DepositStatus } from '@shared/wallet';
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
 export interface DepositRow {

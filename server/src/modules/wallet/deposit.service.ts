@@ -1,7 +1,7 @@
 import type { DepositBody } from '@shared/wallet.schemas';
 import { depositLimits, type Deposit, type DepositStatus, type OpsDeposit } from '@shared/wallet';
 import type { Config } from '@server/config';
-import type { Db, Queryable } from '@server/platform/db';
+import type { Db, Queryable } from '@infra/db';
 import {
   AppError,
   badRequest,
@@ -16,7 +16,7 @@ import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import * as repo from './deposit.repo';
-import { transfer } from './ledger';
+import { transfer } from '../ledger/ledger';
 import { presentDeposit, presentOpsDeposit } from './wallet.presenters';
 import type { AccountSummaries } from './summary';
 

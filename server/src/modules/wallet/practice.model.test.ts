@@ -12,7 +12,7 @@ import {
   TRADE_PASSWORD,
 } from '@tests/support/wallet';
 import { startSettlementWorker } from '../orders/settlement.worker';
-import { checkLedger } from './ledger';
+import { checkLedger } from '../ledger/ledger';
 
 /**
  * Property test (issue 19): random sequences of real and practice deposits, orders, settlements,

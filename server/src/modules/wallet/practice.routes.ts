@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import type { PracticeService } from './practice';
 

@@ -13,7 +13,7 @@ import {
   TRADE_PASSWORD,
 } from '@tests/support/wallet';
 import { startSettlementWorker } from '../orders/settlement.worker';
-import { userBalances } from './ledger';
+import { userBalances } from '../ledger/ledger';
 
 /**
  * Practice money (issue 19) through the API: every user has a practice balance at once, practice
@@ -396,7 +396,7 @@ describe.each(dbDrivers())('the ledger on %s refuses to mix practice and real mo
   });
 
   it('refuses a mixed transfer in the service too, before the database sees it', async () => {
-    const { transfer } = await import('./ledger');
+    const { transfer } = await import('../ledger/ledger');
     await expect(
       t.db.transaction((tx) =>
         transfer(tx, {

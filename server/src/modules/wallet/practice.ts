@@ -1,7 +1,7 @@
-import type { Db, Queryable } from '@server/platform/db';
+import type { Db, Queryable } from '@infra/db';
 import { badRequest, conflict } from '@server/platform/http/errors';
-import { hasOpenOrders } from '../orders/orders.repo';
-import { lockAccounts, transfer } from './ledger';
+import type { OrderFigures } from '../orders/order-figures';
+import { lockAccounts, transfer } from '../ledger/ledger';
 
 /**
  * Practice money (issue 19, DECISIONS.md): every user has a practice balance in accounts of its
@@ -15,6 +15,8 @@ export interface PracticeDeps {
   /** PRACTICE_BALANCE, minor units. */
   balance: number;
   balancesChanged: (userIds: number[]) => void;
+  /** The orders module's reader: a reset waits for open practice orders to settle. */
+  orders: Pick<OrderFigures, 'hasOpenOrders'>;
 }
 
 /** A request that asks to move practice money anywhere but a practice order: 400, nothing written. */
@@ -81,7 +83,7 @@ export function createPracticeService(d: PracticeDeps) {
         // a placement after it waits for this transaction and then stakes the reset balance.
         if (
           balances.get(ids.get(`u:${userId}:practice_in_orders`)!)!.balance > 0 ||
-          (await hasOpenOrders(tx, userId, 'practice'))
+          (await d.orders.hasOpenOrders(userId, 'practice', tx))
         )
           throw conflict(
             'PRACTICE_ORDERS_OPEN',

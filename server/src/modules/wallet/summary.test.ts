@@ -5,6 +5,8 @@ import { bulkOrders, bulkUsers } from '@tests/support/bulk-orders';
 import { fund } from '@tests/support/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { createAccountSummaries } from './summary';
+import { orderFigures } from '../orders/order-figures';
+import { identityChecks } from '../kyc/identity';
 
 const H = 3_600_000;
 /** 00:00 of 10 March 2026 in UTC+8 (16:00 UTC the day before) and in UTC−5 (05:00 UTC). */
@@ -58,6 +60,8 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
       const at = (now: number, offset: number = offsetMinutes) =>
         createAccountSummaries({
           db: t.db,
+          orders: orderFigures(t.db),
+          identity: identityChecks(t.db),
           userEvents: recordingUserEvents(),
           offsetMinutes: offset,
           now: () => now,
@@ -72,6 +76,8 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
       const events = recordingUserEvents();
       await createAccountSummaries({
         db: t.db,
+        orders: orderFigures(t.db),
+        identity: identityChecks(t.db),
         userEvents: events,
         offsetMinutes,
         now: () => midnight + 2 * H,

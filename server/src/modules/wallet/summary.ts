@@ -1,10 +1,10 @@
 import type { TradeMode } from '@shared/orders';
 import type { AccountSummary } from '@shared/wallet';
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
-import { latestKycSubmission } from '../kyc/kyc.repo';
-import { userBalances } from './ledger';
-import { profitAndLoss as ordersProfitAndLoss } from '../orders/orders.repo';
+import { userBalances } from '../ledger/ledger';
+import type { OrderFigures } from '../orders/order-figures';
+import type { IdentityChecks } from '../kyc/identity';
 import { dayStart } from '@server/platform/clock';
 import { creditScoreOf } from './wallet.repo';
 import type { PracticeService } from './practice';
@@ -24,13 +24,13 @@ export interface PlatformDay {
  * Account P&L per mode: over settled orders, the sum of (payout − stake), in total and for orders
  * settled since 00:00 of the current platform day (PLATFORM_UTC_OFFSET_MINUTES).
  */
-export async function profitAndLoss(
-  db: Queryable,
+async function profitAndLoss(
+  orders: Pick<OrderFigures, 'profitAndLoss'>,
   userId: number,
   day: PlatformDay,
 ): Promise<Record<TradeMode, { pnlTotal: number; pnlToday: number }>> {
   const since = new Date(dayStart(day.now(), day.offsetMinutes));
-  const pnl = await ordersProfitAndLoss(db, userId, since);
+  const pnl = await orders.profitAndLoss(userId, since);
   return {
     real: { pnlTotal: pnl.real.total, pnlToday: pnl.real.today },
     practice: { pnlTotal: pnl.practice.total, pnlToday: pnl.practice.today },
@@ -41,17 +41,17 @@ export async function profitAndLoss(
  * GET /api/account/summary, and the payload of the `balance` socket event. The real figures
  * (total assets, P&L) count real money only; the practice balance has figures of its own.
  */
-export async function accountSummary(
-  db: Queryable,
+async function accountSummary(
+  d: SummarySources,
   userId: number,
   day: PlatformDay,
   practiceResetTo = 0,
 ): Promise<AccountSummary> {
-  const [b, pnl, creditScore, kyc] = await Promise.all([
-    userBalances(db, userId),
-    profitAndLoss(db, userId, day),
-    creditScoreOf(db, userId),
-    latestKycSubmission(db, userId),
+  const [b, pnl, creditScore, verified] = await Promise.all([
+    userBalances(d.db, userId),
+    profitAndLoss(d.orders, userId, day),
+    creditScoreOf(d.db, userId),
+    d.identity.verified(userId),
   ]);
   const savings = b.savings_pending + b.savings_confirmed;
   return {
@@ -62,7 +62,7 @@ export async function accountSummary(
     totalAssets: b.available + b.in_orders + savings + b.withdraw_hold,
     ...pnl.real,
     creditScore,
-    verified: kyc?.status === 'verified',
+    verified,
     practice: {
       available: b.practice_available,
       inOrders: b.practice_in_orders,
@@ -76,14 +76,22 @@ export async function accountSummary(
  * The account summary of one process, bound to its platform day: every reader and every
  * `balance` event goes through it, so none can count "today" from another midnight.
  */
+/** Where a summary's figures come from: the ledger, and the orders and kyc modules' readers. */
+interface SummarySources {
+  db: Queryable;
+  orders: Pick<OrderFigures, 'profitAndLoss'>;
+  identity: Pick<IdentityChecks, 'verified'>;
+}
+
 export function createAccountSummaries({
   db,
+  orders,
+  identity,
   userEvents,
   offsetMinutes,
   now = Date.now,
   practice,
-}: {
-  db: Queryable;
+}: SummarySources & {
   userEvents: UserEvents;
   offsetMinutes: number;
   now?: () => number;
@@ -93,7 +101,7 @@ export function createAccountSummaries({
   const day: PlatformDay = { offsetMinutes, now };
   const of = async (userId: number) => {
     await practice?.ensureOpened(userId);
-    return accountSummary(db, userId, day, practice?.balance ?? 0);
+    return accountSummary({ db, orders, identity }, userId, day, practice?.balance ?? 0);
   };
   return {
     of,

@@ -6,8 +6,8 @@ import {
   withdrawalReviewQuery,
 } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireOperator } from '../operator/operator.routes';
-import type { OperatorTokenHashes } from '../operator/operator-token';
+import { requireOperator } from '@server/platform/http/auth';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import type { WalletService } from './wallet.service';
 
 /**

@@ -8,7 +8,7 @@ import type {
   WithdrawalAccount,
 } from '@shared/wallet';
 import type { DepositRow } from './deposit.repo';
-import type { TransferKind as LedgerKind } from './ledger';
+import type { TransferKind as LedgerKind } from '../ledger/ledger';
 import type { FundRecordRow } from './wallet.repo';
 import type { WithdrawalAccountRow, WithdrawalRow } from './withdrawal.repo';
 

@@ -1,5 +1,5 @@
 import type { TransferKind } from '@shared/wallet';
-import type { Queryable } from '@server/platform/db';
+import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
 export async function creditScoreOf(db: Queryable, userId: number): Promise<number> {

@@ -9,7 +9,7 @@ import {
 } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
-import { requireUser, sessionOf } from '../auth/auth.middleware';
+import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { WalletService } from './wallet.service';

@@ -9,18 +9,19 @@ import {
   type WithdrawalRules,
 } from '@shared/wallet';
 import type { Config } from '@server/config';
-import type { Db } from '@server/platform/db';
+import type { Db } from '@infra/db';
 import type { Limiter } from '@server/platform/rate-limit';
 import { toPage } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { AuthService } from '../auth/auth.service';
 import type { UploadService } from '../uploads/upload.service';
 import { createDepositService } from './deposit.service';
-import { checkLedger } from './ledger';
+import { checkLedger } from '../ledger/ledger';
 import type { AccountSummaries } from './summary';
 import { fundRecords } from './wallet.repo';
 import { presentFundRecord } from './wallet.presenters';
 import { createWithdrawalService } from './withdrawal.service';
+import type { IdentityChecks } from '../kyc/identity';
 
 export interface WalletDeps {
   db: Db;
@@ -29,6 +30,7 @@ export interface WalletDeps {
   uploads: UploadService;
   userEvents: UserEvents;
   summaries: AccountSummaries;
+  identity: Pick<IdentityChecks, 'verified'>;
   /** Deposits per user and window (`depositRateLimit`). */
   depositRate: Limiter;
   /** Deposits a user may have under review at once; PENDING_DEPOSITS_MAX unless a test says. */

@@ -6,16 +6,15 @@ import type {
   WithdrawalStatus,
 } from '@shared/wallet';
 import type { Config } from '@server/config';
-import type { Db, Queryable } from '@server/platform/db';
-import { pgErrorCode } from '@server/platform/db/db';
+import type { Db, Queryable } from '@infra/db';
+import { pgErrorCode } from '@infra/db/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
 import { idempotent, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { AuthService } from '../auth/auth.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
-import { latestKycSubmission } from '../kyc/kyc.repo';
-import { transfer, type Leg } from './ledger';
+import { transfer, type Leg } from '../ledger/ledger';
 import type { AccountSummaries } from './summary';
 import {
   presentOpsWithdrawal,
@@ -23,6 +22,7 @@ import {
   presentWithdrawalAccount,
 } from './wallet.presenters';
 import * as repo from './withdrawal.repo';
+import type { IdentityChecks } from '../kyc/identity';
 
 export interface WithdrawalDeps {
   db: Db;
@@ -30,6 +30,8 @@ export interface WithdrawalDeps {
   auth: Pick<AuthService, 'verifyTradePassword'>;
   userEvents: UserEvents;
   summaries: Pick<AccountSummaries, 'publish'>;
+  /** The kyc module's reader: WITHDRAW_REQUIRES_KYC asks it whether the identity is verified. */
+  identity: Pick<IdentityChecks, 'verified'>;
 }
 
 const wrongTradePassword = () =>
@@ -42,6 +44,7 @@ export function createWithdrawalService({
   auth,
   userEvents,
   summaries,
+  identity,
 }: WithdrawalDeps) {
   const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
   const available = (userId: number) => ({ user: userId, kind: 'available' as const });
@@ -151,10 +154,7 @@ export function createWithdrawalService({
           'amount',
         );
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
-      if (
-        config.WITHDRAW_REQUIRES_KYC &&
-        (await latestKycSubmission(db, userId))?.status !== 'verified'
-      )
+      if (config.WITHDRAW_REQUIRES_KYC && !(await identity.verified(userId)))
         throw new AppError(403, 'KYC_REQUIRED', 'Withdrawals need a verified identity');
       // The password is left out of the stored request hash: a hash of six digits is no secret.
       const request = { accountId: body.accountId, amount: body.amount };

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { ErrorBody } from '@shared/errors';
-import type { Logger } from '../logger';
+import type { Logger } from '@infra/logger';
 import { AppError } from './errors';
 import { refusalOf } from './refusals';
 

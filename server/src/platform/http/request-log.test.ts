@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApi, OPERATOR_TOKEN, type TestApi } from '@tests/support/api';
 import { openTestDb, type TestDb } from '@tests/support/db';
-import { createLogger } from '../logger';
+import { createLogger } from '@infra/logger';
 import { errorHandler } from './error-handler';
 import { requestIdOf, requestLog } from './request-log';
 

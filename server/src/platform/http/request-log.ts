@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { Logger } from '../logger';
+import type { Logger } from '@infra/logger';
 
 /**
  * A request id a client or a proxy may choose: short, and only characters that are safe in a log

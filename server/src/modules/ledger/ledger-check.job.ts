@@ -1,5 +1,5 @@
-import type { Queryable } from '@server/platform/db';
-import type { Logger } from '@server/platform/logger';
+import type { Queryable } from '@infra/db';
+import type { Logger } from '@infra/logger';
 import type { Metrics } from '@server/platform/metrics';
 import { checkLedger } from './ledger';
 

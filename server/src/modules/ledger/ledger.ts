@@ -1,5 +1,5 @@
-import type { Queryable } from '@server/platform/db';
-import { pgErrorCode } from '@server/platform/db/db';
+import type { Queryable } from '@infra/db';
+import { pgErrorCode } from '@infra/db/db';
 import { conflict } from '@server/platform/http/errors';
 
 export type UserAccountKind =

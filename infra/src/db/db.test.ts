@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { migrate, readMigrations } from './migrate';
-import { getMeta, setMeta, setMetaIfAbsent } from '../meta.repo';
+import { getMeta, setMeta, setMetaIfAbsent } from './meta.repo';
 
 describe.each(dbDrivers())('database layer on %s', (kind) => {
   let t: TestDb;

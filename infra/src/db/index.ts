@@ -1,4 +1,3 @@
-import type { Config } from '@server/config';
 import type { Db } from './db';
 import { migrate } from './migrate';
 import { createPgliteDb } from './pglite';
@@ -7,7 +6,7 @@ import { createPostgresDb } from './postgres';
 export type { Db, Queryable, QueryResult, TransactionOptions } from './db';
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db; migrated before use. */
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'dbDir'>): Promise<Db> {
+export async function openDatabase(config: { DATABASE_URL?: string; dbDir: string }): Promise<Db> {
   const db = config.DATABASE_URL
     ? createPostgresDb({ url: config.DATABASE_URL })
     : await createPgliteDb(config.dbDir);

@@ -1,0 +1,210 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '@server/config';
+import { createApiApp } from '@server/app';
+import type { Bus } from '@infra/bus';
+import type { Db } from '@infra/db';
+import type { Logger } from '@infra/logger';
+import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import type { Metrics } from '@server/platform/metrics';
+import type { UserEvents } from '@server/platform/user-events';
+import { movableClock, systemClock } from '@server/platform/clock';
+import { createLimiter, createLimiters, type LimitSpec } from '@server/platform/rate-limit';
+import { createCheckLimiter } from '@server/platform/check-limiter';
+import { defaultCatalogue } from '@sim/index';
+import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { createAuthService } from '@server/modules/auth/auth.service';
+import { createContentService } from '@server/modules/content/content.service';
+import { createMessagesService } from '@server/modules/content/messages.service';
+import { identityChecks } from '@server/modules/kyc/identity';
+import { createKycService } from '@server/modules/kyc/kyc.service';
+import { createFairnessService } from '@server/modules/market/fairness.service';
+import { createMarketService } from '@server/modules/market/market.service';
+import { orderFigures } from '@server/modules/orders/order-figures';
+import { createOrdersService } from '@server/modules/orders/orders.service';
+import { createSavingsJob } from '@server/modules/savings/savings.job';
+import { savingsPolicy } from '@server/modules/savings/savings.policy';
+import { createSavingsService } from '@server/modules/savings/savings.service';
+import { createUploadService } from '@server/modules/uploads/upload.service';
+import { depositRateLimit } from '@server/modules/wallet/deposit.service';
+import { createPracticeService } from '@server/modules/wallet/practice';
+import { createAccountSummaries } from '@server/modules/wallet/summary';
+import { createWalletService } from '@server/modules/wallet/wallet.service';
+
+/**
+ * The account summaries and what they read, with the `balancesChanged` callback every module
+ * that moves money calls after its commit (the `balance` event). Shared by the api and the
+ * stand-alone settlement worker, whose `balance` events must carry the same figures.
+ */
+export function composeAccounts(
+  config: Pick<Config, 'PRACTICE_BALANCE' | 'PLATFORM_UTC_OFFSET_MINUTES'>,
+  db: Db,
+  userEvents: UserEvents,
+  now?: () => number,
+) {
+  const orders = orderFigures(db);
+  const identity = identityChecks(db);
+  const balancesChanged = (ids: number[]) => ids.forEach((id) => void summaries.publish(id));
+  const practice = createPracticeService({
+    db,
+    balance: config.PRACTICE_BALANCE,
+    balancesChanged,
+    orders,
+  });
+  const summaries = createAccountSummaries({
+    db,
+    orders,
+    identity,
+    userEvents,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    now,
+    practice,
+  });
+  return { identity, practice, summaries, balancesChanged };
+}
+
+export interface ComposeApiOptions {
+  /** Reaches users' sockets: the Redis emitter (scaled), the embedded gateway, or a recorder. */
+  userEvents: UserEvents;
+  metrics: Metrics;
+  log: Logger;
+  /** Where the throttles count: in Redis when several api processes share them. */
+  throttles: { keyPrefix: string; redis?: Redis };
+  /** SHA-256 of the accepted operator tokens; null keeps /api/ops closed. */
+  operatorTokenHash: OperatorTokenHashes | null;
+}
+
+/** What tests change: the clock, and the throttles' figures. Production passes none. */
+export interface ComposeOverrides {
+  /** The wall clock of orders and market data (tests pin it). */
+  now?: () => number;
+  /** The platform clock of savings; TEST_CLOCK=1 makes it movable through /api/test/clock. */
+  clock?: ReturnType<typeof movableClock>;
+  authLimits?: Partial<typeof authLimits>;
+  confirmLimit?: LimitSpec;
+  depositRate?: LimitSpec;
+  pendingDepositsMax?: number;
+}
+
+/**
+ * The one place the api's services are built and wired: `startApi` (every api process, and the
+ * embedded app) and the tests' `buildTestApi` both call it, so a test runs the services exactly
+ * as production wires them. Background jobs (settlement, reveals, pruning, checks) are started
+ * by the caller from what it returns.
+ */
+export async function composeApi(
+  config: Config,
+  db: Db,
+  bus: Bus,
+  o: ComposeApiOptions,
+  overrides: ComposeOverrides = {},
+) {
+  const { userEvents, metrics, log, throttles } = o;
+  const market = await createMarketService({
+    db,
+    bus,
+    catalogue: defaultCatalogue,
+    now: overrides.now,
+  });
+  const accounts = composeAccounts(config, db, userEvents, overrides.now);
+  const { practice, summaries, balancesChanged } = accounts;
+  const auth = createAuthService(
+    db,
+    {
+      ...createLimiters({ ...authLimits, ...overrides.authLimits }, throttles),
+      confirm: createCheckLimiter({
+        ...(overrides.confirmLimit ?? confirmLimit),
+        ...throttles,
+        keyPrefix: `${throttles.keyPrefix}:confirm`,
+      }),
+    },
+    userEvents,
+    accounts.identity,
+  );
+  const uploads = createUploadService(db, config.uploadsDir);
+  const wallet = createWalletService({
+    db,
+    config,
+    auth,
+    uploads,
+    userEvents,
+    summaries,
+    identity: accounts.identity,
+    depositRate: createLimiter({
+      ...(overrides.depositRate ?? depositRateLimit),
+      ...throttles,
+      keyPrefix: `${throttles.keyPrefix}:deposits`,
+    }),
+    pendingDepositsMax: overrides.pendingDepositsMax,
+  });
+  const kyc = createKycService(db, uploads, userEvents, summaries);
+  const orders = createOrdersService({
+    db,
+    market,
+    userEvents,
+    metrics,
+    practice,
+    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
+    balancesChanged,
+    now: overrides.now,
+  });
+  const fairness = createFairnessService({
+    db,
+    oldestOpenOrders: () => orders.oldestOpenByProduct(),
+    spec: (id) => market.spec(id),
+    log: log.child({ part: 'fairness' }),
+  });
+  // TEST_CLOCK=1 (browser journeys, tests): a platform clock /api/test/clock can move forward.
+  const testClock = config.TEST_CLOCK === '1' ? (overrides.clock ?? movableClock()) : null;
+  const clock = overrides.clock ?? testClock ?? systemClock;
+  const policy = savingsPolicy(config);
+  const savings = createSavingsService({ db, clock, policy, balancesChanged });
+  const savingsJob = createSavingsJob({
+    db,
+    clock,
+    policy,
+    balancesChanged,
+    log: log.child({ part: 'savings' }),
+  });
+  const content = createContentService(db);
+  const messages = createMessagesService(db, userEvents);
+  const app = createApiApp({
+    config,
+    db,
+    bus,
+    log,
+    market,
+    fairness,
+    auth,
+    uploads,
+    wallet,
+    kyc,
+    orders,
+    savings,
+    practice,
+    content,
+    messages,
+    testClock: testClock
+      ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
+      : null,
+    operatorTokenHash: o.operatorTokenHash,
+    metrics,
+  });
+  return {
+    app,
+    market,
+    auth,
+    kyc,
+    wallet,
+    orders,
+    fairness,
+    savings,
+    savingsJob,
+    practice,
+    summaries,
+    balancesChanged,
+    clock,
+    testClock,
+  };
+}
+
+export type ComposedApi = Awaited<ReturnType<typeof composeApi>>;

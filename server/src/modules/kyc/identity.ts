@@ -1,0 +1,19 @@
+import type { KycState } from '@shared/kyc';
+import type { Queryable } from '@infra/db';
+import * as repo from './kyc.repo';
+import { presentKyc } from './kyc.presenter';
+
+/**
+ * What other modules read of a user's identity check: the profile shows its state, the account
+ * summary and withdrawals ask whether it is verified.
+ */
+export function identityChecks(db: Queryable) {
+  return {
+    state: async (userId: number): Promise<KycState> =>
+      presentKyc(await repo.latestKycSubmission(db, userId)),
+    verified: async (userId: number): Promise<boolean> =>
+      (await repo.latestKycSubmission(db, userId))?.status === 'verified',
+  };
+}
+
+export type IdentityChecks = ReturnType<typeof identityChecks>;

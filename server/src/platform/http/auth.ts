@@ -1,0 +1,77 @@
+import type { RequestHandler } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { forbidden, unauthenticated } from './errors';
+
+/** Who a request's session belongs to (`res.locals.session` after `requireUser`). */
+export interface SessionInfo {
+  userId: number;
+  tokenHash: string;
+}
+
+/** What `requireUser` needs: the auth module's session check, and nothing else of it. */
+export interface Authenticator {
+  authenticate(token: string): Promise<SessionInfo | null>;
+}
+
+/** The bearer token of a request, or null. */
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^Bearer ([A-Za-z0-9_-]{1,100})$/.exec(header ?? '');
+  return m?.[1] ?? null;
+}
+
+/** 401 UNAUTHENTICATED unless the request carries a live session; puts it in `res.locals.session`. */
+export function requireUser(auth: Authenticator): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    const session = token ? await auth.authenticate(token) : null;
+    if (!session) throw unauthenticated();
+    res.locals.session = session;
+    next();
+  };
+}
+
+export const sessionOf = (locals: Record<string, unknown>): SessionInfo =>
+  locals.session as SessionInfo;
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The SHA-256 of each operator token the api accepts: the current one, and during a rotation the
+ * one it replaces (OPERATOR_TOKEN_PREVIOUS).
+ */
+export type OperatorTokenHashes = string | readonly string[];
+
+/** Constant-time comparison of a presented token with every accepted hash (no early exit). */
+export function operatorTokenMatches(presented: string, hashes: OperatorTokenHashes): boolean {
+  const a = Buffer.from(sha256(presented), 'hex');
+  let matched = false;
+  for (const hash of typeof hashes === 'string' ? [hashes] : hashes) {
+    const b = Buffer.from(hash, 'hex');
+    if (a.length === b.length && timingSafeEqual(a, b)) matched = true;
+  }
+  return matched;
+}
+
+/** 401 without a token, 403 with a wrong one or when no operator token is configured. */
+export function requireOperator(tokenHash: OperatorTokenHashes | null): RequestHandler {
+  return (req, res, next) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw unauthenticated();
+    if (!tokenHash || !operatorTokenMatches(token, tokenHash)) throw forbidden();
+    // One line per operator action (what changes something): the path carries the ids; never
+    // the token or the body (messages, reasons and pages are content, not log material).
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      res.once('finish', () => {
+        req.log?.info(
+          {
+            event: 'operator.action',
+            method: req.method,
+            path: req.originalUrl.split('?', 1)[0],
+            status: res.statusCode,
+          },
+          `operator action ${req.method} ${req.originalUrl.split('?', 1)[0]} ${res.statusCode}`,
+        );
+      });
+    next();
+  };
+}
