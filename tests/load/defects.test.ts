@@ -1,29 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLoad } from './load';
 import { startTestGateway, type TestGateway } from './test-gateway';
+import { runTool } from './tool-process';
 
 /** The defects issue 23 lists, each shown fixed against a real gateway or a silent server. */
-
-const here = import.meta.dirname;
-const repoRoot = path.resolve(here, '../..');
-
-/** Runs one of the tools as the npm scripts do; resolves with its exit code and output. */
-export function runTool(script: string, args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script), ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => resolve({ code, out }));
-  });
-}
 
 let gw: TestGateway;
 // Accepts TCP connections and never answers: every handshake hangs until the client gives up.

@@ -61,11 +61,14 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   let received = 0; // every tick any client of this process got, for the server's loss count
 
   const epoch = Date.now();
-  const scraper = share.scrape && scn.metrics.length ? startScraper(scn.metrics, epoch, () => received) : null;
+  let sample: Awaited<ReturnType<typeof openSampleClients>> | null = null;
+  // The sample sockets' ticks count too: the server delivered them as well.
+  const clientTicks = () => received + (sample?.report().ticks ?? 0);
+  const scraper = share.scrape && scn.metrics.length ? startScraper(scn.metrics, epoch, clientTicks) : null;
   if (scraper) for (let i = 0; i < 3; i++) await scraper.mark().then(() => sleep(200)); // idle readings
   const idleBefore = Date.now() - epoch;
 
-  const sample =
+  sample =
     share.index === 0 && scn.sample > 0
       ? await openSampleClients(scn.targets[0]!, scn.subscribers.channels, scn.sample, scn.connectTimeout * 1000)
       : null;
@@ -310,7 +313,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       pid: process.pid,
       host: os.hostname(),
       index: share.index,
-      startedAt: Math.round(performance.timeOrigin + t0),
+      startedAt: Math.round(t0),
       wallSec: (tEnd - t0) / 1000,
       steady,
       windowSec,
@@ -333,7 +336,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     },
     scraped: {
       series: scraped,
-      window: { idleBefore, from: Math.round(performance.timeOrigin + steadyAt) - epoch, to: Math.round(performance.timeOrigin + tEnd) - epoch },
+      window: { idleBefore, from: Math.round(steadyAt) - epoch, to: Math.round(tEnd) - epoch },
     },
   };
 }
