@@ -162,7 +162,9 @@ export function serverFigures(
   let heapPerConnKiB: number | null = null;
   const idleHeap = lowest(idle, 'heapBytes');
   const loadedHeap = lowest(inside, 'heapBytes');
-  if (idleHeap !== null && loadedHeap !== null && connections > 0) {
+  // Only for a process that holds sockets (a gateway, or the embedded app).
+  const holdsSockets = s.readings.some((r) => r.sockets !== null);
+  if (holdsSockets && idleHeap !== null && loadedHeap !== null && connections > 0) {
     const per = (loadedHeap - idleHeap) / connections / 1024;
     if (per > 0) heapPerConnKiB = per;
     else notes.push('heap per connection not measurable (the heap shrank: a GC outweighed them)');
