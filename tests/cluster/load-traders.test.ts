@@ -31,7 +31,13 @@ describe('load: subscribers and traders on the scaled roles', { timeout: 300_000
 
   const start = async (role: 'sim' | 'api' | 'gateway' | 'worker', env: Record<string, string>) => {
     const [port, metrics] = [await freePort(), await freePort()];
-    procs.push(startEntry(`server/src/main/${role}.ts`, { ...env, PORT: String(port), METRICS_PORT: String(metrics) }));
+    procs.push(
+      startEntry(`server/src/main/${role}.ts`, {
+        ...env,
+        PORT: String(port),
+        METRICS_PORT: String(metrics),
+      }),
+    );
     ports[role] = { port, metrics };
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 200, 60_000);
   };

@@ -55,7 +55,9 @@ describe('parseCli', () => {
     expect(() => parseLoadArgs(['--url', 'http://127.0.0.1:3000/trade'])).toThrow(/without a path/);
     expect(() => assertGatewayUrl('http://127.0.0.1:3000/')).not.toThrow();
     expect(() => engineUrl('http://127.0.0.1:3000/trade')).toThrow(/without a path/);
-    expect(engineUrl('http://127.0.0.1:3000')).toBe('ws://127.0.0.1:3000/socket.io/?EIO=4&transport=websocket');
+    expect(engineUrl('http://127.0.0.1:3000')).toBe(
+      'ws://127.0.0.1:3000/socket.io/?EIO=4&transport=websocket',
+    );
   });
 });
 
@@ -164,14 +166,22 @@ describe('server metrics', () => {
   });
 
   it('takes memory per connection from the lowest readings, never a negative figure', () => {
-    const series = { url: 'u', role: 'gateway', errors: [], readings: [reading(0, 50e6), reading(100, 40e6)] };
+    const series = {
+      url: 'u',
+      role: 'gateway',
+      errors: [],
+      readings: [reading(0, 50e6), reading(100, 40e6)],
+    };
     // Loaded: garbage at 90 MB, after a GC 60 MB: 20 MB over the idle low, for 100 connections.
     series.readings.push(reading(2000, 90e6), reading(3000, 60e6), reading(4000, 70e6));
     const f = serverFigures(series, { idleBefore: 100, from: 2000, to: 4000 }, 100);
     expect(f.heapPerConnKiB).toBeCloseTo(20e6 / 100 / 1024);
     expect(f.loss).toBe(0);
     // A GC that makes the loaded lows lower than the idle ones gives no figure, and says why.
-    const gc = { ...series, readings: [reading(0, 80e6), reading(2000, 60e6), reading(3000, 61e6)] };
+    const gc = {
+      ...series,
+      readings: [reading(0, 80e6), reading(2000, 60e6), reading(3000, 61e6)],
+    };
     const g = serverFigures(gc, { idleBefore: 0, from: 2000, to: 3000 }, 100);
     expect(g.heapPerConnKiB).toBeNull();
     expect(g.note).toMatch(/not measurable/);
@@ -191,11 +201,23 @@ describe('merging', () => {
       wallSec: 10,
       steady: true,
       windowSec: 9,
-      counters: { ...zeroCounters(), connected: 10, ticks: samplesUs.length, steadyTicks: samplesUs.length },
+      counters: {
+        ...zeroCounters(),
+        connected: 10,
+        ticks: samplesUs.length,
+        steadyTicks: samplesUs.length,
+      },
       connectFailures: {},
       subscribeErrors: {},
       orderErrors: {},
-      histograms: { tick: encodeHistogram(h), first: empty, snapshot: empty, connect: empty, order: empty, balance: empty },
+      histograms: {
+        tick: encodeHistogram(h),
+        first: empty,
+        snapshot: empty,
+        connect: empty,
+        order: empty,
+        balance: empty,
+      },
       silences: { 'ticks:A': { longestMs: 100 * (index + 1), items: 40, spanMs: 9000 } },
       series: [],
       sample: null,
@@ -208,7 +230,7 @@ describe('merging', () => {
   it('adds histograms: the merged percentiles are those of every raw sample together', () => {
     // Two hosts with different latencies: averaging their p99s would be wrong.
     let seed = 7;
-    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const a = Array.from({ length: 5000 }, () => Math.round(1000 + rnd() * 4000));
     const b = Array.from({ length: 3000 }, () => Math.round(20_000 + rnd() * 80_000));
     const all = newHistogram();
@@ -236,13 +258,17 @@ describe('merging', () => {
       processes: [r],
       server: [],
     });
-    const report = buildReport(mergeDocuments([doc(result([1000, 2000], 0)), doc(result([3000], 1))]));
+    const report = buildReport(
+      mergeDocuments([doc(result([1000, 2000], 0)), doc(result([3000], 1))]),
+    );
     expect(report.processes).toBe(2);
     expect(report.connect.connected).toBe(20);
     expect(report.tickLatency.count).toBe(3);
     expect(report.silences).toEqual([
       { channel: 'ticks:A', longestMs: 200, items: 40, spanMs: 9000, expectedMs: 225 },
     ]);
-    expect(() => mergeDocuments([{ format: 'x' } as unknown as LoadDocument])).toThrow(/not a load document/);
+    expect(() => mergeDocuments([{ format: 'x' } as unknown as LoadDocument])).toThrow(
+      /not a load document/,
+    );
   });
 });

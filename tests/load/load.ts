@@ -29,7 +29,11 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
   const n = o.processes ?? 1;
   const runs: ProcessRun[] =
     n > 1
-      ? await runInProcesses(scn, n, { progress, ...(o.signal ? { signal: o.signal } : {}), embedded: !!o.embedded })
+      ? await runInProcesses(scn, n, {
+          progress,
+          ...(o.signal ? { signal: o.signal } : {}),
+          embedded: !!o.embedded,
+        })
       : [
           await runShare(scn, {
             index: 0,
@@ -41,7 +45,10 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
           }),
         ];
   const processes = runs.map((r) => r.result);
-  const connections = processes.reduce((a, p) => a + p.counters.connected - p.counters.plannedCloses, 0);
+  const connections = processes.reduce(
+    (a, p) => a + p.counters.connected - p.counters.plannedCloses,
+    0,
+  );
   const scraped = runs.find((r) => r.scraped.series.length)?.scraped;
   const server = scraped
     ? scraped.series.map((s) => {
@@ -50,7 +57,13 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
         return n > 1 ? { ...fig, loss: null } : fig;
       })
     : [];
-  return { format: 'tradeapp-load/1', createdAt: new Date().toISOString(), scenario: scn, processes, server };
+  return {
+    format: 'tradeapp-load/1',
+    createdAt: new Date().toISOString(),
+    scenario: scn,
+    processes,
+    server,
+  };
 }
 
 /** The quick path (flags): opens the clients, measures for `durationSec`, and reports. */
@@ -80,11 +93,16 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
  * The verdict: thresholds broken, and the run's own failures (nothing connected, subscriptions
  * refused: a misconfigured run measures nothing worth reading). Empty when the run passed.
  */
-export function verdict(r: LoadReport, thresholds: Threshold[]): { breaches: Breach[]; problems: string[] } {
+export function verdict(
+  r: LoadReport,
+  thresholds: Threshold[],
+): { breaches: Breach[]; problems: string[] } {
   const problems: string[] = [];
   if (r.connect.connected === 0) problems.push('nothing connected');
   if (r.subscribe.failed > 0)
-    problems.push(`${r.subscribe.failed} subscriptions refused (${Object.keys(r.subscribe.errors).join(', ')})`);
+    problems.push(
+      `${r.subscribe.failed} subscriptions refused (${Object.keys(r.subscribe.errors).join(', ')})`,
+    );
   return { breaches: checkThresholds(thresholds, r.figures), problems };
 }
 
@@ -101,7 +119,11 @@ async function main(): Promise<number> {
     const o = cli.load;
     scn = cli.scenarioFile
       ? loadScenario(cli.scenarioFile)
-      : scenarioFromFlags({ ...o, connectTimeoutMs: o.connectTimeoutMs ?? 10_000, metricsUrls: o.metricsUrl?.split(',') ?? [] });
+      : scenarioFromFlags({
+          ...o,
+          connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
+          metricsUrls: o.metricsUrl?.split(',') ?? [],
+        });
     thresholds = [...parseThresholds(scn.failOn ?? ''), ...cli.thresholds];
     for (const url of [...scn.targets, ...scn.metrics]) assertTarget(url, o.allowRemote);
   } catch (err) {
@@ -110,7 +132,11 @@ async function main(): Promise<number> {
   }
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
-  const doc = await runScenario(scn, { processes: cli.processes, allowRemote: !!cli.load.allowRemote, signal: abort.signal });
+  const doc = await runScenario(scn, {
+    processes: cli.processes,
+    allowRemote: !!cli.load.allowRemote,
+    signal: abort.signal,
+  });
   if (cli.jsonFile) writeFileSync(cli.jsonFile, JSON.stringify(doc));
   const report = buildReport(doc);
   console.log(formatReport(report));

@@ -29,7 +29,8 @@ const flags = (clients: number) => [
   ...['--url', gw.url, '--clients', String(clients), '--duration', '5', '--ramp', '100/s'],
   ...['--sample', '1', '--channels', 'market,ticks:BTCUSDT'],
 ];
-const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as LoadDocument;
+const read = (file: string) =>
+  JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as LoadDocument;
 const line = (name: string, r: LoadReport) => {
   const l = r.tickLatency;
   return `${name}: ${r.processes} process(es), ${r.connect.connected} clients, tick p50 ${l.p50.toFixed(2)} p90 ${l.p90.toFixed(2)} p99 ${l.p99.toFixed(2)} max ${l.max.toFixed(2)} ms (n=${l.count}), ${r.deliveries.ticksPerSec.toFixed(0)} ticks/s`;
@@ -39,11 +40,19 @@ describe('merging processes and hosts', { timeout: 120_000 }, () => {
   it('--processes 2 and load:merge of two runs give one report from added histograms', async () => {
     const one = await runTool('load.ts', [...flags(40), '--json', path.join(dir, 'one.json')]);
     expect(one.code).toBe(0);
-    const two = await runTool('load.ts', [...flags(40), '--processes', '2', '--json', path.join(dir, 'two.json')]);
+    const two = await runTool('load.ts', [
+      ...flags(40),
+      '--processes',
+      '2',
+      '--json',
+      path.join(dir, 'two.json'),
+    ]);
     expect(two.code).toBe(0);
     // Two hosts, as it were: two separate runs at the same time, half the clients each.
     const [a, b] = await Promise.all(
-      ['a', 'b'].map((n) => runTool('load.ts', [...flags(20), '--json', path.join(dir, `${n}.json`)])),
+      ['a', 'b'].map((n) =>
+        runTool('load.ts', [...flags(20), '--json', path.join(dir, `${n}.json`)]),
+      ),
     );
     expect([a!.code, b!.code]).toEqual([0, 0]);
     const merged = await runTool('merge.ts', [
@@ -66,7 +75,10 @@ describe('merging processes and hosts', { timeout: 120_000 }, () => {
     }
     // Each process's histogram adds into the report's: every sample counted once.
     for (const d of [docs.two, docs.merged]) {
-      const total = d.processes.reduce((n, p) => n + decodeHistogram(p.histograms.tick).totalCount, 0);
+      const total = d.processes.reduce(
+        (n, p) => n + decodeHistogram(p.histograms.tick).totalCount,
+        0,
+      );
       expect(buildReport(d).tickLatency.count).toBe(total);
       expect(buildReport(d).connect.connected).toBe(
         d.processes.reduce((n, p) => n + p.counters.connected, 0),

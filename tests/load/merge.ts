@@ -17,7 +17,8 @@ export const mergeUsage = `usage: npm run load:merge -- a.json b.json … [--jso
 export function mergeDocuments(docs: LoadDocument[]): LoadDocument {
   if (!docs.length) throw new Error('nothing to merge');
   for (const d of docs)
-    if (d.format !== 'tradeapp-load/1') throw new Error(`not a load document (format ${String(d.format)})`);
+    if (d.format !== 'tradeapp-load/1')
+      throw new Error(`not a load document (format ${String(d.format)})`);
   return {
     ...docs[0]!,
     createdAt: new Date().toISOString(),
@@ -53,7 +54,10 @@ function main(): number {
   if (out) writeFileSync(out, JSON.stringify(merged));
   const report = buildReport(merged);
   console.log(formatReport(report));
-  return printVerdict(report, [...parseThresholds(merged.scenario.failOn ?? ''), ...parseThresholds(failOn ?? '')]);
+  return printVerdict(report, [
+    ...parseThresholds(merged.scenario.failOn ?? ''),
+    ...parseThresholds(failOn ?? ''),
+  ]);
 }
 
 try {

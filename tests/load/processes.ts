@@ -10,7 +10,10 @@ import type { Scenario } from './scenario';
  */
 
 type ToChild = { scenario: Scenario; index: number; of: number; embedded: boolean };
-type FromChild = { type: 'progress'; line: string } | { type: 'done'; run: ProcessRun } | { type: 'error'; message: string };
+type FromChild =
+  | { type: 'progress'; line: string }
+  | { type: 'done'; run: ProcessRun }
+  | { type: 'error'; message: string };
 
 const entry = path.join(import.meta.dirname, 'processes.ts');
 

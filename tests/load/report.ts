@@ -74,7 +74,12 @@ export interface LoadReport {
     balanceChecked: number;
     balanceMismatches: number;
   } | null;
-  errors: { disconnects: number; subscribeFailures: number; connectFailures: number; clockSkew: number };
+  errors: {
+    disconnects: number;
+    subscribeFailures: number;
+    connectFailures: number;
+    clockSkew: number;
+  };
   sample: SampleReport | null;
   clock: Merged['clock'];
   server: ServerFigures[];
@@ -132,7 +137,13 @@ export function buildReport(doc: LoadDocument): LoadReport {
     clients: peakClients(scn),
     processes: m.processes,
     wallSec: m.wallSec,
-    connect: { connected: c.connected, failed: c.failed, abandoned: c.abandoned, failures: m.connectFailures, latency: connect },
+    connect: {
+      connected: c.connected,
+      failed: c.failed,
+      abandoned: c.abandoned,
+      failures: m.connectFailures,
+      latency: connect,
+    },
     subscribe: { ok: c.subOk, failed: c.subFailed, errors: m.subscribeErrors },
     deliveries: {
       ticks: c.ticks,
@@ -148,7 +159,12 @@ export function buildReport(doc: LoadDocument): LoadReport {
     snapshotLatency: summarize(m.histograms.snapshot),
     silences,
     traders: t,
-    errors: { disconnects: c.disconnects, subscribeFailures: c.subFailed, connectFailures: c.failed, clockSkew: c.skew },
+    errors: {
+      disconnects: c.disconnects,
+      subscribeFailures: c.subFailed,
+      connectFailures: c.failed,
+      clockSkew: c.skew,
+    },
     sample: m.sample,
     clock: m.clock,
     server: doc.server,
@@ -197,7 +213,9 @@ export function formatReport(r: LoadReport): string {
     `connect      ${c.connected} connected, ${c.failed} failed${c.abandoned ? `, ${c.abandoned} abandoned at the end (not failures)` : ''}; from the planned slot ${lat(c.latency)}`,
   ];
   if (c.failed) lines.push(`  failures   ${reasons(c.failures)}`);
-  lines.push(`subscribe    ${r.subscribe.ok} ok, ${r.subscribe.failed} failed${r.subscribe.failed ? `: ${reasons(r.subscribe.errors)}` : ''}`);
+  lines.push(
+    `subscribe    ${r.subscribe.ok} ok, ${r.subscribe.failed} failed${r.subscribe.failed ? `: ${reasons(r.subscribe.errors)}` : ''}`,
+  );
   lines.push(
     `deliveries   ${f(d.ticksPerSec, 0)} ticks/s, ${f(d.snapshotsPerSec, 0)} snapshots/s over ${f(d.windowSec, 1)} s ${d.steady ? 'steady window' : 'whole run'} (totals: ${d.ticks} ticks, ${d.snapshots} snapshots, ${d.initialTicks} on-subscribe ticks)`,
     `tick latency ${lat(r.tickLatency)}`,
@@ -240,7 +258,9 @@ export function formatReport(r: LoadReport): string {
       s.heapPerConnKiB !== null ? `heap ${f(s.heapPerConnKiB, 1)} KiB/conn (idle lows)` : null,
       s.loss !== null ? `ticks delivered but not received ${s.loss}` : null,
     ].filter(Boolean);
-    lines.push(`server       ${s.url}${s.role ? ` (${s.role})` : ''}: ${parts.join('; ') || 'no figures'} [${s.readings} readings]`);
+    lines.push(
+      `server       ${s.url}${s.role ? ` (${s.role})` : ''}: ${parts.join('; ') || 'no figures'} [${s.readings} readings]`,
+    );
     if (s.note) lines.push(`  note       ${s.note}`);
   }
   const p = r.loadProcess;

@@ -222,7 +222,10 @@ export function mergeResults(results: ProcessResult[]): Merged {
     m.loadProcess.cpuSec += r.loadProcess.cpuSec;
     m.loadProcess.cpuPctOfOneCore += r.loadProcess.cpuPctOfOneCore;
     m.loadProcess.rssMb += r.loadProcess.rssMb;
-    m.loadProcess.eventLoopP99Ms = Math.max(m.loadProcess.eventLoopP99Ms, r.loadProcess.eventLoopP99Ms);
+    m.loadProcess.eventLoopP99Ms = Math.max(
+      m.loadProcess.eventLoopP99Ms,
+      r.loadProcess.eventLoopP99Ms,
+    );
     for (const w of r.warnings) if (!m.warnings.includes(w)) m.warnings.push(w);
   }
   return m;

@@ -64,18 +64,27 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   let sample: Awaited<ReturnType<typeof openSampleClients>> | null = null;
   // The sample sockets' ticks count too: the server delivered them as well.
   const clientTicks = () => received + (sample?.report().ticks ?? 0);
-  const scraper = share.scrape && scn.metrics.length ? startScraper(scn.metrics, epoch, clientTicks) : null;
+  const scraper =
+    share.scrape && scn.metrics.length ? startScraper(scn.metrics, epoch, clientTicks) : null;
   if (scraper) for (let i = 0; i < 3; i++) await scraper.mark().then(() => sleep(200)); // idle readings
   const idleBefore = Date.now() - epoch;
 
   sample =
     share.index === 0 && scn.sample > 0
-      ? await openSampleClients(scn.targets[0]!, scn.subscribers.channels, scn.sample, scn.connectTimeout * 1000)
+      ? await openSampleClients(
+          scn.targets[0]!,
+          scn.subscribers.channels,
+          scn.sample,
+          scn.connectTimeout * 1000,
+        )
       : null;
 
   // Per channel, the first receipt of each new item on the receipt clock: a stall shows as a
   // silence even when the server's own timestamps (stamped after the stall) cannot show it.
-  const silence = new Map<string, { first: number; last: number; longest: number; items: number; top: number }>();
+  const silence = new Map<
+    string,
+    { first: number; last: number; longest: number; items: number; top: number }
+  >();
   const heard = (channel: string, id: number, at: number): boolean => {
     const s = silence.get(channel);
     if (!s) {
@@ -162,7 +171,11 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       const a = (await client.request('time')) as [{ serverTime: number }] | null;
       const back = nowMs();
       if (!a?.[0]) return;
-      const est = { offsetMs: a[0].serverTime - (sent + back) / 2, rttMs: back - sent, applied: remote };
+      const est = {
+        offsetMs: a[0].serverTime - (sent + back) / 2,
+        rttMs: back - sent,
+        applied: remote,
+      };
       if (!best || est.rttMs < best.rttMs) best = est;
     }
     if (best) clock = remote ? best : { ...best, offsetMs: 0, applied: false };
@@ -202,7 +215,12 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   let targetTurn = share.index;
   const connect = (plannedAt: number, leave?: number) => {
     const url = scn.targets[targetTurn++ % scn.targets.length]!;
-    const opts = { url, channels: scn.subscribers.channels, connectTimeoutMs: scn.connectTimeout * 1000, plannedAt };
+    const opts = {
+      url,
+      channels: scn.subscribers.channels,
+      connectTimeoutMs: scn.connectTimeout * 1000,
+      plannedAt,
+    };
     open.push({ client: new LightClient(opts, sink), ...(leave !== undefined ? { leave } : {}) });
   };
   const reconnectSome = (fraction: number) => {
@@ -215,7 +233,11 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       connect(now, o.leave);
     }
   };
-  const storms = scn.storms.map((s) => ({ at: t0 + s.at * 1000, fraction: s.fraction, done: false }));
+  const storms = scn.storms.map((s) => ({
+    at: t0 + s.at * 1000,
+    fraction: s.fraction,
+    done: false,
+  }));
   let nextChurn = scn.churn ? t0 + scn.churn.every * 1000 : Infinity;
 
   const planTimer = setInterval(() => {
@@ -257,7 +279,12 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   const progressTimer = setInterval(() => {
     const now = nowMs();
     const due = slots.filter((s) => t0 + s.at <= now).length;
-    if (!steady && now >= rampOver && c.connected + c.failed + c.abandoned >= due && end - now >= 1000) {
+    if (
+      !steady &&
+      now >= rampOver &&
+      c.connected + c.failed + c.abandoned >= due &&
+      end - now >= 1000
+    ) {
       steady = true;
       steadyAt = now;
       atSteady = { ticks: c.ticks, snapshots: c.snapshots };
@@ -265,8 +292,17 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       void scraper?.mark();
     }
     const p99 = second.totalCount ? second.getValueAtPercentile(99) / 1000 : null;
-    const live = open.filter((o) => o.client.state === 'subscribed' || o.client.state === 'connected').length;
-    series.push({ t: Math.round((now - t0) / 100) / 10, connected: live, ...row, orders: c.orders, p99, max: second.totalCount ? second.maxValue / 1000 : null });
+    const live = open.filter(
+      (o) => o.client.state === 'subscribed' || o.client.state === 'connected',
+    ).length;
+    series.push({
+      t: Math.round((now - t0) / 100) / 10,
+      connected: live,
+      ...row,
+      orders: c.orders,
+      p99,
+      max: second.totalCount ? second.maxValue / 1000 : null,
+    });
     log(
       `t=${((now - t0) / 1000).toFixed(1)}s connected ${live}/${slots.length} failed ${c.failed} drops ${c.disconnects}` +
         ` | ticks/s ${row.ticks} snapshots/s ${row.snapshots}${scn.traders ? ` orders ${c.ordersOk}/${c.orders}` : ''}` +
@@ -297,7 +333,11 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
 
   const silences: Record<string, Silence> = {};
   for (const [ch, s] of silence)
-    silences[ch] = { longestMs: Math.max(s.longest, tEnd - s.last), items: s.items, spanMs: tEnd - s.first };
+    silences[ch] = {
+      longestMs: Math.max(s.longest, tEnd - s.last),
+      items: s.items,
+      spanMs: tEnd - s.first,
+    };
   if (share.embedded || scraped.some((s) => s.role === 'all'))
     warnings.push(
       'embedded mode: the simulator runs in the measured process, so a stall of that process delays ' +
@@ -321,7 +361,9 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       connectFailures,
       subscribeErrors,
       orderErrors,
-      histograms: Object.fromEntries(histogramNames.map((n) => [n, encodeHistogram(hist[n])])) as Record<HistogramName, string>,
+      histograms: Object.fromEntries(
+        histogramNames.map((n) => [n, encodeHistogram(hist[n])]),
+      ) as Record<HistogramName, string>,
       silences,
       series,
       sample: sampleReport,

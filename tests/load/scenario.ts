@@ -76,9 +76,7 @@ export const scenarioSchema = z
     subscribers: z.object({ channels: z.array(channel).min(1).max(20) }),
     traders: tradersSchema.optional(),
     /** Every `every` s, `fraction` of the connected subscribers close and connect again. */
-    churn: z
-      .object({ every: seconds, fraction: z.number().gt(0).max(1) })
-      .optional(),
+    churn: z.object({ every: seconds, fraction: z.number().gt(0).max(1) }).optional(),
     /** At `at` s, `fraction` of the subscribers drop at once and reconnect together. */
     storms: z.array(z.object({ at: seconds, fraction: z.number().gt(0).max(1) })).default([]),
     sample: z.number().int().min(0).max(100).default(5),
@@ -134,7 +132,8 @@ export function peakClients(s: Pick<Scenario, 'phases'>): number {
   let peak = 0;
   for (const p of s.phases) {
     if (p.kind === 'ramp' || p.kind === 'ramp-down') now = p.to;
-    if (p.kind === 'arrival') now += Math.ceil(p.rate * Math.min(p.duration, p.session ?? p.duration));
+    if (p.kind === 'arrival')
+      now += Math.ceil(p.rate * Math.min(p.duration, p.session ?? p.duration));
     peak = Math.max(peak, now);
   }
   return peak;

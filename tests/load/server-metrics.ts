@@ -59,7 +59,8 @@ export function readingOf(samples: Sample[], t: number): Reading {
   };
 }
 
-export type Scrape = { ok: true; reading: Reading; role: string | null } | { ok: false; why: string };
+export type Scrape =
+  { ok: true; reading: Reading; role: string | null } | { ok: false; why: string };
 
 export async function scrape(url: string, t: number): Promise<Scrape> {
   try {

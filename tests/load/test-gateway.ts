@@ -16,7 +16,16 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
-const stats = { open: '1', high: '1', low: '1', last: '1', change: '0', changePct: '0', volume: '0', amount: '0' };
+const stats = {
+  open: '1',
+  high: '1',
+  low: '1',
+  last: '1',
+  change: '0',
+  changePct: '0',
+  volume: '0',
+  amount: '0',
+};
 
 export async function startTestGateway(): Promise<TestGateway> {
   const hub = createMemoryHub();

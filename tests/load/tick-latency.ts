@@ -61,21 +61,32 @@ function benchArgs(argv: string[]) {
     args: argv,
     strict: false,
     tokens: true,
-    options: { port: { type: 'string' }, 'metrics-port': { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      'metrics-port': { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   const own = new Set(['port', 'metrics-port', 'help']);
   const rest: string[] = [];
   for (const t of tokens)
-    if (t.kind === 'option' && !own.has(t.name)) rest.push(t.rawName, ...(t.value !== undefined ? [t.value] : []));
+    if (t.kind === 'option' && !own.has(t.name))
+      rest.push(t.rawName, ...(t.value !== undefined ? [t.value] : []));
     else if (t.kind === 'positional') rest.push(t.value);
   const port = (name: 'port' | 'metrics-port') => {
     const raw = values[name];
     if (raw === undefined) return 0;
     const n = Number(raw);
-    if (!(Number.isInteger(n) && n >= 0 && n <= 65_535)) throw new Error(`--${name} must be a port number\n${usage}`);
+    if (!(Number.isInteger(n) && n >= 0 && n <= 65_535))
+      throw new Error(`--${name} must be a port number\n${usage}`);
     return n;
   };
-  return { help: values.help === true, port: port('port'), metricsPort: port('metrics-port'), rest };
+  return {
+    help: values.help === true,
+    port: port('port'),
+    metricsPort: port('metrics-port'),
+    rest,
+  };
 }
 
 async function main(): Promise<number> {

@@ -18,4 +18,3 @@ export function runTool(script: string, args: string[], env: Record<string, stri
     child.once('exit', (code) => resolve({ code, out }));
   });
 }
-

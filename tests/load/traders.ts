@@ -96,7 +96,10 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     if (!d.operatorToken) throw new Error('traders: register and fund need the operator token');
   }
   if (cfg.accounts === 'register') {
-    const res = await must(call(d.api, '/api/ops/invites', { method: 'POST', headers: ops, json: {} }), 'invite');
+    const res = await must(
+      call(d.api, '/api/ops/invites', { method: 'POST', headers: ops, json: {} }),
+      'invite',
+    );
     invite = ((await res.json()) as { code: string }).code;
   }
   const run = randomBytes(2).toString('hex');
@@ -106,7 +109,7 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     return {
       account: cfg.accounts === 'register' ? `${cfg.prefix}${run}x${n}` : `${cfg.prefix}${n}`,
       token: '',
-      headers: cfg.forwardedFor ? { 'x-forwarded-for': ip } : ({} as Record<string, string>),
+      headers: cfg.forwardedFor ? { 'x-forwarded-for': ip } : {},
       pending: new Map(),
       early: new Map(),
       balanceSince: null,
@@ -122,25 +125,49 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
         call(d.api, '/api/auth/register', {
           method: 'POST',
           headers: h,
-          json: { account: t.account, phone: '+15550100', inviteCode: invite, password: p, passwordConfirm: p, tradePassword: '123456', tradePasswordConfirm: '123456' },
+          json: {
+            account: t.account,
+            phone: '+15550100',
+            inviteCode: invite,
+            password: p,
+            passwordConfirm: p,
+            tradePassword: '123456',
+            tradePasswordConfirm: '123456',
+          },
         }),
         `register ${t.account}`,
       );
     }
     const login = await must(
-      call(d.api, '/api/auth/login', { method: 'POST', headers: h, json: { account: t.account, password: cfg.password } }),
+      call(d.api, '/api/auth/login', {
+        method: 'POST',
+        headers: h,
+        json: { account: t.account, password: cfg.password },
+      }),
       `login ${t.account}`,
     );
     t.token = ((await login.json()) as { token: string }).token;
     t.headers = { ...h, authorization: `Bearer ${t.token}` };
     if (cfg.fund) {
       const form = new FormData();
-      for (const [k, v] of Object.entries({ channel: 'bank', amount: String(Math.round(cfg.fund / 100) * 100), payerBank: 'Load Bank', payerCard: '6222020012345678', payerName: 'Load Test' }))
+      for (const [k, v] of Object.entries({
+        channel: 'bank',
+        amount: String(Math.round(cfg.fund / 100) * 100),
+        payerBank: 'Load Bank',
+        payerCard: '6222020012345678',
+        payerName: 'Load Test',
+      }))
         form.append(k, v);
       form.append('screenshot', new Blob([PNG], { type: 'image/png' }), 'shot.png');
-      const dep = await must(call(d.api, '/api/deposits', { method: 'POST', headers: t.headers, body: form }), `deposit ${t.account}`);
+      const dep = await must(
+        call(d.api, '/api/deposits', { method: 'POST', headers: t.headers, body: form }),
+        `deposit ${t.account}`,
+      );
       const { id } = (await dep.json()) as { id: string };
-      await must(call(d.api, `/api/ops/deposits/${id}/approve`, { method: 'POST', headers: ops }), `approve ${id}`);
+      await must(
+        call(d.api, `/api/ops/deposits/${id}/approve`, { method: 'POST', headers: ops }),
+        `approve ${id}`,
+      );
     }
   });
 
@@ -184,7 +211,15 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
             resolve();
           };
           const url = d.gateways[i % d.gateways.length]!;
-          t.socket = new LightClient({ url, channels: cfg.channels, auth: { token: t.token }, connectTimeoutMs: d.connectTimeoutMs }, sink);
+          t.socket = new LightClient(
+            {
+              url,
+              channels: cfg.channels,
+              auth: { token: t.token },
+              connectTimeoutMs: d.connectTimeoutMs,
+            },
+            sink,
+          );
           byClient.set(t.socket, t);
         }),
     ),
@@ -239,12 +274,16 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
       await inParallel(traders, 4, async (t) => {
         d.counters.balanceChecked++;
         for (let attempt = 0; attempt < 10; attempt++) {
-          const get = async (path: string) => (await must(call(d.api, path, { headers: t.headers }), path)).json();
+          const get = async (path: string): Promise<unknown> =>
+            (await must(call(d.api, path, { headers: t.headers }), path)).json();
           const a = (await get('/api/account/summary')) as { available: number };
-          const page = (await get('/api/wallet/ledger?limit=1')) as { items: { balanceAfter: number }[] };
+          const page = (await get('/api/wallet/ledger?limit=1')) as {
+            items: { balanceAfter: number }[];
+          };
           const b = (await get('/api/account/summary')) as { available: number };
           // Two equal summaries around the ledger read: nothing settled in between.
-          if (a.available === b.available && (page.items[0]?.balanceAfter ?? 0) === a.available) return;
+          if (a.available === b.available && (page.items[0]?.balanceAfter ?? 0) === a.available)
+            return;
           await new Promise((r) => setTimeout(r, 500));
         }
         d.counters.balanceMismatches++;
