@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { printVerdict } from './load';
 import { buildReport, formatReport } from './report';
 import type { LoadDocument } from './results';
@@ -60,9 +61,11 @@ function main(): number {
   ]);
 }
 
-try {
-  process.exitCode = main();
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 2;
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    process.exitCode = main();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 2;
+  }
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '@server/gateway/gateway';
-import { runLoad } from './load';
+import { runLoad, runScenario } from './load';
+import { buildReport } from './report';
+import { scenarioSchema } from './scenario';
 import { startTestGateway, type TestGateway } from './test-gateway';
 
 // runLoad end to end against the real gateway on the in-process bus, with a fake sim that ticks
@@ -53,6 +55,36 @@ describe('runLoad', () => {
     for (let i = 0; i < 100 && gateway.io.engine.clientsCount > 0; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(gateway.io.engine.clientsCount).toBe(0);
+  });
+
+  it('runs a scenario: ramp, churn, a storm, arrivals and a ramp-down; its own closes are no drops', async () => {
+    const scenario = scenarioSchema.parse({
+      targets: [url],
+      phases: [
+        { kind: 'ramp', to: 20, duration: 1 },
+        { kind: 'hold', duration: 2 },
+        { kind: 'arrival', rate: 10, duration: 1, session: 1 },
+        { kind: 'ramp-down', to: 5, duration: 1 },
+        { kind: 'hold', duration: 1 },
+      ],
+      subscribers: { channels: ['ticks:BTCUSDT'] },
+      churn: { every: 1, fraction: 0.1 },
+      storms: [{ at: 2, fraction: 0.5 }],
+      sample: 0,
+    });
+    const doc = await runScenario(scenario, { progress: () => {} });
+    const [p] = doc.processes;
+    expect(p!.counters.planned).toBe(30); // 20 ramped + 10 arrivals
+    expect(p!.counters.plannedCloses).toBeGreaterThanOrEqual(10 + 15 + 2); // storm, leavers, churn
+    const report = buildReport(doc);
+    expect(report.connect.failed).toBe(0);
+    // Every slot and every reconnect connected, except leavers closed while still connecting.
+    expect(report.connect.connected + report.connect.abandoned).toBe(
+      p!.counters.planned + p!.counters.plannedCloses - 15 - 10,
+    );
+    expect(report.errors.disconnects).toBe(0);
+    expect(report.subscribe.failed).toBe(0);
+    expect(p!.series.length).toBeGreaterThanOrEqual(5);
   });
 
   it('refuses a remote target', async () => {

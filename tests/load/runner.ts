@@ -224,7 +224,10 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     open.push({ client: new LightClient(opts, sink), ...(leave !== undefined ? { leave } : {}) });
   };
   const reconnectSome = (fraction: number) => {
-    const live = open.filter((o) => o.client.state !== 'closed');
+    // Connected ones only: a reconnect storm is about sockets the server holds.
+    const live = open.filter(
+      (o) => o.client.state === 'subscribed' || o.client.state === 'connected',
+    );
     const n = Math.round(live.length * fraction);
     const now = nowMs();
     for (const o of live.sort(() => Math.random() - 0.5).slice(0, n)) {
