@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLoad } from './load';
 import { startTestGateway, type TestGateway } from './test-gateway';
@@ -6,6 +9,7 @@ import { runTool } from './tool-process';
 
 /** The defects issue 23 lists, each shown fixed against a real gateway or a silent server. */
 
+const here = import.meta.dirname;
 let gw: TestGateway;
 // Accepts TCP connections and never answers: every handshake hangs until the client gives up.
 let silent: Server;
@@ -47,6 +51,28 @@ describe('load tool defects (issue 23)', () => {
     expect(r.code).toBe(1);
     const bad = await runTool('load.ts', ['--url', gw.url, '--channels', 'candles']);
     expect(bad.out).toMatch(/market or ticks:<id>/);
+    expect(bad.code).toBe(2);
+  });
+
+  it('a scenario whose traders cannot sign in fails naming the step, without a stack trace', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'load-scn-')), 's.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        targets: ['http://127.0.0.1:1'], // nothing listens: refused at once
+        operatorToken: 'nope-nope',
+        phases: [{ kind: 'hold', duration: 1 }],
+        subscribers: { channels: ['market'] },
+        traders: { count: 2, orderEvery: 5 },
+        sample: 0,
+      }),
+    );
+    const r = await runTool('load.ts', ['--scenario', file]);
+    expect(r.out).toMatch(/run failed: traders could not start: invite: fetch failed/);
+    expect(r.out).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(1);
+    rmSync(path.dirname(file), { recursive: true, force: true });
+    const bad = await runTool('load.ts', ['--scenario', path.join(here, 'scenarios', 'nope.yaml')]);
     expect(bad.code).toBe(2);
   });
 

@@ -132,11 +132,17 @@ async function main(): Promise<number> {
   }
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
-  const doc = await runScenario(scn, {
-    processes: cli.processes,
-    allowRemote: !!cli.load.allowRemote,
-    signal: abort.signal,
-  });
+  let doc: LoadDocument;
+  try {
+    doc = await runScenario(scn, {
+      processes: cli.processes,
+      allowRemote: !!cli.load.allowRemote,
+      signal: abort.signal,
+    });
+  } catch (err) {
+    console.error(`run failed: ${(err as Error).message}`);
+    return 1;
+  }
   if (cli.jsonFile) writeFileSync(cli.jsonFile, JSON.stringify(doc));
   const report = buildReport(doc);
   console.log(formatReport(report));

@@ -187,22 +187,27 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     const count = mine(scn.traders.count, share.index);
     let first = 0;
     for (let i = 0; i < share.index; i++) first += mine(scn.traders.count, i);
-    if (count > 0)
-      traders = await startTraders(
-        { ...scn.traders, count },
-        {
-          api: scn.api ?? scn.targets[0]!,
-          gateways: scn.targets,
-          ...(scn.operatorToken ? { operatorToken: scn.operatorToken } : {}),
-          connectTimeoutMs: scn.connectTimeout * 1000,
-          first,
-          counters: c,
-          orderErrors,
-          hist: { order: hist.order, balance: hist.balance },
-          measuring: () => measuring,
-          log,
-        },
-      );
+    const deps = {
+      api: scn.api ?? scn.targets[0]!,
+      gateways: scn.targets,
+      ...(scn.operatorToken ? { operatorToken: scn.operatorToken } : {}),
+      connectTimeoutMs: scn.connectTimeout * 1000,
+      first,
+      counters: c,
+      orderErrors,
+      hist: { order: hist.order, balance: hist.balance },
+      measuring: () => measuring,
+      log,
+    };
+    try {
+      if (count > 0) traders = await startTraders({ ...scn.traders, count }, deps);
+    } catch (err) {
+      // Nothing to measure without them: close what is open and say which step failed.
+      sample?.close();
+      await scraper?.stop();
+      loopDelay.disable();
+      throw new Error(`traders could not start: ${(err as Error).message}`);
+    }
     log(`traders ready: ${c.tradersReady}/${count}`);
   }
 

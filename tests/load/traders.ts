@@ -68,7 +68,12 @@ async function call(base: string, path: string, init: RequestInit & { json?: unk
 }
 
 async function must(res: Promise<Response>, what: string): Promise<Response> {
-  const r = await res;
+  let r: Response;
+  try {
+    r = await res;
+  } catch (err) {
+    throw new Error(`${what}: ${(err as Error).message}`);
+  }
   if (!r.ok) throw new Error(`${what}: ${await errorCode(r)}`);
   return r;
 }
