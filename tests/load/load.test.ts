@@ -159,6 +159,7 @@ describe('server metrics', () => {
     rssBytes: null,
     heapBytes,
     eventLoopP99Sec: 0.01,
+    eventLoopMaxSec: 0.02,
     sockets: 100,
     tickDeliveries: t,
     deliveries: t,

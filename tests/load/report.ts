@@ -252,7 +252,9 @@ export function formatReport(r: LoadReport): string {
   for (const s of r.server) {
     const parts = [
       s.cpuPct !== null ? `CPU ${f(s.cpuPct, 0)}% of one core` : null,
-      s.eventLoopP99MaxMs !== null ? `event-loop p99 up to ${f(s.eventLoopP99MaxMs, 1)} ms` : null,
+      s.eventLoopP99MaxMs !== null
+        ? `event-loop p99 up to ${f(s.eventLoopP99MaxMs, 1)} ms${s.eventLoopMaxMs !== null ? `, longest ${f(s.eventLoopMaxMs, 0)} ms` : ''} (prom-client's, its 10 ms sampling interval included)`
+        : null,
       s.socketsMax !== null ? `sockets up to ${s.socketsMax}` : null,
       s.deliveriesPerSec !== null ? `${f(s.deliveriesPerSec, 0)} deliveries/s` : null,
       s.heapPerConnKiB !== null ? `heap ${f(s.heapPerConnKiB, 1)} KiB/conn (idle lows)` : null,

@@ -39,6 +39,8 @@ export interface Reading {
   rssBytes: number | null;
   heapBytes: number | null;
   eventLoopP99Sec: number | null;
+  /** The longest event-loop delay since the previous reading (prom-client resets it on each). */
+  eventLoopMaxSec: number | null;
   sockets: number | null;
   tickDeliveries: number | null;
   deliveries: number | null;
@@ -53,6 +55,7 @@ export function readingOf(samples: Sample[], t: number): Reading {
     rssBytes: sumOf(samples, 'process_resident_memory_bytes'),
     heapBytes: sumOf(samples, 'nodejs_heap_size_used_bytes'),
     eventLoopP99Sec: sumOf(samples, 'nodejs_eventloop_lag_p99_seconds'),
+    eventLoopMaxSec: sumOf(samples, 'nodejs_eventloop_lag_max_seconds'),
     sockets: sumOf(samples, 'gateway_connected_sockets'),
     tickDeliveries: sumOf(samples, 'gateway_deliveries_total', 'event="tick"'),
     deliveries: sumOf(samples, 'gateway_deliveries_total'),
@@ -122,6 +125,8 @@ export interface ServerFigures {
   /** CPU over the measured window, % of one core. */
   cpuPct: number | null;
   eventLoopP99MaxMs: number | null;
+  /** The longest single event-loop delay in the window: a freeze of the process shows here. */
+  eventLoopMaxMs: number | null;
   socketsMax: number | null;
   deliveriesPerSec: number | null;
   /** `tick` deliveries the server counted between the window's edges. */
@@ -177,12 +182,14 @@ export function serverFigures(
     return v.length ? Math.max(...v) : null;
   };
   const lag = maxOf('eventLoopP99Sec');
+  const lagMax = maxOf('eventLoopMaxSec');
   return {
     url: s.url,
     role: s.role,
     readings: s.readings.length,
     cpuPct: cpu !== null && span > 0 ? (100 * cpu) / span : null,
     eventLoopP99MaxMs: lag === null ? null : lag * 1000,
+    eventLoopMaxMs: lagMax === null ? null : lagMax * 1000,
     socketsMax: maxOf('sockets'),
     deliveriesPerSec: deliveries !== null && span > 0 ? deliveries / span : null,
     tickDeliveries: delta('tickDeliveries'),
