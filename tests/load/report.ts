@@ -181,6 +181,10 @@ export function buildReport(doc: LoadDocument): LoadReport {
       orderP99: t ? p(t.orderEvent, 'p99') : null,
       balanceP99: t ? p(t.balanceEvent, 'p99') : null,
       silence: silences.length ? Math.max(...silences.map((s) => s.longestMs)) : null,
+      serverLoopMax: (() => {
+        const v = doc.server.map((s) => s.eventLoopMaxMs).filter((x): x is number => x !== null);
+        return v.length ? Math.max(...v) : null;
+      })(),
       connectFailures: c.failed,
       subscribeFailures: c.subFailed,
       disconnects: c.disconnects,

@@ -65,9 +65,14 @@ export function readingOf(samples: Sample[], t: number): Reading {
 export type Scrape =
   { ok: true; reading: Reading; role: string | null } | { ok: false; why: string };
 
+/**
+ * A reading asked for during a freeze of the server is answered after it, and holds the freeze
+ * as its longest event-loop delay (prom-client resets that figure on every read): the timeout is
+ * long so that such a reading is kept, not abandoned.
+ */
 export async function scrape(url: string, t: number): Promise<Scrape> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) return { ok: false, why: `${url} answered ${res.status}` };
     const text = await res.text();
     const role = /\brole="([a-z]+)"/.exec(text)?.[1] ?? null;

@@ -73,6 +73,8 @@ describe('a frozen embedded server', { timeout: 150_000 }, () => {
     const ticks = report.silences.find((s) => s.channel === 'ticks:BTCUSDT')!;
     expect(ticks.longestMs).toBeGreaterThanOrEqual(3000);
     expect(report.figures.silence).toBeGreaterThanOrEqual(3000);
+    // The reading asked for during the freeze is answered after it, with the freeze in it.
+    expect(report.figures.serverLoopMax).toBeGreaterThanOrEqual(3000);
     // The embedded mode is recognised from the server's own metrics (role "all").
     expect(report.warnings.join('\n')).toMatch(/embedded mode/);
     const { breaches } = verdict(report, parseThresholds('silence<2s'));

@@ -25,6 +25,7 @@ export const thresholdFigures = {
   orderP99: 'order placed → `order` event p99 (ms)',
   balanceP99: 'order placed → `balance` event p99 (ms)',
   silence: 'longest silence of any channel (ms)',
+  serverLoopMax: 'longest event-loop delay of any server read (ms)',
   connectFailures: 'connections that failed',
   subscribeFailures: 'subscriptions refused',
   disconnects: 'connections the server dropped',
@@ -79,7 +80,7 @@ export function checkThresholds(
       out.push({ threshold: t, actual, message: `${t.text}: not measured in this run` });
     } else if (!holds(actual, t.op, t.value)) {
       const by = Math.abs(actual - t.value);
-      const unit = /p\d|P\d|max|silence/.test(t.figure) ? ' ms' : '';
+      const unit = /p\d|P\d|max|Max|silence/.test(t.figure) ? ' ms' : '';
       const f = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
       out.push({
         threshold: t,
