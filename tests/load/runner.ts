@@ -220,6 +220,8 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   const end = t0 + totalSeconds(scn) * 1000;
   let nextSlot = 0;
   let targetTurn = share.index;
+  // Any planned leave at all (ramp-down, sessions): else the close scan is skipped.
+  const leavers = slots.some((s) => s.leave !== undefined);
   const connect = (plannedAt: number, leave?: number) => {
     const url = scn.targets[targetTurn++ % scn.targets.length]!;
     const opts = {
@@ -233,14 +235,15 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   const reconnectSome = (fraction: number) => {
     // Connected ones only: a reconnect storm is about sockets the server holds.
     const live = open.filter(
-      (o) => o.client.state === 'subscribed' || o.client.state === 'connected',
+      (o) => !o.client.done && (o.client.state === 'subscribed' || o.client.state === 'connected'),
     );
     const n = Math.round(live.length * fraction);
     const now = nowMs();
     for (const o of live.sort(() => Math.random() - 0.5).slice(0, n)) {
       o.client.close();
       c.plannedCloses++;
-      connect(now, o.leave);
+      connect(now, o.leave); // the replacement leaves when this one would have
+      o.leave = undefined;
     }
   };
   const storms = scn.storms.map((s) => ({
@@ -256,12 +259,13 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       const s = slots[nextSlot++]!;
       connect(t0 + s.at, s.leave === undefined ? undefined : t0 + s.leave);
     }
-    for (const o of open)
-      if (o.leave !== undefined && o.leave <= now && o.client.state !== 'closed') {
-        o.client.close();
-        c.plannedCloses++;
-        o.leave = undefined;
-      }
+    if (leavers)
+      for (const o of open)
+        if (o.leave !== undefined && o.leave <= now && !o.client.done) {
+          o.client.close();
+          c.plannedCloses++;
+          o.leave = undefined;
+        }
     if (now >= nextChurn && scn.churn) {
       nextChurn += scn.churn.every * 1000;
       reconnectSome(scn.churn.fraction);

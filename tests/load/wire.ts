@@ -296,6 +296,11 @@ export class LightClient {
     else this.sink.closed(this, this.closing ? 'client' : 'server');
   }
 
+  /** Closed, or closing at this tool's request (the close handshake may still be under way). */
+  get done(): boolean {
+    return this.closing || this.state === 'closed';
+  }
+
   /** Closes politely, as socket.io-client does: namespace DISCONNECT, then the WebSocket close. */
   close(): void {
     this.closing = true;
