@@ -258,6 +258,7 @@ describe('merging', () => {
       }),
       processes: [r],
       server: [],
+      serverReadings: [],
     });
     const report = buildReport(
       mergeDocuments([doc(result([1000, 2000], 0)), doc(result([3000], 1))]),

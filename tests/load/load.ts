@@ -63,6 +63,7 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
     scenario: scn,
     processes,
     server,
+    serverReadings: scraped?.series ?? [],
   };
 }
 

@@ -25,6 +25,7 @@ export function mergeDocuments(docs: LoadDocument[]): LoadDocument {
     createdAt: new Date().toISOString(),
     processes: docs.flatMap((d) => d.processes),
     server: docs.flatMap((d) => d.server),
+    serverReadings: docs.flatMap((d) => d.serverReadings ?? []),
   };
 }
 

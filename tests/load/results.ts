@@ -6,7 +6,7 @@ import {
 } from 'hdr-histogram-js';
 import type { Scenario } from './scenario';
 import type { SampleReport } from './sample';
-import type { ServerFigures } from './server-metrics';
+import type { ServerFigures, TargetSeries } from './server-metrics';
 
 /**
  * What one load process measured, in a form that merges: counters add, histograms add (never
@@ -135,6 +135,8 @@ export interface LoadDocument {
   scenario: Scenario;
   processes: ProcessResult[];
   server: ServerFigures[];
+  /** Every metrics reading (once a second), ms from the run's start, per target. */
+  serverReadings: TargetSeries[];
 }
 
 const addRecord = (into: Record<string, number>, from: Record<string, number>) => {

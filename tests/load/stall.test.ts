@@ -73,6 +73,8 @@ describe('a frozen embedded server', { timeout: 150_000 }, () => {
     const ticks = report.silences.find((s) => s.channel === 'ticks:BTCUSDT')!;
     expect(ticks.longestMs).toBeGreaterThanOrEqual(3000);
     expect(report.figures.silence).toBeGreaterThanOrEqual(3000);
+    // Read once a second through the run, every reading kept in the document.
+    expect(doc.serverReadings[0]!.readings.length).toBeGreaterThanOrEqual(5);
     // The reading asked for during the freeze is answered after it, with the freeze in it.
     expect(report.figures.serverLoopMax).toBeGreaterThanOrEqual(3000);
     // The embedded mode is recognised from the server's own metrics (role "all").
