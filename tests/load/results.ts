@@ -101,6 +101,7 @@ export interface SecondRow {
   connected: number;
   ticks: number;
   snapshots: number;
+  /** Orders placed so far (cumulative). */
   orders: number;
   /** This process's tick latency p99 over that second, ms (not mergeable: for plots). */
   p99: number | null;

@@ -108,7 +108,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     return 0;
   };
 
-  const row = { ticks: 0, snapshots: 0, orders: 0 };
+  const row = { ticks: 0, snapshots: 0 }; // this second's deliveries
   const sink: LightClientSink = {
     connected(client, ms) {
       c.connected++;
@@ -323,7 +323,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
         ` | tick p99 ${p99 === null ? '-' : p99.toFixed(2)} ms${steady ? '' : ' (ramping)'}`,
     );
     second.reset();
-    row.ticks = row.snapshots = row.orders = 0;
+    row.ticks = row.snapshots = 0;
   }, 1000);
 
   while (nowMs() < end && !share.signal?.aborted) await sleep(Math.min(200, end - nowMs()));

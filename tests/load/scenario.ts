@@ -38,11 +38,11 @@ export const tradersSchema = z.object({
   /** Account names are `<prefix><n>`; with `login`, every account has `password`. */
   prefix: z
     .string()
-    .regex(/^[A-Za-z0-9_]{1,12}$/)
+    .regex(/^[A-Za-z0-9_]{1,8}$/) // with the run's id and the number: within 20 characters
     .default('load'),
   password: z.string().min(8).max(64).default('load test pass 1'),
-  /** Credits each trader this much (minor units) by a deposit the operator approves. */
-  fund: z.number().int().min(1000).max(100_000_000).optional(),
+  /** Credits each trader this much (minor units, whole currency units) by a bank deposit the operator approves. */
+  fund: z.number().int().min(1000).max(100_000_000).multipleOf(100).optional(),
   /** One order per trader every `orderEvery` seconds, the first at a random offset within it. */
   orderEvery: seconds,
   order: z

@@ -157,7 +157,7 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
       const form = new FormData();
       for (const [k, v] of Object.entries({
         channel: 'bank',
-        amount: String(Math.round(cfg.fund / 100) * 100),
+        amount: String(cfg.fund),
         payerBank: 'Load Bank',
         payerCard: '6222020012345678',
         payerName: 'Load Test',
