@@ -101,7 +101,10 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     return true;
   };
   let clock = { offsetMs: 0, rttMs: 0, applied: false };
-  const latencyUs = (receivedAt: number, sentAt: number) => {
+  // With a correction due, latencies wait for it (null: delivery counted, latency not).
+  let clockKnown = false;
+  const latencyUs = (receivedAt: number, sentAt: number): number | null => {
+    if (remote && !clockKnown) return null;
     const us = Math.round((receivedAt + clock.offsetMs - sentAt) * 1000);
     if (us >= 0) return us;
     c.skew++;
@@ -138,9 +141,11 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       c.ticks++;
       row.ticks++;
       const us = latencyUs(at, tick.ts);
+      const first = heard(`ticks:${tick.id}`, tick.seq, at);
+      if (us === null) return;
       hist.tick.recordValue(us);
       second.recordValue(us);
-      if (heard(`ticks:${tick.id}`, tick.seq, at)) hist.first.recordValue(us);
+      if (first) hist.first.recordValue(us);
     },
     market(client, ts, at) {
       if (!measuring) return;
@@ -150,8 +155,9 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       }
       c.snapshots++;
       row.snapshots++;
-      hist.snapshot.recordValue(latencyUs(at, ts));
       heard('market', ts, at);
+      const us = latencyUs(at, ts);
+      if (us !== null) hist.snapshot.recordValue(us);
     },
     failed(_c, reason) {
       c.failed++;
@@ -164,7 +170,10 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   };
 
   let clockAsked = false;
-  const remote = scn.targets.some((t) => !LOOPBACK.test(new URL(t).hostname));
+  // `auto`: correct latencies by the gateway's clock only when a target is another host.
+  const remote =
+    scn.clock === 'sync' ||
+    (scn.clock === 'auto' && scn.targets.some((t) => !LOOPBACK.test(new URL(t).hostname)));
   // The gateway's `time` answers with its clock; the fastest of five round trips bounds the error.
   const measureClock = async (client: LightClient) => {
     let best: typeof clock | null = null;
@@ -172,7 +181,10 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       const sent = nowMs();
       const a = (await client.request('time')) as [{ serverTime: number }] | null;
       const back = nowMs();
-      if (!a?.[0]) return;
+      if (!a?.[0]) {
+        clockAsked = false; // the next client to connect asks again
+        return;
+      }
       const est = {
         offsetMs: a[0].serverTime - (sent + back) / 2,
         rttMs: back - sent,
@@ -181,6 +193,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       if (!best || est.rttMs < best.rttMs) best = est;
     }
     if (best) clock = remote ? best : { ...best, offsetMs: 0, applied: false };
+    clockKnown = true;
   };
 
   const mine = (n: number, i: number) => Math.floor(n / share.of) + (i < n % share.of ? 1 : 0);

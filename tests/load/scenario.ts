@@ -81,6 +81,11 @@ export const scenarioSchema = z
     storms: z.array(z.object({ at: seconds, fraction: z.number().gt(0).max(1) })).default([]),
     sample: z.number().int().min(0).max(100).default(5),
     connectTimeout: seconds.default(10),
+    /**
+     * Latency correction by the gateway's `time` answer: `auto` when a target is another host,
+     * `sync` always (a gateway whose clock differs from the simulator's host), `local` never.
+     */
+    clock: z.enum(['auto', 'sync', 'local']).default('auto'),
     /** Same syntax as --fail-on, e.g. "p99<50ms,subscribeFailures=0". */
     failOn: z.string().optional(),
   })
