@@ -13,6 +13,7 @@ import {
   type ProcessResult,
 } from './results';
 import { SeqChecker } from './sample';
+import { SilenceTracker } from './silence';
 import { loadScenario, planSlots, scenarioFromFlags } from './scenario';
 import { parsePrometheusSamples, serverFigures, sumOf, type Reading } from './server-metrics';
 import { checkThresholds, parseThresholds } from './thresholds';
@@ -85,6 +86,21 @@ describe('SeqChecker', () => {
     ] as const)
       c.see({ id, seq });
     expect(c.violations).toEqual({ backwards: 1, gaps: 1, missing: 2 });
+  });
+});
+
+describe('SilenceTracker', () => {
+  it('keeps the longest wait for a new item per channel, a silence at the end included', () => {
+    const s = new SilenceTracker();
+    expect(s.heard('ticks:A', 1, 0)).toBe(true);
+    expect(s.heard('ticks:A', 1, 10)).toBe(false); // the same tick at another client
+    expect(s.heard('ticks:A', 2, 500)).toBe(true);
+    expect(s.heard('ticks:A', 3, 3600)).toBe(true); // a 3.1 s stall
+    expect(s.heard('market', 1000, 0)).toBe(true);
+    expect(s.summary(4000)).toEqual({
+      'ticks:A': { longestMs: 3100, items: 3, spanMs: 4000 },
+      market: { longestMs: 4000, items: 1, spanMs: 4000 }, // nothing after the first
+    });
   });
 });
 

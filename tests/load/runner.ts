@@ -9,11 +9,11 @@ import {
   type HistogramName,
   type ProcessResult,
   type SecondRow,
-  type Silence,
 } from './results';
 import { openSampleClients } from './sample';
 import { planSlots, totalSeconds, type Scenario } from './scenario';
 import { startScraper, type TargetSeries } from './server-metrics';
+import { SilenceTracker } from './silence';
 import { startTraders, type TraderRun } from './traders';
 import { LightClient, nowMs, type LightClientSink } from './wire';
 
@@ -81,25 +81,8 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
         )
       : null;
 
-  // Per channel, the first receipt of each new item on the receipt clock: a stall shows as a
-  // silence even when the server's own timestamps (stamped after the stall) cannot show it.
-  const silence = new Map<
-    string,
-    { first: number; last: number; longest: number; items: number; top: number }
-  >();
-  const heard = (channel: string, id: number, at: number): boolean => {
-    const s = silence.get(channel);
-    if (!s) {
-      silence.set(channel, { first: at, last: at, longest: 0, items: 1, top: id });
-      return true;
-    }
-    if (id <= s.top) return false;
-    s.top = id;
-    s.longest = Math.max(s.longest, at - s.last);
-    s.last = at;
-    s.items++;
-    return true;
-  };
+  const silence = new SilenceTracker();
+  const heard = (channel: string, id: number, at: number) => silence.heard(channel, id, at);
   let clock = { offsetMs: 0, rttMs: 0, applied: false };
   // With a correction due, latencies wait for it (null: delivery counted, latency not).
   let clockKnown = false;
@@ -358,13 +341,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   await traders?.checkBalances();
   loopDelay.disable();
 
-  const silences: Record<string, Silence> = {};
-  for (const [ch, s] of silence)
-    silences[ch] = {
-      longestMs: Math.max(s.longest, tEnd - s.last),
-      items: s.items,
-      spanMs: tEnd - s.first,
-    };
+  const silences = silence.summary(tEnd);
   if (share.embedded || scraped.some((s) => s.role === 'all'))
     warnings.push(
       'embedded mode: the simulator runs in the measured process, so a stall of that process delays ' +
