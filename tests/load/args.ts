@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseThresholds, type Threshold } from './thresholds';
 
 /** The options of a load run, and the CLI flags that set them. */
 
@@ -13,7 +14,7 @@ export interface LoadOptions {
   rampPerSec: number;
   /** socket.io-client sockets that check tick order. */
   sample: number;
-  /** Prometheus endpoint of the server under load (its METRICS_PORT), read at start and end. */
+  /** Prometheus endpoints of the processes under test (their METRICS_PORT), read once a second. */
   metricsUrl?: string;
   connectTimeoutMs?: number;
   /** Allow a non-loopback target (off by default: this tool is for a machine's own server). */
@@ -22,6 +23,17 @@ export interface LoadOptions {
   progress?: (line: string) => void;
   /** Ends the run early (Ctrl-C), still producing a report. */
   signal?: AbortSignal;
+  /** The caller started the server in embedded mode (the simulator inside the measured process). */
+  embedded?: boolean;
+}
+
+/** What only the CLI has: a scenario file, the JSON output, thresholds, processes. */
+export interface CliOptions {
+  load: LoadOptions;
+  scenarioFile: string | null;
+  jsonFile: string | null;
+  thresholds: Threshold[];
+  processes: number;
 }
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
@@ -36,15 +48,27 @@ export function assertTarget(url: string, allowRemote = false): void {
     );
 }
 
+/** A gateway URL with a path would lose it (the gateway serves /socket.io/ at its root). */
+export function assertGatewayUrl(url: string): void {
+  const u = new URL(url);
+  if (u.pathname !== '/' || u.search)
+    throw new Error(`${url}: give the gateway's base URL, without a path (it serves /socket.io/)`);
+}
+
 export const usage = `usage: npm run load -- [--url http://127.0.0.1:3000] [--clients 100]
   [--channels market,ticks:BTCUSDT] [--duration 30] [--ramp 500/s] [--sample 5]
-  [--metrics http://127.0.0.1:9464/metrics] [--connect-timeout 10] [--allow-remote]
-  (--metrics: the server's private metrics listener, started with METRICS_PORT=9464)
+  [--metrics http://127.0.0.1:9464/metrics[,…]] [--connect-timeout 10] [--allow-remote]
+  [--scenario file.yaml] [--json out.json] [--fail-on 'p99<50ms,subscribeFailures=0,gaps=0']
+  [--processes N]
+  --scenario: phases, anonymous subscribers and logged-in traders (docs/LOAD-TESTING.md); the
+    other load flags are then ignored. --json: configuration, per-second series and encoded
+    histograms of every process, for npm run load:merge. --fail-on: exit 1 naming each broken
+    threshold. --metrics: the servers' private metrics listeners (METRICS_PORT).
 Every client connects from this machine's one address: start the server under test with
 SOCKET_CONNECT_RATE=off SOCKET_MAX_PER_ADDRESS=off (or limits above --clients).`;
 
 /** Parses the CLI flags (shared with tick-latency.ts); throws with the usage text on bad input. */
-export function parseLoadArgs(argv: string[], defaults: Partial<LoadOptions> = {}): LoadOptions {
+export function parseCli(argv: string[], defaults: Partial<LoadOptions> = {}): CliOptions {
   const { values: v } = parseArgs({
     args: argv,
     strict: true,
@@ -58,6 +82,10 @@ export function parseLoadArgs(argv: string[], defaults: Partial<LoadOptions> = {
       metrics: { type: 'string' },
       'connect-timeout': { type: 'string' },
       'allow-remote': { type: 'boolean' },
+      scenario: { type: 'string' },
+      json: { type: 'string' },
+      'fail-on': { type: 'string' },
+      processes: { type: 'string' },
     },
   });
   const int = (name: string, raw: string | undefined, fallback: number, min: number) => {
@@ -68,17 +96,35 @@ export function parseLoadArgs(argv: string[], defaults: Partial<LoadOptions> = {
     return value;
   };
   const metricsUrl = v.metrics ?? defaults.metricsUrl;
+  const url = v.url ?? defaults.url ?? 'http://127.0.0.1:3000';
+  assertGatewayUrl(url);
+  let thresholds: Threshold[];
+  try {
+    thresholds = parseThresholds(v['fail-on'] ?? '');
+  } catch (err) {
+    throw new Error(`--fail-on: ${(err as Error).message}`);
+  }
   return {
-    url: v.url ?? defaults.url ?? 'http://127.0.0.1:3000',
-    clients: int('clients', v.clients, defaults.clients ?? 100, 1),
-    channels: (v.channels?.split(',') ?? defaults.channels ?? ['market', 'ticks:BTCUSDT'])
-      .map((c) => c.trim())
-      .filter(Boolean),
-    durationSec: int('duration', v.duration, defaults.durationSec ?? 30, 1),
-    rampPerSec: int('ramp', v.ramp, defaults.rampPerSec ?? 500, 1),
-    sample: int('sample', v.sample, defaults.sample ?? 5, 0),
-    connectTimeoutMs: int('connect-timeout', v['connect-timeout'], 10, 1) * 1000,
-    allowRemote: v['allow-remote'] ?? false,
-    ...(metricsUrl ? { metricsUrl } : {}),
+    load: {
+      url,
+      clients: int('clients', v.clients, defaults.clients ?? 100, 1),
+      channels: (v.channels?.split(',') ?? defaults.channels ?? ['market', 'ticks:BTCUSDT'])
+        .map((c) => c.trim())
+        .filter(Boolean),
+      durationSec: int('duration', v.duration, defaults.durationSec ?? 30, 1),
+      rampPerSec: int('ramp', v.ramp, defaults.rampPerSec ?? 500, 1),
+      sample: int('sample', v.sample, defaults.sample ?? 5, 0),
+      connectTimeoutMs: int('connect-timeout', v['connect-timeout'], 10, 1) * 1000,
+      allowRemote: v['allow-remote'] ?? false,
+      ...(metricsUrl ? { metricsUrl } : {}),
+    },
+    scenarioFile: v.scenario ?? null,
+    jsonFile: v.json ?? null,
+    thresholds,
+    processes: int('processes', v.processes, 1, 1),
   };
 }
+
+/** The load options alone (the benches' flags). */
+export const parseLoadArgs = (argv: string[], defaults: Partial<LoadOptions> = {}) =>
+  parseCli(argv, defaults).load;

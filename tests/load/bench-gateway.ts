@@ -26,7 +26,9 @@ import { oneAddressSocketEnv } from '../support/socket-limits';
 
 const usage = `usage: npm run bench:gateway -- [--subscribers 1000] [--duration 10] [--warmup 2]
   [--tick-rate 10] [--ramp 1000] [--only a,b,c] [--redis redis://127.0.0.1:6379] [--profile]
-  [--gateway-script <entry for (c), e.g. an older gateway wrapped like bench/servers/gateway.ts>]`;
+  [--gateway-script <entry for (c), e.g. an older gateway wrapped like bench/servers/gateway.ts>]
+  [--port <first port: the servers take it and the next two; default free ones>]
+  [--namespace <Redis key prefix; default bench<pid><time>>]`;
 
 export interface BenchOptions {
   subscribers: number;
@@ -39,6 +41,10 @@ export interface BenchOptions {
   profileDir: string | null;
   /** Another entry for (c), e.g. an older gateway for a before/after comparison. */
   gatewayScript: string | null;
+  /** First of the servers' ports ((a) this one, (b) the next, (c) the one after); null: free ones. */
+  port: number | null;
+  /** Prefix of the Redis keys and channels; null: one made from the pid and the time. */
+  namespace: string | null;
 }
 
 export function parseBenchArgs(argv: string[]): BenchOptions {
@@ -55,6 +61,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       redis: { type: 'string' },
       profile: { type: 'boolean' },
       'gateway-script': { type: 'string' },
+      port: { type: 'string' },
+      namespace: { type: 'string' },
     },
   });
   const num = (
@@ -86,6 +94,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     only,
     redisUrl,
     gatewayScript: v['gateway-script'] ?? null,
+    port: v.port === undefined ? null : Math.round(num('port', v.port, 0, 1, 65_533)),
+    namespace: (() => {
+      if (v.namespace === undefined) return null;
+      if (!/^[A-Za-z0-9_-]{1,40}$/.test(v.namespace))
+        throw new Error(`--namespace takes 1-40 letters, digits, - or _\n${usage}`);
+      return v.namespace;
+    })(),
     profileDir: v.profile
       ? path.join(os.tmpdir(), `bench-gateway-${new Date().toISOString().replace(/[:.]/g, '-')}`)
       : null,
@@ -140,7 +155,7 @@ async function runPhase(
   track: (c: Child | null) => void,
 ): Promise<PhaseResult> {
   const label = serverLabels[id];
-  const port = await freePort();
+  const port = o.port === null ? await freePort() : o.port + ['a', 'b', 'c'].indexOf(id);
   const key = `${namespace}-${id}`;
   const script = id === 'c' && o.gatewayScript ? o.gatewayScript : scripts[id];
   const server = new Child(label, script, serverEnv(id, port, o.redisUrl, key));
@@ -256,7 +271,7 @@ export async function runBench(
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<PhaseResult[]> {
   if (o.profileDir) mkdirSync(o.profileDir, { recursive: true });
-  const namespace = `bench${process.pid.toString(36)}${Date.now().toString(36)}`;
+  const namespace = o.namespace ?? `bench${process.pid.toString(36)}${Date.now().toString(36)}`;
   log(
     `bench:gateway ${o.subscribers} subscribers per room (market, ticks:${BENCH_PRODUCT}), ` +
       `${o.ticksPerSec} ticks/s + 1 snapshot/s, ${o.warmupSec} s warm-up + ${o.durationSec} s measured per server; ` +

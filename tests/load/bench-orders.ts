@@ -4,9 +4,10 @@
  * settlement lag (expiry → settled) of 1 000 orders expiring in the same second, with the live
  * simulator writing the tape. PostgreSQL when DATABASE_URL is set (a fresh schema), else PGlite.
  * Prints figures; asserts nothing. Flags: --seconds N (placement phase), --concurrency N,
- * --orders N, --workers N.
+ * --orders N, --workers N, --port N (`--help` lists them).
  */
 import http from 'node:http';
+import os from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { build } from 'hdr-histogram-js';
@@ -18,22 +19,54 @@ import { buildTestApi } from '@tests/support/api';
 import { bulkOrders, bulkUsers, expireAllAt, settlementFacts } from '@tests/support/bulk-orders';
 import { openTestDb } from '@tests/support/db';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '32' },
-    orders: { type: 'string', default: '1000' },
-    workers: { type: 'string', default: '4' },
-  },
-});
-const seconds = Number(values.seconds);
-const concurrency = Number(values.concurrency);
-const orderCount = Number(values.orders);
-const workerCount = Number(values.workers);
+const usage = `usage: npm run bench:orders -- [--seconds 10] [--concurrency 32] [--orders 1000]
+  [--workers 4] [--port 0]
+  --port: the api's HTTP port (0: any free one). PostgreSQL when DATABASE_URL is set, else PGlite.`;
+
+function options() {
+  const { values } = parseArgs({
+    strict: true,
+    options: {
+      seconds: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '32' },
+      orders: { type: 'string', default: '1000' },
+      workers: { type: 'string', default: '4' },
+      port: { type: 'string', default: '0' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const num = (name: keyof typeof values, min: number, max: number) => {
+    const n = Number(values[name]);
+    if (!(Number.isInteger(n) && n >= min && n <= max)) {
+      console.error(`--${name} must be a whole number from ${min} to ${max}\n${usage}`);
+      process.exit(2);
+    }
+    return n;
+  };
+  return {
+    seconds: num('seconds', 1, 3600),
+    concurrency: num('concurrency', 1, 1000),
+    orderCount: num('orders', 1, 100_000),
+    workerCount: num('workers', 1, 64),
+    port: num('port', 0, 65_535),
+  };
+}
+let parsed: ReturnType<typeof options>;
+try {
+  parsed = options();
+} catch (err) {
+  console.error(`${(err as Error).message}\n${usage}`);
+  process.exit(2);
+}
+const { seconds, concurrency, orderCount, workerCount, port } = parsed;
 
 const kind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 console.log(
-  `database: ${kind}; cores: 2 (shared by server, simulator, workers and load generator)`,
+  `database: ${kind}; cores: ${os.availableParallelism()} (shared by server, simulator, workers and load generator)`,
 );
 const t = await openTestDb(kind);
 const bus = createMemoryBus(createMemoryHub());
@@ -50,7 +83,7 @@ const feed = await startFeed({
 });
 const api = await buildTestApi(t.db, { bus });
 const server = http.createServer(api.app);
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
 const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
 // Users with sessions made directly (argon2 logins would dominate the setup time).

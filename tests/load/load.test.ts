@@ -1,9 +1,25 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertTarget, parseLoadArgs } from './args';
-import { parsePrometheus, serverCost } from './report';
+import { assertGatewayUrl, assertTarget, parseCli, parseLoadArgs } from './args';
+import { mergeDocuments } from './merge';
+import { buildReport } from './report';
+import {
+  encodeHistogram,
+  mergeResults,
+  newHistogram,
+  zeroCounters,
+  type LoadDocument,
+  type ProcessResult,
+} from './results';
 import { SeqChecker } from './sample';
+import { SilenceTracker } from './silence';
+import { loadScenario, planSlots, scenarioFromFlags } from './scenario';
+import { parsePrometheusSamples, serverFigures, sumOf, type Reading } from './server-metrics';
+import { checkThresholds, parseThresholds } from './thresholds';
+import { engineUrl } from './wire';
 
-describe('parseLoadArgs', () => {
+describe('parseCli', () => {
   it('reads the documented flags', () => {
     const o = parseLoadArgs(
       '--url http://127.0.0.1:4000 --clients 500 --channels market,ticks:BTCUSDT --duration 30 --ramp 200/s --sample 3 --metrics http://127.0.0.1:9464/metrics'.split(
@@ -19,6 +35,9 @@ describe('parseLoadArgs', () => {
       sample: 3,
       metricsUrl: 'http://127.0.0.1:9464/metrics',
     });
+    const cli = parseCli(['--json', 'a.json', '--processes', '2', '--fail-on', 'p99<50ms,gaps=0']);
+    expect(cli).toMatchObject({ jsonFile: 'a.json', processes: 2 });
+    expect(cli.thresholds.map((t) => t.figure)).toEqual(['p99', 'gaps']);
   });
 
   it('falls back to the caller defaults and refuses bad numbers', () => {
@@ -30,6 +49,16 @@ describe('parseLoadArgs', () => {
     expect(() => parseLoadArgs(['--clients', '0'])).toThrow(/--clients/);
     expect(() => parseLoadArgs(['--duration', 'soon'])).toThrow(/--duration/);
     expect(() => parseLoadArgs(['--bogus'])).toThrow();
+    expect(() => parseCli(['--fail-on', 'p98<5ms'])).toThrow(/unknown figure p98/);
+  });
+
+  it('refuses a URL with a path rather than dropping it', () => {
+    expect(() => parseLoadArgs(['--url', 'http://127.0.0.1:3000/trade'])).toThrow(/without a path/);
+    expect(() => assertGatewayUrl('http://127.0.0.1:3000/')).not.toThrow();
+    expect(() => engineUrl('http://127.0.0.1:3000/trade')).toThrow(/without a path/);
+    expect(engineUrl('http://127.0.0.1:3000')).toBe(
+      'ws://127.0.0.1:3000/socket.io/?EIO=4&transport=websocket',
+    );
   });
 });
 
@@ -60,31 +89,204 @@ describe('SeqChecker', () => {
   });
 });
 
-describe('Prometheus parsing', () => {
-  const text = [
-    '# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.',
-    '# TYPE process_cpu_seconds_total counter',
-    'process_cpu_seconds_total 1.5',
-    'process_resident_memory_bytes 104857600',
-    'nodejs_heap_size_used_bytes{pid="1"} 2000',
-    'something_else 3',
-  ].join('\n');
+describe('SilenceTracker', () => {
+  it('keeps the longest wait for a new item per channel, a silence at the end included', () => {
+    const s = new SilenceTracker();
+    expect(s.heard('ticks:A', 1, 0)).toBe(true);
+    expect(s.heard('ticks:A', 1, 10)).toBe(false); // the same tick at another client
+    expect(s.heard('ticks:A', 2, 500)).toBe(true);
+    expect(s.heard('ticks:A', 3, 3600)).toBe(true); // a 3.1 s stall
+    expect(s.heard('market', 1000, 0)).toBe(true);
+    expect(s.summary(4000)).toEqual({
+      'ticks:A': { longestMs: 3100, items: 3, spanMs: 4000 },
+      market: { longestMs: 4000, items: 1, spanMs: 4000 }, // nothing after the first
+    });
+  });
+});
 
-  it('reads the wanted samples only', () => {
-    const m = parsePrometheus(text, ['process_cpu_seconds_total', 'nodejs_heap_size_used_bytes']);
-    expect([...m]).toEqual([
-      ['process_cpu_seconds_total', 1.5],
-      ['nodejs_heap_size_used_bytes', 2000],
+describe('scenarios', () => {
+  const dir = path.join(import.meta.dirname, 'scenarios');
+  it.each(readdirSync(dir))('the example %s is valid', (file) => {
+    expect(loadScenario(path.join(dir, file)).phases.length).toBeGreaterThan(0);
+  });
+
+  it('plans a ramp, a hold, a ramp-down and arrivals as connect slots', () => {
+    const slots = planSlots([
+      { kind: 'ramp', to: 4, duration: 2 },
+      { kind: 'hold', duration: 1 },
+      { kind: 'ramp-down', to: 2, duration: 2 },
+      { kind: 'arrival', rate: 2, duration: 1, session: 5 },
+    ]);
+    expect(slots.map((s) => s.at)).toEqual([0, 500, 1000, 1500, 5000, 5500]);
+    expect(slots.filter((s) => s.leave !== undefined).map((s) => s.leave)).toEqual([
+      5000, 4000, 10_000, 10_500,
     ]);
   });
 
-  it('turns two scrapes into deltas and names what is missing', () => {
-    const a = { ok: true as const, values: new Map([['process_cpu_seconds_total', 1]]) };
-    const b = { ok: true as const, values: new Map([['process_cpu_seconds_total', 3]]) };
-    const cost = serverCost(a, b);
-    expect(cost.deltas.process_cpu_seconds_total).toBe(2);
-    expect(cost.deltas.process_resident_memory_bytes).toBeNull();
-    expect(cost.note).toMatch(/process_resident_memory_bytes/);
-    expect(serverCost({ ok: false, why: '404' }, b).note).toMatch(/404/);
+  it('builds the quick path from the flags', () => {
+    const s = scenarioFromFlags({
+      url: 'http://127.0.0.1:3000',
+      clients: 100,
+      rampPerSec: 50,
+      durationSec: 10,
+      channels: ['market'],
+      sample: 0,
+      connectTimeoutMs: 5000,
+      metricsUrls: [],
+    });
+    expect(s.phases).toEqual([
+      { kind: 'ramp', to: 100, duration: 2 },
+      { kind: 'hold', duration: 8 },
+    ]);
+    expect(s.connectTimeout).toBe(5);
+  });
+});
+
+describe('thresholds', () => {
+  it('names each broken one with the figure and by how much', () => {
+    const t = parseThresholds('p99<50ms, silence<2s, subscribeFailures=0, orderP99<1s');
+    const broken = checkThresholds(t, { p99: 73.25, silence: 3100, subscribeFailures: 0 });
+    expect(broken.map((b) => b.message)).toEqual([
+      'p99<50ms broken: p99 was 73.25 ms (off by 23.25 ms)',
+      'silence<2s broken: silence was 3100 ms (off by 1100 ms)',
+      'orderP99<1s: not measured in this run',
+    ]);
+  });
+});
+
+describe('server metrics', () => {
+  it('reads samples with their labels and sums the wanted ones', () => {
+    const s = parsePrometheusSamples(
+      [
+        '# TYPE gateway_deliveries_total counter',
+        'gateway_deliveries_total{event="tick",role="gateway"} 10',
+        'gateway_deliveries_total{event="market",role="gateway"} 5',
+        'process_cpu_seconds_total 1.5',
+      ].join('\n'),
+    );
+    expect(sumOf(s, 'gateway_deliveries_total', 'event="tick"')).toBe(10);
+    expect(sumOf(s, 'gateway_deliveries_total')).toBe(15);
+    expect(sumOf(s, 'nodejs_heap_size_used_bytes')).toBeNull();
+  });
+
+  const reading = (t: number, heapBytes: number): Reading => ({
+    t,
+    cpuSec: t / 1000,
+    rssBytes: null,
+    heapBytes,
+    eventLoopP99Sec: 0.01,
+    eventLoopMaxSec: 0.02,
+    sockets: 100,
+    tickDeliveries: t,
+    deliveries: t,
+    clientTicks: t - 10,
+  });
+
+  it('takes memory per connection from the lowest readings, never a negative figure', () => {
+    const series = {
+      url: 'u',
+      role: 'gateway',
+      errors: [],
+      readings: [reading(0, 50e6), reading(100, 40e6)],
+    };
+    // Loaded: garbage at 90 MB, after a GC 60 MB: 20 MB over the idle low, for 100 connections.
+    series.readings.push(reading(2000, 90e6), reading(3000, 60e6), reading(4000, 70e6));
+    const f = serverFigures(series, { idleBefore: 100, from: 2000, to: 4000 }, 100);
+    expect(f.heapPerConnKiB).toBeCloseTo(20e6 / 100 / 1024);
+    expect(f.loss).toBe(0);
+    // A GC that makes the loaded lows lower than the idle ones gives no figure, and says why.
+    const gc = {
+      ...series,
+      readings: [reading(0, 80e6), reading(2000, 60e6), reading(3000, 61e6)],
+    };
+    const g = serverFigures(gc, { idleBefore: 0, from: 2000, to: 3000 }, 100);
+    expect(g.heapPerConnKiB).toBeNull();
+    expect(g.note).toMatch(/not measurable/);
+  });
+});
+
+describe('merging', () => {
+  const result = (samplesUs: number[], index: number): ProcessResult => {
+    const h = newHistogram();
+    for (const v of samplesUs) h.recordValue(v);
+    const empty = encodeHistogram(newHistogram());
+    return {
+      pid: index,
+      host: 'h',
+      index,
+      startedAt: 0,
+      wallSec: 10,
+      steady: true,
+      windowSec: 9,
+      counters: {
+        ...zeroCounters(),
+        connected: 10,
+        ticks: samplesUs.length,
+        steadyTicks: samplesUs.length,
+      },
+      connectFailures: {},
+      subscribeErrors: {},
+      orderErrors: {},
+      histograms: {
+        tick: encodeHistogram(h),
+        first: empty,
+        snapshot: empty,
+        connect: empty,
+        order: empty,
+        balance: empty,
+      },
+      silences: { 'ticks:A': { longestMs: 100 * (index + 1), items: 40, spanMs: 9000 } },
+      series: [],
+      sample: null,
+      clock: null,
+      loadProcess: { cpuSec: 1, cpuPctOfOneCore: 10, rssMb: 50, eventLoopP99Ms: 1 },
+      warnings: [],
+    };
+  };
+
+  it('adds histograms: the merged percentiles are those of every raw sample together', () => {
+    // Two hosts with different latencies: averaging their p99s would be wrong.
+    let seed = 7;
+    const rnd = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const a = Array.from({ length: 5000 }, () => Math.round(1000 + rnd() * 4000));
+    const b = Array.from({ length: 3000 }, () => Math.round(20_000 + rnd() * 80_000));
+    const all = newHistogram();
+    for (const v of [...a, ...b]) all.recordValue(v);
+    const merged = mergeResults([result(a, 0), result(b, 1)]).histograms.tick;
+    for (const p of [50, 90, 99, 99.9, 100])
+      expect(merged.getValueAtPercentile(p)).toBe(all.getValueAtPercentile(p));
+    expect(merged.totalCount).toBe(8000);
+  });
+
+  it('merges documents into one report: counters add, silences take the worst', () => {
+    const doc = (r: ProcessResult): LoadDocument => ({
+      format: 'tradeapp-load/1',
+      createdAt: '',
+      scenario: scenarioFromFlags({
+        url: 'http://127.0.0.1:3000',
+        clients: 10,
+        rampPerSec: 10,
+        durationSec: 10,
+        channels: ['ticks:A'],
+        sample: 0,
+        connectTimeoutMs: 1000,
+        metricsUrls: [],
+      }),
+      processes: [r],
+      server: [],
+      serverReadings: [],
+    });
+    const report = buildReport(
+      mergeDocuments([doc(result([1000, 2000], 0)), doc(result([3000], 1))]),
+    );
+    expect(report.processes).toBe(2);
+    expect(report.connect.connected).toBe(20);
+    expect(report.tickLatency.count).toBe(3);
+    expect(report.silences).toEqual([
+      { channel: 'ticks:A', longestMs: 200, items: 40, spanMs: 9000, expectedMs: 225 },
+    ]);
+    expect(() => mergeDocuments([{ format: 'x' } as unknown as LoadDocument])).toThrow(
+      /not a load document/,
+    );
   });
 });

@@ -1,10 +1,8 @@
-import { build, type Histogram } from 'hdr-histogram-js';
+import type { Histogram } from 'hdr-histogram-js';
+import { mergeResults, type LoadDocument, type Merged, type Silence } from './results';
 import type { SampleReport } from './sample';
-
-/** Latency histograms record microseconds (integers), so sub-millisecond figures survive. */
-export function newHistogram(): Histogram {
-  return build({ lowestDiscernibleValue: 1, numberOfSignificantValueDigits: 3, autoResize: true });
-}
+import { peakClients } from './scenario';
+import type { ServerFigures } from './server-metrics';
 
 /** Milliseconds. */
 export interface LatencySummary {
@@ -28,95 +26,54 @@ export function summarize(h: Histogram): LatencySummary {
   };
 }
 
-/** The Prometheus figures this tool knows how to turn into per-connection costs. */
-export const serverMetricNames = [
-  'process_cpu_seconds_total',
-  'process_resident_memory_bytes',
-  'nodejs_heap_size_used_bytes',
-] as const;
-export type ServerMetricName = (typeof serverMetricNames)[number];
-
-/**
- * Reads the wanted samples from Prometheus text exposition. A sample line is
- * `name{labels} value [timestamp]`; for a labelled metric the samples are summed.
- */
-export function parsePrometheus(text: string, names: readonly string[]): Map<string, number> {
-  const wanted = new Set(names);
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
-    if (!m || !wanted.has(m[1]!)) continue;
-    const v = Number(m[3]);
-    if (Number.isFinite(v)) out.set(m[1]!, (out.get(m[1]!) ?? 0) + v);
-  }
-  return out;
-}
-
-export type MetricsScrape = { ok: true; values: Map<string, number> } | { ok: false; why: string };
-
-export async function scrapeMetrics(url: string): Promise<MetricsScrape> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    if (!res.ok) return { ok: false, why: `${url} answered ${res.status}` };
-    return { ok: true, values: parsePrometheus(await res.text(), serverMetricNames) };
-  } catch (err) {
-    return { ok: false, why: `${url}: ${(err as Error).message}` };
-  }
-}
-
-export interface ServerCost {
-  /** Per metric: end − start, or null when the server does not expose it. */
-  deltas: Record<ServerMetricName, number | null>;
-  note?: string;
-}
-
-export function serverCost(start: MetricsScrape, end: MetricsScrape): ServerCost {
-  const deltas = {} as Record<ServerMetricName, number | null>;
-  for (const n of serverMetricNames) {
-    const a = start.ok ? start.values.get(n) : undefined;
-    const b = end.ok ? end.values.get(n) : undefined;
-    deltas[n] = a === undefined || b === undefined ? null : b - a;
-  }
-  const failed = [start, end].find((s) => !s.ok);
-  const absent = serverMetricNames.filter((n) => deltas[n] === null);
-  let note: string | undefined;
-  if (failed && !failed.ok) note = `metrics not read: ${failed.why}`;
-  else if (absent.length) note = `not exposed by the server: ${absent.join(', ')}`;
-  return note ? { deltas, note } : { deltas };
+export interface SilenceSummary extends Silence {
+  channel: string;
+  /** The mean interval between items over the run: what the channel's rate promises. */
+  expectedMs: number;
 }
 
 export interface LoadReport {
   url: string;
+  targets: string[];
   channels: string[];
   clients: number;
+  processes: number;
   wallSec: number;
   connect: {
     connected: number;
     failed: number;
+    abandoned: number;
     failures: Record<string, number>;
-    /** Connected clients per second, from the first attempt to the last connect. */
-    ratePerSec: number;
-    rampSec: number;
     latency: LatencySummary;
   };
-  subscribe: { ok: number; failed: number };
+  subscribe: { ok: number; failed: number; errors: Record<string, number> };
   deliveries: {
     ticks: number;
     snapshots: number;
-    /** Ticks sent on subscribe (the last known one), not live: excluded from latency. */
     initialTicks: number;
-    /** Rates and latencies cover the steady window (all clients in), or the whole run when there was none. */
     steady: boolean;
     windowSec: number;
     ticksPerSec: number;
     snapshotsPerSec: number;
   };
-  /** sim publish (tick.ts) → receipt here; over the steady window when it has samples. */
   tickLatency: LatencySummary;
-  /** Per tick, its earliest receipt across clients: sim → bus → gateway → first socket. */
+  /** Per tick, its earliest receipt: these are the independent ticks the percentiles rest on. */
   firstReceiptLatency: LatencySummary;
   snapshotLatency: LatencySummary;
+  silences: SilenceSummary[];
+  traders: {
+    count: number;
+    ready: number;
+    orders: number;
+    ok: number;
+    failed: number;
+    errors: Record<string, number>;
+    eventsMissing: number;
+    orderEvent: LatencySummary;
+    balanceEvent: LatencySummary;
+    balanceChecked: number;
+    balanceMismatches: number;
+  } | null;
   errors: {
     disconnects: number;
     subscribeFailures: number;
@@ -124,8 +81,121 @@ export interface LoadReport {
     clockSkew: number;
   };
   sample: SampleReport | null;
-  server: (ServerCost & { perConnection: number }) | null;
-  loadProcess: { cpuSec: number; cpuPctOfOneCore: number; rssMb: number; eventLoopP99Ms: number };
+  clock: Merged['clock'];
+  server: ServerFigures[];
+  loadProcess: Merged['loadProcess'];
+  warnings: string[];
+  /** Flat figures for thresholds (thresholds.ts names them). */
+  figures: Record<string, number | null>;
+}
+
+/** The report of a whole run: every process of the document merged. */
+export function buildReport(doc: LoadDocument): LoadReport {
+  const m = mergeResults(doc.processes);
+  const c = m.counters;
+  const scn = doc.scenario;
+  const tick = summarize(m.histograms.tick);
+  const first = summarize(m.histograms.first);
+  const silences = Object.entries(m.silences).map(([channel, s]) => ({
+    channel,
+    ...s,
+    expectedMs: s.items > 1 ? s.spanMs / s.items : s.spanMs,
+  }));
+  const warnings = [...m.warnings];
+  if (tick.count && m.loadProcess.eventLoopP99Ms >= 0.5 * tick.p99)
+    warnings.push(
+      `the load generator's own event-loop delay (p99 ${m.loadProcess.eventLoopP99Ms.toFixed(1)} ms) is ` +
+        `near the measured tick p99 (${tick.p99.toFixed(1)} ms): the figures measure this tool as much as the server; use --processes or more hosts`,
+    );
+  if (first.count && first.count < 1000)
+    warnings.push(
+      `the percentiles rest on ${first.count} independent ticks (each fanned out to many clients): ` +
+        `p99 is decided by the worst ${Math.max(1, Math.round(first.count / 100))} of them`,
+    );
+  const t = scn.traders
+    ? {
+        count: c.traders,
+        ready: c.tradersReady,
+        orders: c.orders,
+        ok: c.ordersOk,
+        failed: c.ordersFailed,
+        errors: m.orderErrors,
+        eventsMissing: c.orderEventsMissing,
+        orderEvent: summarize(m.histograms.order),
+        balanceEvent: summarize(m.histograms.balance),
+        balanceChecked: c.balanceChecked,
+        balanceMismatches: c.balanceMismatches,
+      }
+    : null;
+  const loss = doc.server.map((s) => s.loss).filter((x): x is number => x !== null);
+  const p = (l: LatencySummary, k: keyof LatencySummary) => (l.count ? l[k] : null);
+  const connect = summarize(m.histograms.connect);
+  return {
+    url: scn.targets[0]!,
+    targets: scn.targets,
+    channels: scn.subscribers.channels,
+    clients: peakClients(scn),
+    processes: m.processes,
+    wallSec: m.wallSec,
+    connect: {
+      connected: c.connected,
+      failed: c.failed,
+      abandoned: c.abandoned,
+      failures: m.connectFailures,
+      latency: connect,
+    },
+    subscribe: { ok: c.subOk, failed: c.subFailed, errors: m.subscribeErrors },
+    deliveries: {
+      ticks: c.ticks,
+      snapshots: c.snapshots,
+      initialTicks: c.initialTicks,
+      steady: m.steady,
+      windowSec: m.windowSec,
+      ticksPerSec: (m.steady ? c.steadyTicks : c.ticks) / m.windowSec,
+      snapshotsPerSec: (m.steady ? c.steadySnapshots : c.snapshots) / m.windowSec,
+    },
+    tickLatency: tick,
+    firstReceiptLatency: first,
+    snapshotLatency: summarize(m.histograms.snapshot),
+    silences,
+    traders: t,
+    errors: {
+      disconnects: c.disconnects,
+      subscribeFailures: c.subFailed,
+      connectFailures: c.failed,
+      clockSkew: c.skew,
+    },
+    sample: m.sample,
+    clock: m.clock,
+    server: doc.server,
+    loadProcess: m.loadProcess,
+    warnings,
+    figures: {
+      p50: p(tick, 'p50'),
+      p90: p(tick, 'p90'),
+      p99: p(tick, 'p99'),
+      p999: p(tick, 'p999'),
+      max: p(tick, 'max'),
+      firstP99: p(first, 'p99'),
+      connectP99: p(connect, 'p99'),
+      orderP99: t ? p(t.orderEvent, 'p99') : null,
+      balanceP99: t ? p(t.balanceEvent, 'p99') : null,
+      silence: silences.length ? Math.max(...silences.map((s) => s.longestMs)) : null,
+      serverLoopMax: (() => {
+        const v = doc.server.map((s) => s.eventLoopMaxMs).filter((x): x is number => x !== null);
+        return v.length ? Math.max(...v) : null;
+      })(),
+      connectFailures: c.failed,
+      subscribeFailures: c.subFailed,
+      disconnects: c.disconnects,
+      gaps: m.sample ? m.sample.violations.gaps : null,
+      backwards: m.sample ? m.sample.violations.backwards : null,
+      sampleFailures: m.sample ? m.sample.clients - m.sample.connected : null,
+      orderFailures: t ? t.failed + t.eventsMissing : null,
+      balanceMismatches: t ? t.balanceMismatches : null,
+      loss: loss.length ? loss.reduce((a, b) => a + b, 0) : null,
+    },
+  };
 }
 
 const f = (n: number, d = 2) => n.toFixed(d);
@@ -133,48 +203,76 @@ const lat = (l: LatencySummary) =>
   l.count
     ? `p50 ${f(l.p50)}  p90 ${f(l.p90)}  p99 ${f(l.p99)}  p99.9 ${f(l.p999)}  max ${f(l.max)} ms  (n=${l.count})`
     : 'no samples';
+const reasons = (r: Record<string, number>) =>
+  Object.entries(r)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${v}× ${k}`)
+    .join(', ');
 
 export function formatReport(r: LoadReport): string {
   const c = r.connect;
   const d = r.deliveries;
   const lines = [
-    `── load report: ${r.clients} light clients → ${r.url}  channels ${r.channels.join(',')}  (${f(r.wallSec, 1)} s)`,
-    `connect      ${c.connected}/${r.clients} connected, ${c.failed} failed, ${f(c.ratePerSec, 0)} clients/s over ${f(c.rampSec, 1)} s; connect ${lat(c.latency)}`,
+    `── load report: ${r.clients} clients → ${r.targets.join(' ')}  channels ${r.channels.join(',')}  (${f(r.wallSec, 1)} s, ${r.processes} process${r.processes > 1 ? 'es' : ''})`,
+    `connect      ${c.connected} connected, ${c.failed} failed${c.abandoned ? `, ${c.abandoned} abandoned at the end (not failures)` : ''}; from the planned slot ${lat(c.latency)}`,
   ];
-  if (c.failed) lines.push(`  failures   ${JSON.stringify(c.failures)}`);
+  if (c.failed) lines.push(`  failures   ${reasons(c.failures)}`);
   lines.push(
-    `subscribe    ${r.subscribe.ok} ok, ${r.subscribe.failed} failed`,
+    `subscribe    ${r.subscribe.ok} ok, ${r.subscribe.failed} failed${r.subscribe.failed ? `: ${reasons(r.subscribe.errors)}` : ''}`,
+  );
+  lines.push(
     `deliveries   ${f(d.ticksPerSec, 0)} ticks/s, ${f(d.snapshotsPerSec, 0)} snapshots/s over ${f(d.windowSec, 1)} s ${d.steady ? 'steady window' : 'whole run'} (totals: ${d.ticks} ticks, ${d.snapshots} snapshots, ${d.initialTicks} on-subscribe ticks)`,
     `tick latency ${lat(r.tickLatency)}`,
-    `  first rcpt ${lat(r.firstReceiptLatency)}`,
+    `  first rcpt ${lat(r.firstReceiptLatency)}  ← independent ticks`,
     `snapshot lat ${lat(r.snapshotLatency)}`,
+  );
+  for (const s of r.silences)
+    lines.push(
+      `silence      ${s.channel}: longest ${f(s.longestMs, 0)} ms without a new item, expected every ${f(s.expectedMs, 0)} ms (${f(s.longestMs / Math.max(1, s.expectedMs), 1)}×, ${s.items} items)`,
+    );
+  const t = r.traders;
+  if (t) {
+    lines.push(
+      `traders      ${t.ready}/${t.count} signed in; orders ${t.ok} placed, ${t.failed} failed${t.failed ? ` (${reasons(t.errors)})` : ''}, ${t.eventsMissing} without an order event`,
+      `  → order    ${lat(t.orderEvent)}`,
+      `  → balance  ${lat(t.balanceEvent)}`,
+      `  ledger     ${t.balanceChecked - t.balanceMismatches}/${t.balanceChecked} traders' balances equal their ledger`,
+    );
+  }
+  lines.push(
     `errors       disconnects ${r.errors.disconnects}, subscribe failures ${r.errors.subscribeFailures}, connect failures ${r.errors.connectFailures}, negative latencies ${r.errors.clockSkew}`,
   );
   if (r.sample) {
     const s = r.sample;
     const v = s.violations;
     lines.push(
-      `sample       ${s.connected}/${s.clients} socket.io-client sockets, ${s.ticks} ticks checked: ${v.backwards} out of order, ${v.gaps} gaps (${v.missing} ticks missing), ${s.disconnects} disconnects, ${s.subscribeFailures} subscribe failures`,
+      `sample       ${s.connected}/${s.clients} socket.io-client sockets, ${s.ticks} ticks checked: ${v.backwards} out of order, ${v.gaps} gaps (${v.missing} ticks missing), ${s.disconnects} disconnects, ${s.subscribeFailures} subscribe failures${Object.keys(s.failures).length ? `: ${reasons(s.failures)}` : ''}`,
     );
   }
-  if (r.server) {
-    const n = Math.max(1, r.server.perConnection);
-    const dd = r.server.deltas;
-    const parts: string[] = [];
-    const cpu = dd.process_cpu_seconds_total;
-    if (cpu !== null) parts.push(`CPU ${f(cpu)} s (${f((100 * cpu) / r.wallSec, 0)}% of one core)`);
-    const rss = dd.process_resident_memory_bytes;
-    if (rss !== null)
-      parts.push(`RSS ${f(rss / 2 ** 20, 1)} MiB = ${f(rss / n / 1024, 1)} KiB/conn`);
-    const heap = dd.nodejs_heap_size_used_bytes;
-    if (heap !== null)
-      parts.push(`heap ${f(heap / 2 ** 20, 1)} MiB = ${f(heap / n / 1024, 1)} KiB/conn`);
-    lines.push(`server       ${parts.length ? parts.join('; ') : 'no figures'}`);
-    if (r.server.note) lines.push(`  note       ${r.server.note}`);
+  if (r.clock)
+    lines.push(
+      `clock        gateway − this host ${f(r.clock.offsetMs, 1)} ms (±${f(r.clock.rttMs / 2, 1)} ms), ${r.clock.applied ? 'applied to latencies' : 'not applied (loopback: one clock)'}`,
+    );
+  for (const s of r.server) {
+    const parts = [
+      s.cpuPct !== null ? `CPU ${f(s.cpuPct, 0)}% of one core` : null,
+      s.eventLoopP99MaxMs !== null
+        ? `event-loop p99 up to ${f(s.eventLoopP99MaxMs, 1)} ms${s.eventLoopMaxMs !== null ? `, longest ${f(s.eventLoopMaxMs, 0)} ms` : ''} (prom-client's, its 10 ms sampling interval included)`
+        : null,
+      s.socketsMax !== null ? `sockets up to ${s.socketsMax}` : null,
+      s.deliveriesPerSec !== null ? `${f(s.deliveriesPerSec, 0)} deliveries/s` : null,
+      s.heapPerConnKiB !== null ? `heap ${f(s.heapPerConnKiB, 1)} KiB/conn (idle lows)` : null,
+      s.loss !== null ? `ticks delivered but not received ${s.loss}` : null,
+    ].filter(Boolean);
+    lines.push(
+      `server       ${s.url}${s.role ? ` (${s.role})` : ''}: ${parts.join('; ') || 'no figures'} [${s.readings} readings]`,
+    );
+    if (s.note) lines.push(`  note       ${s.note}`);
   }
   const p = r.loadProcess;
   lines.push(
     `load process CPU ${f(p.cpuSec)} s (${f(p.cpuPctOfOneCore, 0)}% of one core), RSS ${f(p.rssMb, 0)} MiB, event-loop delay p99 ${f(p.eventLoopP99Ms)} ms`,
   );
+  for (const w of r.warnings) lines.push(`warning      ${w}`);
   return lines.join('\n');
 }

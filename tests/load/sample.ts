@@ -48,6 +48,8 @@ export interface SampleReport {
   ticks: number;
   snapshots: number;
   violations: OrderViolations;
+  /** Why sockets did not connect or subscribe (connect_error message, ack error code, timeout). */
+  failures: Record<string, number>;
 }
 
 type SampleSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -67,6 +69,8 @@ export async function openSampleClients(
   const sockets: SampleSocket[] = [];
   const checkers: SeqChecker[] = [];
   const r = { connected: 0, subscribeFailures: 0, disconnects: 0, ticks: 0, snapshots: 0 };
+  const failures: Record<string, number> = {};
+  const failedBecause = (why: string) => (failures[why] = (failures[why] ?? 0) + 1);
   let closing = false;
 
   const openOne = (): Promise<void> =>
@@ -89,11 +93,17 @@ export async function openSampleClients(
       s.on('disconnect', () => {
         if (!closing) r.disconnects++;
       });
-      s.once('connect_error', () => resolve());
+      s.once('connect_error', (err) => {
+        failedBecause(`connect_error ${err.message}`);
+        resolve();
+      });
       s.once('connect', () => {
         r.connected++;
         s.timeout(timeoutMs).emit('subscribe', channels, (err: Error | null, ack: SubscribeAck) => {
-          if (err || !('ok' in ack)) r.subscribeFailures++;
+          if (err || !('ok' in ack)) {
+            r.subscribeFailures++;
+            failedBecause(err || 'ok' in ack ? 'subscribe timeout' : `subscribe ${ack.error.code}`);
+          }
           resolve();
         });
       });
@@ -108,7 +118,7 @@ export async function openSampleClients(
         violations.gaps += c.violations.gaps;
         violations.missing += c.violations.missing;
       }
-      return { clients: count, ...r, violations };
+      return { clients: count, ...r, violations, failures: { ...failures } };
     },
     close() {
       closing = true;

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { formatReport } from './report';
-import { parseLoadArgs } from './args';
-import { runLoad } from './load';
+import { parseArgs } from 'node:util';
+import { buildReport, formatReport } from './report';
+import { parseCli, usage as loadUsage } from './args';
+import { printVerdict, runScenario } from './load';
+import { scenarioFromFlags } from './scenario';
 import { oneAddressSocketEnv } from '../support/socket-limits';
 
 /**
@@ -13,8 +15,14 @@ import { oneAddressSocketEnv } from '../support/socket-limits';
  * gateway) as a child process, loads it with light clients, and reports sim publish → client
  * receipt. Both sides read the same clock, so the figure needs no clock sync.
  *
- * `npm run bench:latency -- [--clients 500] [--duration 20] [--channels …] [--ramp …] [--sample …]`
+ * `npm run bench:latency -- [--port 0] [--clients 500] [--duration 20] [--channels …] [--ramp …]
+ * [--sample …] [--json out.json] [--fail-on …]`
  */
+
+const usage = `usage: npm run bench:latency -- [--port 0] [--metrics-port 0] [load flags]
+  Starts the embedded app (npm start) on --port (0: a free one) with its metrics on --metrics-port,
+  and loads it; the load flags are npm run load's:
+${loadUsage.replace(/^usage: npm run load -- /, '  ')}`;
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(repoRoot, 'node_modules/.bin/tsx');
@@ -47,10 +55,57 @@ async function waitReady(url: string, exited: () => boolean, ms: number): Promis
   throw new Error(`${url} not ready in ${ms} ms (${last})`);
 }
 
+/** Splits this bench's own flags (--port, --metrics-port) from the load flags. */
+function benchArgs(argv: string[]) {
+  const { values, tokens } = parseArgs({
+    args: argv,
+    strict: false,
+    tokens: true,
+    options: {
+      port: { type: 'string' },
+      'metrics-port': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const own = new Set(['port', 'metrics-port', 'help']);
+  const rest: string[] = [];
+  for (const t of tokens)
+    if (t.kind === 'option' && !own.has(t.name))
+      rest.push(t.rawName, ...(t.value !== undefined ? [t.value] : []));
+    else if (t.kind === 'positional') rest.push(t.value);
+  const port = (name: 'port' | 'metrics-port') => {
+    const raw = values[name];
+    if (raw === undefined) return 0;
+    const n = Number(raw);
+    if (!(Number.isInteger(n) && n >= 0 && n <= 65_535))
+      throw new Error(`--${name} must be a port number\n${usage}`);
+    return n;
+  };
+  return {
+    help: values.help === true,
+    port: port('port'),
+    metricsPort: port('metrics-port'),
+    rest,
+  };
+}
+
 async function main(): Promise<number> {
-  const options = parseLoadArgs(process.argv.slice(2), { clients: 500, durationSec: 20 });
-  const port = await freePort();
-  const metricsPort = await freePort(); // /metrics is served on a private listener only
+  let args: ReturnType<typeof benchArgs>;
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    args = benchArgs(process.argv.slice(2));
+    if (args.help) {
+      console.log(usage);
+      return 0;
+    }
+    cli = parseCli(args.rest, { clients: 500, durationSec: 20 });
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  const options = cli.load;
+  const port = args.port || (await freePort());
+  const metricsPort = args.metricsPort || (await freePort()); // /metrics: a private listener only
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tick-latency-'));
   const base = `http://127.0.0.1:${port}`;
 
@@ -96,11 +151,15 @@ async function main(): Promise<number> {
       `app ready on ${base} in ${((Date.now() - t) / 1000).toFixed(1)} s (pid ${app.pid})`,
     );
     const loadBefore = os.loadavg()[0]!;
-    const report = await runLoad({
+    const scenario = scenarioFromFlags({
       ...options,
       url: base,
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      metricsUrls: [`http://127.0.0.1:${metricsPort}/metrics`],
     });
+    const doc = await runScenario(scenario, { processes: cli.processes, embedded: true });
+    if (cli.jsonFile) writeFileSync(cli.jsonFile, JSON.stringify(doc));
+    const report = buildReport(doc);
     const loadAfter = os.loadavg()[0]!;
     console.log(formatReport(report));
     const cores = os.availableParallelism();
@@ -120,7 +179,7 @@ async function main(): Promise<number> {
           `well above ${cores} means other work shared the cores and the figures are pessimistic.`,
       ].join('\n'),
     );
-    return report.connect.connected > 0 ? 0 : 1;
+    return printVerdict(report, cli.thresholds);
   } catch (err) {
     console.error(`bench failed: ${(err as Error).message}`);
     if (appState.exit !== null)

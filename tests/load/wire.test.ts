@@ -17,9 +17,11 @@ describe('encoding', () => {
     expect(engineUrl('http://127.0.0.1:3000')).toBe(
       'ws://127.0.0.1:3000/socket.io/?EIO=4&transport=websocket',
     );
-    expect(engineUrl('https://example.test/app')).toBe(
+    expect(engineUrl('https://example.test/')).toBe(
       'wss://example.test/socket.io/?EIO=4&transport=websocket',
     );
+    // A path would be dropped (the gateway serves /socket.io/ at its root): refused instead.
+    expect(() => engineUrl('https://example.test/app')).toThrow(/without a path/);
   });
 
   it('encodes CONNECT with and without auth', () => {
@@ -160,6 +162,49 @@ describe('LightClient against a real Socket.IO server', () => {
     client.close();
     await client.whenClosed();
     expect(seen.closed).toBe(1);
+  });
+});
+
+describe('LightClient as a signed-in trader', () => {
+  it('sends its auth, skips an empty subscribe, hands on user events and answers requests', async () => {
+    const server = http.createServer();
+    const io = new Server(server, { transports: ['websocket'] });
+    const subscribes: unknown[] = [];
+    io.on('connection', (socket) => {
+      const { token } = socket.handshake.auth as { token?: string };
+      socket.emit('hello', { serverTime: 5, userId: token === 'tok' ? '7' : null });
+      socket.on('subscribe', (c: unknown) => subscribes.push(c));
+      socket.on('time', (ack: (a: unknown) => void) => ack({ serverTime: 123 }));
+      socket.emit('order', { id: '1', status: 'open' });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const events: [string, unknown[]][] = [];
+    const sink: LightClientSink = {
+      connected: () => {},
+      subscribed: () => {},
+      tick: () => {},
+      market: () => {},
+      failed: (_c, why) => {
+        throw new Error(why);
+      },
+      closed: () => {},
+      event: (_c, name, args) => events.push([name, args]),
+    };
+    const client = new LightClient(
+      { url: `http://127.0.0.1:${port}`, channels: [], auth: { token: 'tok' } },
+      sink,
+    );
+    await waitFor(() => events.length === 2);
+    expect(events).toEqual([
+      ['hello', [{ serverTime: 5 }]],
+      ['order', [{ id: '1', status: 'open' }]],
+    ]);
+    expect(await client.request('time')).toEqual([{ serverTime: 123 }]);
+    expect(subscribes).toEqual([]);
+    client.close();
+    await client.whenClosed();
+    await new Promise((r) => void io.close(() => r(undefined)));
   });
 });
 

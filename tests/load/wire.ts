@@ -35,6 +35,9 @@ export const DISCONNECT = '41';
 /** `http://h:p` (or ws://) → the Engine.IO websocket endpoint the gateway serves. */
 export function engineUrl(base: string): string {
   const u = new URL(base);
+  // The gateway serves /socket.io/ at the root; a base with a path would be silently dropped.
+  if (u.pathname !== '/')
+    throw new Error(`${base}: give the gateway's base URL, without a path (it serves /socket.io/)`);
   u.protocol = u.protocol === 'https:' || u.protocol === 'wss:' ? 'wss:' : 'ws:';
   u.pathname = '/socket.io/';
   u.search = '?EIO=4&transport=websocket';
@@ -158,6 +161,8 @@ export interface LightClientSink {
   market(client: LightClient, ts: number, receivedAt: number): void;
   failed(client: LightClient, reason: string): void;
   closed(client: LightClient, reason: string): void;
+  /** Any other event (`hello`, `order`, `balance`, …); optional, for signed-in clients. */
+  event?(client: LightClient, name: string, args: unknown[], receivedAt: number): void;
 }
 
 export interface LightClientOptions {
@@ -165,6 +170,8 @@ export interface LightClientOptions {
   channels: string[];
   auth?: Record<string, unknown>;
   connectTimeoutMs?: number;
+  /** The connect's planned slot (epoch ms): its latency counts from there, not from the attempt. */
+  plannedAt?: number;
 }
 
 /** Receipt time in epoch ms with sub-ms resolution (same clock as Date.now(), finer grain). */
@@ -175,15 +182,18 @@ export class LightClient {
   /** Products whose first tick (the snapshot sent on subscribe, not a live tick) has been seen. */
   readonly seen = new Set<string>();
   private readonly ws: WebSocket;
-  private readonly started = nowMs();
+  private readonly started: number;
   private timer: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly subscribeAckId = 0;
+  private nextAckId = 1;
+  private readonly pending = new Map<number, (args: unknown[]) => void>();
 
   constructor(
     private readonly opts: LightClientOptions,
     private readonly sink: LightClientSink,
   ) {
+    this.started = Math.min(opts.plannedAt ?? Infinity, nowMs());
     // Socket.IO servers do not compress by default; not offering it saves a zlib context each.
     this.ws = new WebSocket(engineUrl(opts.url), { perMessageDeflate: false });
     this.timer = setTimeout(() => this.fail('connect timeout'), opts.connectTimeoutMs ?? 10_000);
@@ -213,10 +223,22 @@ export class LightClient {
         clearTimeout(this.timer);
         this.state = 'connected';
         this.sink.connected(this, nowMs() - this.started);
-        this.ws.send(encodeEvent('subscribe', [this.opts.channels], this.subscribeAckId));
+        // A signed-in client may want its user events only: nothing to subscribe to.
+        if (this.opts.channels.length)
+          this.ws.send(encodeEvent('subscribe', [this.opts.channels], this.subscribeAckId));
+        return;
+      case 'hello':
+        this.sink.event?.(this, 'hello', [{ serverTime: f.serverTime }], nowMs());
+        return;
+      case 'event':
+        this.sink.event?.(this, f.name, f.args, nowMs());
         return;
       case 'ack':
-        if (f.id !== this.subscribeAckId) return;
+        if (f.id !== this.subscribeAckId) {
+          this.pending.get(f.id)?.(f.args);
+          this.pending.delete(f.id);
+          return;
+        }
         if (this.state === 'connected') this.state = 'subscribed';
         this.sink.subscribed(this, f.args[0]);
         return;
@@ -235,6 +257,7 @@ export class LightClient {
   /** A failure before the connection was established counts as a connect failure, not a drop. */
   private fail(reason: string): void {
     if (this.state === 'closed') return;
+    if (this.closing && this.state === 'connecting') return this.onClose();
     if (this.state === 'connecting') {
       clearTimeout(this.timer);
       this.state = 'closed';
@@ -245,13 +268,37 @@ export class LightClient {
     }
   }
 
+  /** Emits `name` with an ack; resolves with the ack's arguments, or null after `timeoutMs`. */
+  request(name: string, args: unknown[] = [], timeoutMs = 5000): Promise<unknown[] | null> {
+    if (this.state !== 'connected' && this.state !== 'subscribed') return Promise.resolve(null);
+    const id = this.nextAckId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(null);
+      }, timeoutMs);
+      this.pending.set(id, (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      });
+      this.ws.send(encodeEvent(name, args, id));
+    });
+  }
+
   private onClose(): void {
     clearTimeout(this.timer);
     if (this.state === 'closed') return;
     const wasConnecting = this.state === 'connecting';
     this.state = 'closed';
-    if (wasConnecting) this.sink.failed(this, 'closed before connect');
+    // A connect this tool abandoned (the run's end, a ramp-down) is not the server's failure.
+    if (wasConnecting && this.closing) this.sink.closed(this, 'abandoned');
+    else if (wasConnecting) this.sink.failed(this, 'closed before connect');
     else this.sink.closed(this, this.closing ? 'client' : 'server');
+  }
+
+  /** Closed, or closing at this tool's request (the close handshake may still be under way). */
+  get done(): boolean {
+    return this.closing || this.state === 'closed';
   }
 
   /** Closes politely, as socket.io-client does: namespace DISCONNECT, then the WebSocket close. */
@@ -263,6 +310,8 @@ export class LightClient {
       this.ws.close(1000);
     } else if (this.ws.readyState === WebSocket.CONNECTING) {
       this.ws.terminate();
+    } else if (this.state === 'connecting') {
+      this.onClose(); // between the upgrade and the namespace CONNECT: abandoned, not failed
     }
   }
 

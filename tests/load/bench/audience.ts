@@ -1,6 +1,7 @@
 import type { Histogram } from 'hdr-histogram-js';
 import type { Tick } from '@shared/market';
-import { newHistogram, summarize, type LatencySummary } from '../report';
+import { newHistogram } from '../results';
+import { summarize, type LatencySummary } from '../report';
 import { LightClient, type LightClientSink } from '../wire';
 
 /**

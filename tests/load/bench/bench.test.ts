@@ -45,7 +45,14 @@ describe('parseBenchArgs', () => {
       only: ['a', 'b', 'c'],
       ticksPerSec: 10,
       gatewayScript: null,
+      port: null,
+      namespace: null,
     });
+    expect(parseBenchArgs(['--port', '4100', '--namespace', 'mybench'])).toMatchObject({
+      port: 4100,
+      namespace: 'mybench',
+    });
+    expect(() => parseBenchArgs(['--namespace', 'a b'])).toThrow(/--namespace/);
     expect(
       parseBenchArgs('--subscribers 2000 --duration 20 --only c,b --tick-rate 5'.split(' ')),
     ).toMatchObject({ subscribers: 2000, durationSec: 20, only: ['c', 'b'], ticksPerSec: 5 });

@@ -1,0 +1,388 @@
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Tick } from '@shared/market';
+import {
+  encodeHistogram,
+  histogramNames,
+  newHistogram,
+  zeroCounters,
+  type HistogramName,
+  type ProcessResult,
+  type SecondRow,
+} from './results';
+import { openSampleClients } from './sample';
+import { planSlots, totalSeconds, type Scenario } from './scenario';
+import { startScraper, type TargetSeries } from './server-metrics';
+import { SilenceTracker } from './silence';
+import { startTraders, type TraderRun } from './traders';
+import { LightClient, nowMs, type LightClientSink } from './wire';
+
+/** How one process takes part: its share of the plan, and what it reports as it goes. */
+export interface RunShare {
+  index: number;
+  of: number;
+  progress: (line: string) => void;
+  signal?: AbortSignal;
+  /** Scrape the scenario's metrics URLs (one process of a run does). */
+  scrape: boolean;
+  /** The caller knows the simulator runs inside the measured server (npm start). */
+  embedded?: boolean;
+}
+
+export interface ProcessRun {
+  result: ProcessResult;
+  /** The metrics readings, with the window's edges in ms since `epoch`. */
+  scraped: { series: TargetSeries[]; window: { idleBefore: number; from: number; to: number } };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const isOk = (answer: unknown) => typeof answer === 'object' && answer !== null && 'ok' in answer;
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+const bump = (r: Record<string, number>, k: string) => (r[k] = (r[k] ?? 0) + 1);
+
+/** Runs this process's share of a scenario to its end and returns what it measured. */
+export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessRun> {
+  const log = share.progress;
+  const cpu0 = process.cpuUsage();
+  const tStart = nowMs();
+  // The histogram records each sampling interval whole: the delay is what exceeds the resolution.
+  const LOOP_RESOLUTION_MS = 10;
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loopDelay.enable();
+  const c = zeroCounters();
+  const connectFailures: Record<string, number> = {};
+  const subscribeErrors: Record<string, number> = {};
+  const orderErrors: Record<string, number> = {};
+  const hist = Object.fromEntries(histogramNames.map((n) => [n, newHistogram()])) as Record<
+    HistogramName,
+    ReturnType<typeof newHistogram>
+  >;
+  const second = newHistogram();
+  const warnings: string[] = [];
+  let measuring = true;
+  let received = 0; // every tick any client of this process got, for the server's loss count
+
+  const epoch = Date.now();
+  let sample: Awaited<ReturnType<typeof openSampleClients>> | null = null;
+  // The sample sockets' ticks count too: the server delivered them as well.
+  const clientTicks = () => received + (sample?.report().ticks ?? 0);
+  const scraper =
+    share.scrape && scn.metrics.length ? startScraper(scn.metrics, epoch, clientTicks) : null;
+  if (scraper) for (let i = 0; i < 3; i++) await scraper.mark().then(() => sleep(200)); // idle readings
+  const idleBefore = Date.now() - epoch;
+
+  sample =
+    share.index === 0 && scn.sample > 0
+      ? await openSampleClients(
+          scn.targets[0]!,
+          scn.subscribers.channels,
+          scn.sample,
+          scn.connectTimeout * 1000,
+        )
+      : null;
+
+  const silence = new SilenceTracker();
+  const heard = (channel: string, id: number, at: number) => silence.heard(channel, id, at);
+  let clock = { offsetMs: 0, rttMs: 0, applied: false };
+  // With a correction due, latencies wait for it (null: delivery counted, latency not).
+  let clockKnown = false;
+  const latencyUs = (receivedAt: number, sentAt: number): number | null => {
+    if (remote && !clockKnown) return null;
+    const us = Math.round((receivedAt + clock.offsetMs - sentAt) * 1000);
+    if (us >= 0) return us;
+    c.skew++;
+    return 0;
+  };
+
+  const row = { ticks: 0, snapshots: 0 }; // this second's deliveries
+  const sink: LightClientSink = {
+    connected(client, ms) {
+      c.connected++;
+      hist.connect.recordValue(Math.round(ms * 1000));
+      if (!clockAsked) {
+        clockAsked = true;
+        void measureClock(client);
+      }
+    },
+    subscribed(_c, answer) {
+      if (isOk(answer)) c.subOk++;
+      else {
+        c.subFailed++;
+        const e = (answer as { error?: { code?: string; message?: string } }).error;
+        bump(subscribeErrors, [e?.code ?? 'no answer', e?.message].filter(Boolean).join(' '));
+      }
+    },
+    tick(client, tick: Tick, at) {
+      received++;
+      if (!measuring) return;
+      // The answer to a subscribe is the product's last tick: a snapshot, not a delivery.
+      if (!client.seen.has(tick.id)) {
+        client.seen.add(tick.id);
+        c.initialTicks++;
+        return;
+      }
+      c.ticks++;
+      row.ticks++;
+      const us = latencyUs(at, tick.ts);
+      const first = heard(`ticks:${tick.id}`, tick.seq, at);
+      if (us === null) return;
+      hist.tick.recordValue(us);
+      second.recordValue(us);
+      if (first) hist.first.recordValue(us);
+    },
+    market(client, ts, at) {
+      if (!measuring) return;
+      if (!client.seen.has('market')) {
+        client.seen.add('market');
+        return;
+      }
+      c.snapshots++;
+      row.snapshots++;
+      heard('market', ts, at);
+      const us = latencyUs(at, ts);
+      if (us !== null) hist.snapshot.recordValue(us);
+    },
+    failed(_c, reason) {
+      c.failed++;
+      bump(connectFailures, reason);
+    },
+    closed(_c, reason) {
+      if (reason === 'server') c.disconnects++;
+      else if (reason === 'abandoned') c.abandoned++;
+    },
+  };
+
+  let clockAsked = false;
+  // `auto`: correct latencies by the gateway's clock only when a target is another host.
+  const remote =
+    scn.clock === 'sync' ||
+    (scn.clock === 'auto' && scn.targets.some((t) => !LOOPBACK.test(new URL(t).hostname)));
+  // The gateway's `time` answers with its clock; the fastest of five round trips bounds the error.
+  const measureClock = async (client: LightClient) => {
+    let best: typeof clock | null = null;
+    for (let i = 0; i < 5; i++) {
+      const sent = nowMs();
+      const a = (await client.request('time')) as [{ serverTime: number }] | null;
+      const back = nowMs();
+      if (!a?.[0]) {
+        clockAsked = false; // the next client to connect asks again
+        return;
+      }
+      const est = {
+        offsetMs: a[0].serverTime - (sent + back) / 2,
+        rttMs: back - sent,
+        applied: remote,
+      };
+      if (!best || est.rttMs < best.rttMs) best = est;
+    }
+    if (best) clock = remote ? best : { ...best, offsetMs: 0, applied: false };
+    clockKnown = true;
+  };
+
+  const mine = (n: number, i: number) => Math.floor(n / share.of) + (i < n % share.of ? 1 : 0);
+  let traders: TraderRun | null = null;
+  if (scn.traders) {
+    const count = mine(scn.traders.count, share.index);
+    let first = 0;
+    for (let i = 0; i < share.index; i++) first += mine(scn.traders.count, i);
+    const deps = {
+      api: scn.api ?? scn.targets[0]!,
+      gateways: scn.targets,
+      ...(scn.operatorToken ? { operatorToken: scn.operatorToken } : {}),
+      connectTimeoutMs: scn.connectTimeout * 1000,
+      first,
+      counters: c,
+      orderErrors,
+      hist: { order: hist.order, balance: hist.balance },
+      measuring: () => measuring,
+      log,
+    };
+    try {
+      if (count > 0) traders = await startTraders({ ...scn.traders, count }, deps);
+    } catch (err) {
+      // Nothing to measure without them: close what is open and say which step failed.
+      sample?.close();
+      await scraper?.stop();
+      loopDelay.disable();
+      throw new Error(`traders could not start: ${(err as Error).message}`);
+    }
+    log(`traders ready: ${c.tradersReady}/${count}`);
+  }
+
+  const slots = planSlots(scn.phases).filter((_, i) => i % share.of === share.index);
+  c.planned = slots.length;
+  const open: { client: LightClient; leave?: number }[] = [];
+  const t0 = nowMs();
+  const end = t0 + totalSeconds(scn) * 1000;
+  let nextSlot = 0;
+  let targetTurn = share.index;
+  // Any planned leave at all (ramp-down, sessions): else the close scan is skipped.
+  const leavers = slots.some((s) => s.leave !== undefined);
+  const connect = (plannedAt: number, leave?: number) => {
+    const url = scn.targets[targetTurn++ % scn.targets.length]!;
+    const opts = {
+      url,
+      channels: scn.subscribers.channels,
+      connectTimeoutMs: scn.connectTimeout * 1000,
+      plannedAt,
+    };
+    open.push({ client: new LightClient(opts, sink), ...(leave !== undefined ? { leave } : {}) });
+  };
+  const reconnectSome = (fraction: number) => {
+    // Connected ones only: a reconnect storm is about sockets the server holds.
+    const live = open.filter(
+      (o) => !o.client.done && (o.client.state === 'subscribed' || o.client.state === 'connected'),
+    );
+    const n = Math.round(live.length * fraction);
+    const now = nowMs();
+    for (const o of live.sort(() => Math.random() - 0.5).slice(0, n)) {
+      o.client.close();
+      c.plannedCloses++;
+      connect(now, o.leave); // the replacement leaves when this one would have
+      o.leave = undefined;
+    }
+  };
+  const storms = scn.storms.map((s) => ({
+    at: t0 + s.at * 1000,
+    fraction: s.fraction,
+    done: false,
+  }));
+  let nextChurn = scn.churn ? t0 + scn.churn.every * 1000 : Infinity;
+
+  const planTimer = setInterval(() => {
+    const now = nowMs();
+    while (nextSlot < slots.length && t0 + slots[nextSlot]!.at <= now) {
+      const s = slots[nextSlot++]!;
+      connect(t0 + s.at, s.leave === undefined ? undefined : t0 + s.leave);
+    }
+    if (leavers)
+      for (const o of open)
+        if (o.leave !== undefined && o.leave <= now && !o.client.done) {
+          o.client.close();
+          c.plannedCloses++;
+          o.leave = undefined;
+        }
+    if (now >= nextChurn && scn.churn) {
+      nextChurn += scn.churn.every * 1000;
+      reconnectSome(scn.churn.fraction);
+    }
+    for (const s of storms)
+      if (!s.done && now >= s.at) {
+        s.done = true;
+        reconnectSome(s.fraction);
+      }
+  }, 20);
+
+  // Steady: every slot planned so far has connected or failed, no ramp is under way, and a
+  // second is left. Ramp-time samples (connects competing with deliveries) are dropped then.
+  const rampEnds: number[] = [];
+  let at = 0;
+  for (const p of scn.phases) {
+    at += p.duration * 1000;
+    if (p.kind === 'ramp' || p.kind === 'arrival') rampEnds.push(at);
+  }
+  const rampOver = t0 + (rampEnds.at(-1) ?? 0);
+  let steady = false;
+  let steadyAt = t0;
+  let atSteady = { ticks: 0, snapshots: 0 };
+  const series: SecondRow[] = [];
+  const progressTimer = setInterval(() => {
+    const now = nowMs();
+    const due = slots.filter((s) => t0 + s.at <= now).length;
+    if (
+      !steady &&
+      now >= rampOver &&
+      c.connected + c.failed + c.abandoned >= due &&
+      end - now >= 1000
+    ) {
+      steady = true;
+      steadyAt = now;
+      atSteady = { ticks: c.ticks, snapshots: c.snapshots };
+      for (const h of [hist.tick, hist.first, hist.snapshot]) h.reset();
+      void scraper?.mark();
+    }
+    const p99 = second.totalCount ? second.getValueAtPercentile(99) / 1000 : null;
+    const live = open.filter(
+      (o) => o.client.state === 'subscribed' || o.client.state === 'connected',
+    ).length;
+    series.push({
+      t: Math.round((now - t0) / 100) / 10,
+      connected: live,
+      ...row,
+      orders: c.orders,
+      p99,
+      max: second.totalCount ? second.maxValue / 1000 : null,
+    });
+    log(
+      `t=${((now - t0) / 1000).toFixed(1)}s connected ${live}/${slots.length} failed ${c.failed} drops ${c.disconnects}` +
+        ` | ticks/s ${row.ticks} snapshots/s ${row.snapshots}${scn.traders ? ` orders ${c.ordersOk}/${c.orders}` : ''}` +
+        ` | tick p99 ${p99 === null ? '-' : p99.toFixed(2)} ms${steady ? '' : ' (ramping)'}`,
+    );
+    second.reset();
+    row.ticks = row.snapshots = 0;
+  }, 1000);
+
+  while (nowMs() < end && !share.signal?.aborted) await sleep(Math.min(200, end - nowMs()));
+  clearInterval(planTimer);
+  clearInterval(progressTimer);
+  const tEnd = nowMs();
+  await traders?.stop();
+  measuring = false;
+  await scraper?.mark(); // the window's far edge, every connection still open
+  const scraped = (await scraper?.stop()) ?? [];
+
+  const sampleReport = sample?.report() ?? null;
+  sample?.close();
+  traders?.close();
+  for (const o of open) o.client.close();
+  const grace = new Promise((r) => setTimeout(r, 3000).unref());
+  await Promise.race([Promise.all(open.map((o) => o.client.whenClosed())), grace]);
+  for (const o of open) o.client.terminate();
+  await traders?.checkBalances();
+  loopDelay.disable();
+
+  const silences = silence.summary(tEnd);
+  if (share.embedded || scraped.some((s) => s.role === 'all'))
+    warnings.push(
+      'embedded mode: the simulator runs in the measured process, so a stall of that process delays ' +
+        'the ticks before they are stamped and latency cannot show it; read the silences',
+    );
+  const windowSec = (tEnd - steadyAt) / 1000 || 1;
+  c.steadyTicks = c.ticks - atSteady.ticks;
+  c.steadySnapshots = c.snapshots - atSteady.snapshots;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSec = (cpu.user + cpu.system) / 1e6;
+  return {
+    result: {
+      pid: process.pid,
+      host: os.hostname(),
+      index: share.index,
+      startedAt: Math.round(t0),
+      wallSec: (tEnd - t0) / 1000,
+      steady,
+      windowSec,
+      counters: c,
+      connectFailures,
+      subscribeErrors,
+      orderErrors,
+      histograms: Object.fromEntries(
+        histogramNames.map((n) => [n, encodeHistogram(hist[n])]),
+      ) as Record<HistogramName, string>,
+      silences,
+      series,
+      sample: sampleReport,
+      clock: clockAsked ? clock : null,
+      loadProcess: {
+        cpuSec,
+        cpuPctOfOneCore: (100 * cpuSec) / ((nowMs() - tStart) / 1000),
+        rssMb: process.memoryUsage().rss / 2 ** 20,
+        eventLoopP99Ms: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+      },
+      warnings,
+    },
+    scraped: {
+      series: scraped,
+      window: { idleBefore, from: Math.round(steadyAt) - epoch, to: Math.round(tEnd) - epoch },
+    },
+  };
+}

@@ -1,0 +1,302 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Histogram } from 'hdr-histogram-js';
+import type { Counters } from './results';
+import type { Traders } from './scenario';
+import { LightClient, nowMs, type LightClientSink } from './wire';
+
+/**
+ * Logged-in traders: each registers (or logs in), is optionally funded through the operator API,
+ * holds a signed-in socket and places an order every `orderEvery` seconds, timing the POST →
+ * the order's first `order` event and → the next `balance` event. At the end each trader's
+ * balance is compared with its ledger (the newest fund record's running balance).
+ */
+
+interface Trader {
+  account: string;
+  token: string;
+  headers: Record<string, string>;
+  socket?: LightClient;
+  hello?: () => void;
+  /** Orders placed and not yet seen in an `order` event: id → sent at. */
+  pending: Map<string, number>;
+  /** `order` events that beat the POST's answer: id → received at. */
+  early: Map<string, number>;
+  balanceSince: number | null;
+  timer?: NodeJS.Timeout;
+}
+
+export interface TraderRun {
+  stop(): Promise<void>;
+  checkBalances(): Promise<void>;
+  close(): void;
+}
+
+interface Deps {
+  api: string;
+  gateways: string[];
+  operatorToken?: string;
+  connectTimeoutMs: number;
+  /** Offset of this process's traders in the whole run (account names stay unique). */
+  first: number;
+  counters: Counters;
+  orderErrors: Record<string, number>;
+  hist: { order: Histogram; balance: Histogram };
+  measuring: () => boolean;
+  log: (line: string) => void;
+}
+
+const errorCode = async (res: Response) => {
+  try {
+    const body = (await res.json()) as { error?: { code?: string } };
+    return body.error?.code ?? `HTTP ${res.status}`;
+  } catch {
+    return `HTTP ${res.status}`;
+  }
+};
+
+async function call(base: string, path: string, init: RequestInit & { json?: unknown } = {}) {
+  const { json, ...rest } = init;
+  return fetch(`${base}${path}`, {
+    ...rest,
+    ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+    headers: {
+      ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(rest.headers as Record<string, string>),
+    },
+    signal: AbortSignal.timeout(15_000),
+  });
+}
+
+async function must(res: Promise<Response>, what: string): Promise<Response> {
+  let r: Response;
+  try {
+    r = await res;
+  } catch (err) {
+    throw new Error(`${what}: ${(err as Error).message}`);
+  }
+  if (!r.ok) throw new Error(`${what}: ${await errorCode(r)}`);
+  return r;
+}
+
+/** A 1×1 PNG: the deposit form needs a screenshot. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+/** Signs every trader in (and funds them), opens their sockets and starts their orders. */
+export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
+  const ops = { authorization: `Bearer ${d.operatorToken ?? ''}` };
+  let invite = '';
+  if (cfg.accounts === 'register' || cfg.fund) {
+    if (!d.operatorToken) throw new Error('traders: register and fund need the operator token');
+  }
+  if (cfg.accounts === 'register') {
+    const res = await must(
+      call(d.api, '/api/ops/invites', { method: 'POST', headers: ops, json: {} }),
+      'invite',
+    );
+    invite = ((await res.json()) as { code: string }).code;
+  }
+  const run = randomBytes(2).toString('hex');
+  const traders = Array.from({ length: cfg.count }, (_, i): Trader => {
+    const n = d.first + i;
+    const ip = `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+    return {
+      account: cfg.accounts === 'register' ? `${cfg.prefix}${run}x${n}` : `${cfg.prefix}${n}`,
+      token: '',
+      headers: cfg.forwardedFor ? { 'x-forwarded-for': ip } : {},
+      pending: new Map(),
+      early: new Map(),
+      balanceSince: null,
+    };
+  });
+  d.counters.traders += traders.length;
+
+  await inParallel(traders, 4, async (t) => {
+    const h = t.headers;
+    if (cfg.accounts === 'register') {
+      const p = cfg.password;
+      await must(
+        call(d.api, '/api/auth/register', {
+          method: 'POST',
+          headers: h,
+          json: {
+            account: t.account,
+            phone: '+15550100',
+            inviteCode: invite,
+            password: p,
+            passwordConfirm: p,
+            tradePassword: '123456',
+            tradePasswordConfirm: '123456',
+          },
+        }),
+        `register ${t.account}`,
+      );
+    }
+    const login = await must(
+      call(d.api, '/api/auth/login', {
+        method: 'POST',
+        headers: h,
+        json: { account: t.account, password: cfg.password },
+      }),
+      `login ${t.account}`,
+    );
+    t.token = ((await login.json()) as { token: string }).token;
+    t.headers = { ...h, authorization: `Bearer ${t.token}` };
+    if (cfg.fund) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries({
+        channel: 'bank',
+        amount: String(cfg.fund),
+        payerBank: 'Load Bank',
+        payerCard: '6222020012345678',
+        payerName: 'Load Test',
+      }))
+        form.append(k, v);
+      form.append('screenshot', new Blob([PNG], { type: 'image/png' }), 'shot.png');
+      const dep = await must(
+        call(d.api, '/api/deposits', { method: 'POST', headers: t.headers, body: form }),
+        `deposit ${t.account}`,
+      );
+      const { id } = (await dep.json()) as { id: string };
+      await must(
+        call(d.api, `/api/ops/deposits/${id}/approve`, { method: 'POST', headers: ops }),
+        `approve ${id}`,
+      );
+    }
+  });
+
+  const sink: LightClientSink = {
+    connected() {},
+    subscribed() {},
+    tick() {},
+    market() {},
+    failed(c, reason) {
+      d.orderErrors[`socket ${reason}`] = (d.orderErrors[`socket ${reason}`] ?? 0) + 1;
+    },
+    closed() {},
+    event(c, name, args, at) {
+      const t = byClient.get(c);
+      if (!t) return;
+      if (name === 'hello') t.hello?.();
+      else if (name === 'order') {
+        const id = (args[0] as { id: string }).id;
+        const sent = t.pending.get(id);
+        if (sent === undefined) {
+          if (!t.early.has(id)) t.early.set(id, at);
+        } else {
+          t.pending.delete(id);
+          if (d.measuring()) d.hist.order.recordValue(Math.round((at - sent) * 1000));
+        }
+      } else if (name === 'balance' && t.balanceSince !== null) {
+        if (d.measuring()) d.hist.balance.recordValue(Math.round((at - t.balanceSince) * 1000));
+        t.balanceSince = null;
+      }
+    },
+  };
+  const byClient = new Map<LightClient, Trader>();
+  await Promise.all(
+    traders.map(
+      (t, i) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, d.connectTimeoutMs + 5000);
+          t.hello = () => {
+            clearTimeout(timer);
+            d.counters.tradersReady++;
+            resolve();
+          };
+          const url = d.gateways[i % d.gateways.length]!;
+          t.socket = new LightClient(
+            {
+              url,
+              channels: cfg.channels,
+              auth: { token: t.token },
+              connectTimeoutMs: d.connectTimeoutMs,
+            },
+            sink,
+          );
+          byClient.set(t.socket, t);
+        }),
+    ),
+  );
+
+  const place = async (t: Trader) => {
+    const sent = nowMs();
+    if (t.balanceSince === null) t.balanceSince = sent;
+    d.counters.orders++;
+    try {
+      const res = await call(d.api, '/api/orders', {
+        method: 'POST',
+        headers: { ...t.headers, 'idempotency-key': randomUUID() },
+        json: cfg.order,
+      });
+      if (res.status !== 201) {
+        const code = await errorCode(res);
+        d.counters.ordersFailed++;
+        d.orderErrors[code] = (d.orderErrors[code] ?? 0) + 1;
+        return;
+      }
+      d.counters.ordersOk++;
+      const { id } = (await res.json()) as { id: string };
+      const early = t.early.get(id);
+      if (early !== undefined) {
+        t.early.delete(id);
+        if (d.measuring()) d.hist.order.recordValue(Math.round((early - sent) * 1000));
+      } else t.pending.set(id, sent);
+    } catch (err) {
+      d.counters.ordersFailed++;
+      const why = (err as Error).name === 'TimeoutError' ? 'timeout' : (err as Error).message;
+      d.orderErrors[why] = (d.orderErrors[why] ?? 0) + 1;
+    }
+  };
+  const everyMs = cfg.orderEvery * 1000;
+  for (const t of traders) {
+    t.timer = setTimeout(function again() {
+      t.timer = setTimeout(again, everyMs);
+      void place(t);
+    }, Math.random() * everyMs);
+  }
+
+  return {
+    async stop() {
+      for (const t of traders) clearTimeout(t.timer);
+      const waitUntil = Date.now() + 5000;
+      while (traders.some((t) => t.pending.size) && Date.now() < waitUntil)
+        await new Promise((r) => setTimeout(r, 100));
+      for (const t of traders) d.counters.orderEventsMissing += t.pending.size;
+    },
+    async checkBalances() {
+      await inParallel(traders, 4, async (t) => {
+        d.counters.balanceChecked++;
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const get = async (path: string): Promise<unknown> =>
+            (await must(call(d.api, path, { headers: t.headers }), path)).json();
+          const a = (await get('/api/account/summary')) as { available: number };
+          const page = (await get('/api/wallet/ledger?limit=1')) as {
+            items: { balanceAfter: number }[];
+          };
+          const b = (await get('/api/account/summary')) as { available: number };
+          // Two equal summaries around the ledger read: nothing settled in between.
+          if (a.available === b.available && (page.items[0]?.balanceAfter ?? 0) === a.available)
+            return;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        d.counters.balanceMismatches++;
+        d.log(`trader ${t.account}: balance and ledger differ`);
+      });
+    },
+    close() {
+      for (const t of traders) t.socket?.close();
+    },
+  };
+}
