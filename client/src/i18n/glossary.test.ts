@@ -154,6 +154,13 @@ const named: Record<string, string[]> = {
   'savings.confirmed': ['savings.confirmed'],
   'savings.pending': ['savings.pending'],
   identity: ['kyc.name', 'pages.verify'],
+  bankAccount: [
+    'wallet.channel.bank',
+    'pages.rechargeBank',
+    'wallet.deposit.payer',
+    'wallet.account.bankCard',
+    'wallet.account.bindBank',
+  ],
 };
 /** The rules pages name the same things as the buttons and the savings page. */
 const namedInPages: Record<string, string[]> = {
