@@ -267,7 +267,7 @@ describe('money journeys (Chromium, embedded app)', () => {
     await context.close();
   }, 180_000);
 
-  it('bank card deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
+  it('bank transfer deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
     const account = await register();
     const { context, page, errors } = await phonePage(browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
