@@ -157,6 +157,32 @@ describe('config refusals', () => {
     expect(loadConfig({}, 'api').SERVICE_URL).toBe(placeholders.SERVICE_URL);
   });
 
+  it("checks the platform's receiving number in its country's form, with a branch in Japan", () => {
+    const de = loadConfig({
+      DEPOSIT_BANK_COUNTRY: 'de',
+      DEPOSIT_BANK_CARD: 'DE89 3704 0044 0532 0130 00',
+    });
+    expect(de).toMatchObject({
+      DEPOSIT_BANK_COUNTRY: 'DE',
+      DEPOSIT_BANK_CARD: 'DE89370400440532013000',
+    });
+    expect(
+      problemsOf({ DEPOSIT_BANK_COUNTRY: 'DE', DEPOSIT_BANK_CARD: 'DE88370400440532013000' }),
+    ).toMatch(/DEPOSIT_BANK_CARD.*check digits/);
+    expect(problemsOf({ DEPOSIT_BANK_CARD: '12AB' })).toMatch(/DEPOSIT_BANK_CARD.*8-30 digits/);
+    expect(problemsOf({ DEPOSIT_BANK_COUNTRY: 'JP', DEPOSIT_BANK_CARD: '1234567' })).toMatch(
+      /DEPOSIT_BANK_BRANCH.*required/,
+    );
+    expect(
+      loadConfig({
+        DEPOSIT_BANK_COUNTRY: 'JP',
+        DEPOSIT_BANK_CARD: '1234567',
+        DEPOSIT_BANK_BRANCH: '本店営業部',
+      }).DEPOSIT_BANK_BRANCH,
+    ).toBe('本店営業部');
+    expect(problemsOf({ DEPOSIT_BANK_COUNTRY: 'Japan' })).toMatch(/DEPOSIT_BANK_COUNTRY/);
+  });
+
   it('listens on loopback unless HOST says otherwise, and keeps metrics off the app port', () => {
     expect(loadConfig({}).HOST).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');

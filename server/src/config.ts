@@ -1,6 +1,8 @@
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { accountNumberProblem, needsBranch, normalizeAccountNumber } from '@shared/bank-account';
+import { countryCodes } from '@shared/countries';
 import { coinAddressPatterns } from '@shared/wallet.schemas';
 
 /**
@@ -148,10 +150,20 @@ export const configSchema = z.object({
     .refine((v) => Number(v) > 0, 'must be above 0')
     .default('1'),
   DEPOSIT_BANK_NAME: z.string().min(1).max(60).default(placeholders.DEPOSIT_BANK_NAME),
+  // In the form of DEPOSIT_BANK_COUNTRY (checked together): a card or account number, an IBAN.
   DEPOSIT_BANK_CARD: z
     .string()
-    .regex(/^\d{8,30}$/, 'must be 8-30 digits')
+    .max(60)
+    .transform(normalizeAccountNumber)
     .default(placeholders.DEPOSIT_BANK_CARD),
+  DEPOSIT_BANK_COUNTRY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((c) => countryCodes.has(c), 'must be a country code such as CN or DE')
+    .default('CN'),
+  // Required where the country addresses transfers to a branch (JP).
+  DEPOSIT_BANK_BRANCH: z.string().trim().min(1).max(60).optional(),
   DEPOSIT_BANK_HOLDER: z.string().min(1).max(60).default(placeholders.DEPOSIT_BANK_HOLDER),
   DEPOSIT_TRC20_ADDRESS: z
     .string()
@@ -237,6 +249,13 @@ function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
   const problem = (name: keyof Raw, message: string) =>
     ctx.addIssue({ code: 'custom', path: [name], message });
   if (c.WITHDRAW_MIN > c.WITHDRAW_MAX) problem('WITHDRAW_MIN', 'must not be above WITHDRAW_MAX');
+  // The receiving details in the form their country uses, as a withdrawal account's would be.
+  if (countryCodes.has(c.DEPOSIT_BANK_COUNTRY)) {
+    const numberProblem = accountNumberProblem(c.DEPOSIT_BANK_COUNTRY, c.DEPOSIT_BANK_CARD);
+    if (numberProblem) problem('DEPOSIT_BANK_CARD', `${numberProblem} (DEPOSIT_BANK_COUNTRY)`);
+    if (needsBranch(c.DEPOSIT_BANK_COUNTRY) && !c.DEPOSIT_BANK_BRANCH)
+      problem('DEPOSIT_BANK_BRANCH', 'is required for this DEPOSIT_BANK_COUNTRY');
+  }
   if (c.SOCKET_CONFLATE_BYTES >= c.SOCKET_DISCONNECT_BYTES)
     problem('SOCKET_CONFLATE_BYTES', 'must be below SOCKET_DISCONNECT_BYTES');
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)

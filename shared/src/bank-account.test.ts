@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountNumberProblem, bankAccountForm, isValidIban } from './bank-account';
+import { accountNumberProblem, bankAccountForm, isValidIban, needsBranch } from './bank-account';
 
 describe('bank account forms', () => {
   it('asks for an IBAN in IBAN countries, a card in China, an account number elsewhere', () => {
@@ -23,13 +23,23 @@ describe('bank account forms', () => {
   });
 
   it('names the problem per form', () => {
-    expect(accountNumberProblem('iban', 'DE89370400440532013000')).toBeNull();
-    expect(accountNumberProblem('iban', '6222021234567890')).toMatch(/IBAN/);
-    expect(accountNumberProblem('iban', 'DE88370400440532013000')).toMatch(/check digits/);
-    expect(accountNumberProblem('card', '6222 0212 3456 7890')).toBeNull();
-    expect(accountNumberProblem('card', '1234')).toMatch(/8-30/);
-    expect(accountNumberProblem('account', '1234567')).toBeNull(); // a Japanese account number
-    expect(accountNumberProblem('account', 'ABC')).toMatch(/6-30/);
+    expect(accountNumberProblem('DE', 'DE89370400440532013000')).toBeNull();
+    expect(accountNumberProblem('DE', '6222021234567890')).toMatch(/IBAN/);
+    expect(accountNumberProblem('FR', 'DE88370400440532013000')).toMatch(/check digits/);
+    expect(accountNumberProblem('CN', '6222 0212 3456 7890')).toBeNull();
+    expect(accountNumberProblem('CN', '1234')).toMatch(/8-30/);
+    expect(accountNumberProblem('KR', '110-123-456789')).toBeNull();
+    expect(accountNumberProblem('KR', 'ABC')).toMatch(/6-30/);
+  });
+
+  it('keeps to a Japanese account: 7 digits, and a branch', () => {
+    expect(accountNumberProblem('JP', '1234567')).toBeNull();
+    expect(accountNumberProblem('jp', '123456')).toMatch(/7 digits/);
+    expect(accountNumberProblem('JP', '12345678')).toMatch(/7 digits/);
+    expect(needsBranch('JP')).toBe(true);
+    expect(needsBranch(' jp')).toBe(true);
+    for (const c of ['CN', 'KR', 'TH', 'VN', 'ID', 'DE', 'FR', 'US'])
+      expect(needsBranch(c)).toBe(false);
   });
 });
 

@@ -3,7 +3,8 @@
  * mod-97 check digits where IBANs are how transfers are addressed (Europe, much of the Middle
  * East and North Africa), a card or account number for China, an account number elsewhere
  * (Japan, Korea, Thailand, Indonesia, Vietnam, the US…). One API field carries it
- * (`cardNumber`), validated by `nationality`.
+ * (`cardNumber`), validated by `nationality`; where a transfer is addressed to a branch as well
+ * (Japan), the branch is a second field (`branch`), required there (DECISIONS.md).
  */
 export type BankAccountForm = 'iban' | 'card' | 'account';
 
@@ -94,6 +95,17 @@ export function bankAccountForm(nationality: string): BankAccountForm {
   return Object.hasOwn(ibanLengths, code) ? 'iban' : 'account';
 }
 
+/**
+ * Countries whose domestic transfers name the receiving branch beside the bank: in Japan a
+ * transfer (振込) goes to bank, branch (支店名 or its 3-digit 支店番号) and a 7-digit account number.
+ */
+const branchCountries = new Set(['JP']);
+
+/** Whether a holder of this nationality gives the branch (required there, not asked elsewhere). */
+export function needsBranch(nationality: string): boolean {
+  return branchCountries.has(nationality.trim().toUpperCase());
+}
+
 /** As people type it: spaces and dashes dropped, letters in capitals. */
 export function normalizeAccountNumber(raw: string): string {
   return raw.replace(/[\s-]/g, '').toUpperCase();
@@ -113,10 +125,15 @@ export function isValidIban(raw: string): boolean {
   return rest === 1;
 }
 
-/** Why a number does not fit its form, in the API's words, or null when it does. */
-export function accountNumberProblem(form: BankAccountForm, raw: string): string | null {
+/**
+ * Why a number does not fit the form of the holder's country, in the API's words, or null when
+ * it does. A country with its own length keeps to it: a Japanese account number is 7 digits.
+ */
+export function accountNumberProblem(country: string, raw: string): string | null {
   const value = normalizeAccountNumber(raw);
-  switch (form) {
+  if (country.trim().toUpperCase() === 'JP')
+    return /^\d{7}$/.test(value) ? null : 'a Japanese account number is 7 digits';
+  switch (bankAccountForm(country)) {
     case 'iban':
       if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value))
         return 'must be an IBAN (2 letters, 2 check digits, then the account)';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import {
   accountNumberProblem,
-  bankAccountForm,
   isValidIban,
+  needsBranch,
   normalizeAccountNumber,
 } from './bank-account';
 import { countryCodes } from './countries';
@@ -131,6 +131,12 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
       holderName: text(50, 'holder name'),
       nationality,
       bankName: text(60, 'bank name'),
+      /** The branch's name or number, where the holder's country addresses transfers to one (JP). */
+      branch: freeText()
+        .trim()
+        .max(60)
+        .optional()
+        .transform((v) => v || undefined),
       /** The holder's country decides the form: IBAN, CN card or account, or account number. */
       cardNumber: bankAccountNumber,
       bankAddress: freeText()
@@ -142,7 +148,13 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
     })
     .superRefine((v, ctx) => {
       if (!countryCodes.has(v.nationality)) return; // reported on nationality already
-      const problem = accountNumberProblem(bankAccountForm(v.nationality), v.cardNumber);
+      if (needsBranch(v.nationality) && !v.branch)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['branch'],
+          message: 'branch is required for this country (its name or number)',
+        });
+      const problem = accountNumberProblem(v.nationality, v.cardNumber);
       if (problem) ctx.addIssue({ code: 'custom', path: ['cardNumber'], message: problem });
     }),
   z

@@ -44,7 +44,12 @@ export type DepositChannel =
   | {
       channel: 'bank';
       bankName: string;
+      /** Where transfers are addressed to a branch as well (JP). */
+      branch?: string;
+      /** In the form of `country` (shared/src/bank-account.ts): IBAN, card or account number. */
       cardNumber: string;
+      /** The receiving account's country (ISO 3166 alpha-2). */
+      country: string;
       holderName: string;
       min: number;
       max: number;
@@ -94,6 +99,8 @@ export type WithdrawalAccount =
       holderName: string;
       nationality: string;
       bankName: string;
+      /** Present where the holder's country addresses transfers to a branch (JP). */
+      branch?: string;
       cardNumber: string;
       bankAddress?: string;
       createdAt: number;

@@ -267,7 +267,7 @@ describe('money journeys (Chromium, embedded app)', () => {
     await context.close();
   }, 180_000);
 
-  it('bank card deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
+  it('bank transfer deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
     const account = await register();
     const { context, page, errors } = await phonePage(browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
@@ -332,6 +332,39 @@ describe('money journeys (Chromium, embedded app)', () => {
     await expect.poll(() => text(page, `deposit-status-${id}`)).toBe('Rejected');
     expect(await text(page, `deposit-reason-${id}`)).toBe('Reason: Payment not received');
     await page.getByTestId('deposit-list-end').getByText('No more').waitFor();
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('binds a bank account in Japanese: the branch asked for Japan only, 7 digits, shown on the detail', async () => {
+    const account = await register();
+    const { context, page, errors } = await phonePage(browser, { locale: 'ja' });
+    page.setDefaultTimeout(10_000);
+    await logIn(page, account);
+    await open(page, '/pages/account/account?bind=bank');
+    await page.getByTestId('holder-name').fill('山田 太郎');
+    await page.getByTestId('bank-name').fill('みずほ銀行');
+    // A Korean holder gives bank and account number only.
+    await page.getByTestId('nationality').click();
+    await page.getByTestId('country-KR').click();
+    await page.getByTestId('card-number').waitFor();
+    expect(await page.getByTestId('branch').count()).toBe(0);
+    // A Japanese holder names the branch too, and the number is 7 digits.
+    await page.getByTestId('nationality').click();
+    await page.getByTestId('country-JP').click();
+    await page.getByTestId('branch').waitFor();
+    await page.getByTestId('card-number').fill('123456');
+    await page.getByTestId('trade-password').fill('123456');
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'branch-error')).toBe('空欄にできません');
+    expect(await text(page, 'card-number-error')).toBe('7桁の数字');
+    await page.getByTestId('branch').fill('渋谷支店');
+    await page.getByTestId('card-number').fill('1234567');
+    await page.getByTestId('submit').click();
+    const id = await firstId(page, 'account-');
+    await page.getByTestId(`account-${id}`).click();
+    expect(await text(page, 'detail-bank-name')).toBe('みずほ銀行');
+    expect(await text(page, 'detail-branch')).toBe('渋谷支店');
     expect(unexpected(errors)).toEqual([]);
     await context.close();
   }, 180_000);

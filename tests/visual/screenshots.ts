@@ -8,6 +8,11 @@
  *
  *   npm run screenshots -- [--variants zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light]
  *                          [--only <part of a route>] [--out artifacts/screenshots]
+ *   npm run screenshots -- --set languages [--out artifacts/screenshots]
+ *
+ * `--set languages` takes issue 24's review set instead (tests/visual/language-set.ts): the
+ * ticket, the trading rules, the fund records with a won order, savings and the bank account
+ * form in ko, ja, th, de and fr at 360 px, one sheet per screen.
  *
  * Sheets hold four variants each (the first sheet of a route: zh-CN and English, both themes;
  * the second: German and Thai, the longest texts).
@@ -20,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import { layoutProblems } from '@tests/support/page-checks';
+import { takeLanguageSet } from './language-set';
 import {
   appDrawn,
   routeAppEnv,
@@ -37,6 +43,7 @@ const { values } = parseArgs({
       default: 'zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light',
     },
     only: { type: 'string', default: '' },
+    set: { type: 'string', default: 'routes' },
     out: { type: 'string', default: 'artifacts/screenshots' },
   },
 });
@@ -49,6 +56,22 @@ const variants = values.variants.split(',').map((v) => {
 const out = path.resolve(repoRoot, values.out);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
+
+if (values.set !== 'routes' && values.set !== 'languages')
+  throw new Error(`--set is routes or languages, not ${values.set}`);
+if (values.set === 'languages') {
+  console.log('starting the embedded app and seeding a trader…');
+  const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
+  let problems = 0;
+  try {
+    problems = await takeLanguageSet(app.url, browser, out);
+    console.log(`${problems} layout problems`);
+  } finally {
+    await browser.close();
+    await app.dispose();
+  }
+  process.exit(problems > 0 ? 1 : 0);
+}
 
 console.log('starting the embedded app and seeding a trader and a newcomer…');
 const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);

@@ -154,6 +154,20 @@ const named: Record<string, string[]> = {
   'savings.confirmed': ['savings.confirmed'],
   'savings.pending': ['savings.pending'],
   identity: ['kyc.name', 'pages.verify'],
+  bankAccount: [
+    'wallet.channel.bank',
+    'pages.rechargeBank',
+    'wallet.deposit.payer',
+    'wallet.account.bankCard',
+    'wallet.account.bindBank',
+  ],
+  practice: [
+    'orders.practice.practice',
+    'orders.practice.bandLabel',
+    'orders.practice.balance',
+    'orders.practice.reset',
+    'errors.PRACTICE_NOT_ALLOWED',
+  ],
 };
 /** The rules pages name the same things as the buttons and the savings page. */
 const namedInPages: Record<string, string[]> = {
@@ -198,6 +212,7 @@ describe('glossaries', () => {
       'duration',
       'bankAccount',
       'identity',
+      'practice',
     ]) {
       const c = g.concepts[name];
       expect(c?.term.trim(), `${lang} ${name}`).toBeTruthy();

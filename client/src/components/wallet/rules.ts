@@ -1,5 +1,10 @@
 import { amountToMinor, sanitizeAmountInput } from '@shared/amount-input';
-import { accountNumberProblem, bankAccountForm, type BankAccountForm } from '@shared/bank-account';
+import {
+  accountNumberProblem,
+  bankAccountForm,
+  needsBranch,
+  type BankAccountForm,
+} from '@shared/bank-account';
 import { payerAccount } from '@shared/wallet.schemas';
 import type { DepositChannel } from '@shared/wallet';
 import type { MessageKey } from '@client/components/form/validation';
@@ -47,8 +52,10 @@ export const accountNumberRule =
   (value: string, values: Record<string, string>): MessageKey | null => {
     const blank = notEmpty(value);
     if (blank) return blank;
-    const form = bankAccountForm(nationalityOf(values));
-    if (!accountNumberProblem(form, value)) return null;
+    const country = nationalityOf(values);
+    if (!accountNumberProblem(country, value)) return null;
+    if (country === 'JP') return msg('wallet.rules.accountNumberJp');
+    const form = bankAccountForm(country);
     return msg(
       form === 'iban'
         ? 'wallet.rules.iban'
@@ -57,6 +64,12 @@ export const accountNumberRule =
           : 'wallet.rules.accountNumber',
     );
   };
+
+/** The branch, asked only where the holder's country addresses transfers to one (JP). */
+export const branchRule =
+  (nationalityOf: (values: Record<string, string>) => string) =>
+  (value: string, values: Record<string, string>): MessageKey | null =>
+    needsBranch(nationalityOf(values)) ? text(60, notEmpty)(value) : null;
 
 /** Bank transfers are whole currency units: digits only, then the spec's amount-input rule. */
 export const wholeAmountInput = (raw: string): string => {

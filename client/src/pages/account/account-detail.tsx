@@ -73,6 +73,13 @@ export function AccountDetailPage() {
                     value={account.data.bankName}
                     testId="detail-bank-name"
                   />
+                  {account.data.branch && (
+                    <Row
+                      label={t('wallet.fields.branch')}
+                      value={account.data.branch}
+                      testId="detail-branch"
+                    />
+                  )}
                   <Row
                     label={t(accountNumberLabel[bankAccountForm(account.data.nationality ?? '')])}
                     value={groupedDigits(account.data.cardNumber)}

@@ -8,10 +8,11 @@ import { useForm } from '@client/components/form/useForm';
 import { rules, type Rule } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
-import { bankAccountForm } from '@shared/bank-account';
+import { bankAccountForm, needsBranch } from '@shared/bank-account';
 import {
   accountNumberLabel,
   accountNumberRule,
+  branchRule,
   msg,
   notEmpty,
   text,
@@ -22,9 +23,10 @@ import { showToast } from '@client/state';
 type Bound = (account: WithdrawalAccount) => void;
 
 /**
- * Bind a bank account: holder name, nationality, bank, the number in the form of the holder's
- * country (IBAN, card, account number), bank address (optional), and the
- * transaction password that confirms it (where withdrawals go is a money decision).
+ * Bind a bank account: holder name, nationality, bank, the branch where the holder's country
+ * addresses transfers to one (JP), the number in the form of the holder's country (IBAN, card,
+ * account number), bank address (optional), and the transaction password that confirms it
+ * (where withdrawals go is a money decision).
  */
 export function BindBankForm({ onBound }: { onBound: Bound }) {
   const { t } = useTranslation();
@@ -33,6 +35,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       holderName: '',
       nationality: '',
       bankName: '',
+      branch: '',
       cardNumber: '',
       bankAddress: '',
       tradePassword: '',
@@ -41,6 +44,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       holderName: text(50, notEmpty),
       nationality: notEmpty,
       bankName: text(60, notEmpty),
+      branch: branchRule((v) => v.nationality ?? ''),
       cardNumber: accountNumberRule((v) => v.nationality ?? ''),
       bankAddress: (v) => (v.trim().length > 200 ? msg('wallet.rules.tooLong') : null),
       tradePassword: rules.tradePassword,
@@ -48,12 +52,14 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
   );
   // The number's form follows the holder's country: an IBAN, a Chinese card, an account number.
   const numberForm = bankAccountForm(form.values.nationality);
+  const withBranch = needsBranch(form.values.nationality);
   const send = form.onSubmit(async (v) => {
     const account = await bindWithdrawalAccount({
       type: 'bank',
       holderName: v.holderName.trim(),
       nationality: v.nationality,
       bankName: v.bankName.trim(),
+      branch: (withBranch && v.branch.trim()) || undefined,
       cardNumber: v.cardNumber.trim(),
       bankAddress: v.bankAddress.trim() || undefined,
       tradePassword: v.tradePassword,
@@ -84,6 +90,15 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         autoComplete="off"
         maxLength={60}
       />
+      {withBranch && (
+        <TextField
+          {...form.field('branch')}
+          label={t('wallet.fields.branch')}
+          testId="branch"
+          autoComplete="off"
+          maxLength={60}
+        />
+      )}
       <TextField
         {...form.field('cardNumber')}
         label={t(accountNumberLabel[numberForm])}

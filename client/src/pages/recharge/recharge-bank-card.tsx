@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isValidIban } from '@shared/bank-account';
+import { bankAccountForm } from '@shared/bank-account';
 import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
@@ -8,6 +8,7 @@ import { CopyRow } from '@client/components/wallet/CopyButton';
 import { groupedDigits } from '@client/components/wallet/money';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import {
+  accountNumberLabel,
   payerAccountRule,
   depositAmountRule,
   msg,
@@ -73,10 +74,15 @@ function BankDepositForm({ details }: { details: BankChannel }) {
             value={details.bankName}
             testId="copy-bank-name"
           />
+          {details.branch && (
+            <CopyRow
+              label={t('wallet.fields.branch')}
+              value={details.branch}
+              testId="copy-branch"
+            />
+          )}
           <CopyRow
-            label={t(
-              isValidIban(details.cardNumber) ? 'wallet.fields.iban' : 'wallet.fields.cardNumber',
-            )}
+            label={t(accountNumberLabel[bankAccountForm(details.country)])}
             value={details.cardNumber}
             shown={groupedDigits(details.cardNumber)}
             testId="copy-card-number"

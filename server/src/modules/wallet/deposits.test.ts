@@ -35,7 +35,13 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       'usdt-trc20',
       'usdt-erc20',
     ]);
-    expect(res.body[0]).toMatchObject({ bankName: 'Demo Bank', min: 1000, max: 100_000_000 });
+    expect(res.body[0]).toMatchObject({
+      bankName: 'Demo Bank',
+      country: 'CN',
+      min: 1000,
+      max: 100_000_000,
+    });
+    expect(res.body[0]).not.toHaveProperty('branch');
     expect(res.body[1]).toMatchObject({ network: 'TRC20', rate: '7.25' });
     expect(res.body[1].address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(res.body[2].address).toMatch(/^0x[0-9a-fA-F]{40}$/);

@@ -63,6 +63,7 @@ export function presentWithdrawalAccount(a: WithdrawalAccountRow): WithdrawalAcc
     holderName: a.holder_name!,
     nationality: a.nationality!,
     bankName: a.bank_name!,
+    ...optional('branch', a.branch),
     cardNumber: a.card_number!,
     ...optional('bankAddress', a.bank_address),
   };

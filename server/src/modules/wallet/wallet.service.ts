@@ -44,7 +44,9 @@ export function createWalletService(deps: WalletDeps) {
     {
       channel: 'bank',
       bankName: config.DEPOSIT_BANK_NAME,
+      ...(config.DEPOSIT_BANK_BRANCH ? { branch: config.DEPOSIT_BANK_BRANCH } : {}),
       cardNumber: config.DEPOSIT_BANK_CARD,
+      country: config.DEPOSIT_BANK_COUNTRY,
       holderName: config.DEPOSIT_BANK_HOLDER,
       ...depositLimits,
     },

@@ -9,6 +9,7 @@ export interface WithdrawalAccountRow {
   holder_name: string | null;
   nationality: string | null;
   bank_name: string | null;
+  branch: string | null;
   card_number: string | null;
   bank_address: string | null;
   network: CoinNetwork | null;
@@ -31,7 +32,7 @@ export interface WithdrawalRow {
 }
 
 const accountColumns =
-  'a.id, a.user_id, a.type, a.holder_name, a.nationality, a.bank_name, a.card_number, a.bank_address, a.network, a.address, a.created_at';
+  'a.id, a.user_id, a.type, a.holder_name, a.nationality, a.bank_name, a.branch, a.card_number, a.bank_address, a.network, a.address, a.created_at';
 
 /** Inserts a bound account; the unique (user_id, type) index refuses a second of one type (23505). */
 export async function insertWithdrawalAccount(
@@ -39,14 +40,15 @@ export async function insertWithdrawalAccount(
   a: Omit<WithdrawalAccountRow, 'id' | 'created_at'>,
 ): Promise<WithdrawalAccountRow> {
   const { rows } = await db.query<WithdrawalAccountRow>(
-    `INSERT INTO withdrawal_accounts AS a (user_id, type, holder_name, nationality, bank_name, card_number, bank_address, network, address)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${accountColumns}`,
+    `INSERT INTO withdrawal_accounts AS a (user_id, type, holder_name, nationality, bank_name, branch, card_number, bank_address, network, address)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${accountColumns}`,
     [
       a.user_id,
       a.type,
       a.holder_name,
       a.nationality,
       a.bank_name,
+      a.branch,
       a.card_number,
       a.bank_address,
       a.network,

@@ -117,6 +117,7 @@ export function createWithdrawalService({
           holder_name: body.type === 'bank' ? body.holderName : null,
           nationality: body.type === 'bank' ? body.nationality : null,
           bank_name: body.type === 'bank' ? body.bankName : null,
+          branch: body.type === 'bank' ? (body.branch ?? null) : null,
           card_number: body.type === 'bank' ? body.cardNumber : null,
           bank_address: body.type === 'bank' ? (body.bankAddress ?? null) : null,
           network: body.type === 'coin' ? body.network : null,

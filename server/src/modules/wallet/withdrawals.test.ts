@@ -187,8 +187,8 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       ['DE', 'DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
       ['FR', 'fr14 2004 1010 0505 0001 3m02 606', 'FR1420041010050500013M02606'],
       ['CN', '6222 0200 1234 5678', '6222020012345678'],
-      ['JP', '1234567', '1234567'],
       ['KR', '110-123-456789', '110123456789'],
+      ['TH', '123-4-56789-0', '1234567890'],
     ])("accepts a %s holder's number %s, stored as %s", async (nationality, typed, stored) => {
       const { res } = await bind({ ...bankAccountBody, nationality, cardNumber: typed });
       expect(res.status).toBe(201);
@@ -200,13 +200,66 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
       ['FR', 'FR14 2004 1010 0505 0001 3M02 607', /check digits/], // one character changed
       ['DE', '6222020012345678', /IBAN/], // a card number where an IBAN is due
       ['CN', 'DE89370400440532013000', /8-30 digits/],
-      ['JP', '12345', /6-30 digits/],
+      ['KR', '12345', /6-30 digits/],
+      ['JP', '123456', /7 digits/],
     ])("refuses a %s holder's %s with a 400 naming cardNumber", async (nationality, typed, why) => {
-      const { u, res } = await bind({ ...bankAccountBody, nationality, cardNumber: typed });
+      const branch = nationality === 'JP' ? '渋谷支店' : undefined;
+      const { u, res } = await bind({ ...bankAccountBody, nationality, branch, cardNumber: typed });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'cardNumber' });
       expect(res.body.error.message).toMatch(why);
       expect((await api.http.get('/api/withdrawal-accounts').set(u.auth)).body).toEqual([]);
+    });
+  });
+
+  describe('a branch where the country addresses transfers to one', () => {
+    const bind = async (body: Record<string, unknown>) => {
+      const u = await registerUser(api, 'branch');
+      const res = await api.http.post('/api/withdrawal-accounts').set(u.auth).send(body);
+      return { u, res };
+    };
+    const jp = {
+      ...bankAccountBody,
+      nationality: 'JP',
+      bankName: 'みずほ銀行',
+      cardNumber: '1234567',
+    };
+
+    it('binds a Japanese account with its branch, shown back and in the list', async () => {
+      const { u, res } = await bind({ ...jp, branch: ' 渋谷支店（123） ' });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
+        type: 'bank',
+        nationality: 'JP',
+        bankName: 'みずほ銀行',
+        branch: '渋谷支店（123）',
+        cardNumber: '1234567',
+      });
+      const list = await api.http.get('/api/withdrawal-accounts').set(u.auth).expect(200);
+      expect(list.body).toEqual([res.body]);
+    });
+
+    it.each([
+      [{ ...jp }, 'branch', /branch is required/],
+      [{ ...jp, branch: '  ' }, 'branch', /branch is required/],
+      [{ ...jp, branch: 'x'.repeat(61) }, 'branch', /60/],
+      [{ ...jp, branch: '渋谷支店', cardNumber: '12345678' }, 'cardNumber', /7 digits/],
+    ])('refuses %j with a 400 naming %s', async (body, field, why) => {
+      const { u, res } = await bind(body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field });
+      expect(res.body.error.message).toMatch(why);
+      expect((await api.http.get('/api/withdrawal-accounts').set(u.auth)).body).toEqual([]);
+    });
+
+    it('asks no branch elsewhere and leaves it out of the answer', async () => {
+      const { res } = await bind({
+        ...bankAccountBody,
+        nationality: 'KR',
+        cardNumber: '110123456789',
+      });
+      expect(res.status).toBe(201);
+      expect(res.body).not.toHaveProperty('branch');
     });
   });
 

@@ -115,6 +115,8 @@ const depositChannel = z.discriminatedUnion('channel', [
   z.object({
     channel: z.literal('bank'),
     ...each(text, 'bankName', 'cardNumber', 'holderName'),
+    country: text.describe("the receiving account's country: the number's form follows it"),
+    branch: text.optional().describe('where the country addresses transfers to a branch (JP)'),
     ...each(money, 'min', 'max'),
   }),
   z.object({
@@ -145,6 +147,7 @@ const withdrawalAccount = z.discriminatedUnion('type', [
     id,
     type: z.literal('bank'),
     ...each(text, 'holderName', 'nationality', 'bankName', 'cardNumber'),
+    branch: text.optional().describe('where the country addresses transfers to a branch (JP)'),
     bankAddress: text.optional(),
     createdAt: ms,
   }),
