@@ -16,7 +16,10 @@ if (!tiers.nginx.on) exclude.push('**/*.nginx.test.ts');
 export default defineConfig({
   resolve: { alias: aliases },
   test: {
-    include: ['{infra,server,market-sim,shared,client}/src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+    include: [
+      '{infra,server,market-sim,shared,client}/src/**/*.test.{ts,tsx}',
+      'tests/**/*.test.ts',
+    ],
     exclude,
     globalSetup: ['./tests/support/global-setup.ts'],
     pool: 'forks',

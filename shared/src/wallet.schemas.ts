@@ -188,5 +188,4 @@ export const withdrawalBody = z.object({
 export type DepositBody = z.infer<typeof depositBody>;
 export type WithdrawalAccountBody = z.infer<typeof withdrawalAccountBody>;
 export type WithdrawalBody = z.infer<typeof withdrawalBody>;
-export type PageQuery = z.infer<typeof pageQuery>;
 export type LedgerQuery = z.infer<typeof ledgerQuery>;

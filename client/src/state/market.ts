@@ -2,8 +2,7 @@ import { useAtomValue } from 'jotai';
 import { atomWithObservable } from 'jotai/utils';
 import { scan } from 'rxjs';
 import type { MarketSnapshotItem, ProductStatusEvent } from '@shared/market';
-import { connection$, marketById$, offline$, productStatus$ } from '@client/streams';
-import type { ConnectionState } from '@client/streams';
+import { marketById$, offline$, productStatus$ } from '@client/streams';
 
 const emptyMarket: ReadonlyMap<string, MarketSnapshotItem> = new Map();
 const emptyEvents: ReadonlyMap<string, ProductStatusEvent> = new Map();
@@ -18,10 +17,6 @@ export const productEventsAtom = atomWithObservable(
   { initialValue: emptyEvents },
 );
 
-export const connectionAtom = atomWithObservable<ConnectionState>(() => connection$, {
-  initialValue: 'connecting',
-});
-
 /** True while the app should say "network signal lost". */
 export const offlineAtom = atomWithObservable(() => offline$, { initialValue: false });
 
@@ -35,8 +30,4 @@ export function useProductEvents(): ReadonlyMap<string, ProductStatusEvent> {
 
 export function useOffline(): boolean {
   return useAtomValue(offlineAtom);
-}
-
-export function useConnection(): ConnectionState {
-  return useAtomValue(connectionAtom);
 }

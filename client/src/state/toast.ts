@@ -27,8 +27,4 @@ export function showToast(text: string, durationMs = TOAST_MS): void {
   }, durationMs);
 }
 
-export function currentToast(): ToastMessage | null {
-  return store.get(toastAtom);
-}
-
 export const useToast = (): ToastMessage | null => useAtomValue(toastAtom);

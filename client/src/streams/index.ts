@@ -2,10 +2,9 @@
 import type { ServerToClientEvents, UserEventName } from '@shared/socket';
 import type { Observable } from 'rxjs';
 import { socketEvent$ } from './socket';
-export { channel$, marketById$, offline$, productStatus$, ticks$, MARKET_STALE_MS } from './market';
-export { connection$, reconnected$, serverClock, sessionEnded$, setSocketToken } from './socket';
-export type { SessionEnd, SessionEndNotice } from './session-link';
-export type { ConnectionState } from './watchdog';
+export { marketById$, offline$, productStatus$, ticks$ } from './market';
+export { reconnected$, sessionEnded$, setSocketToken } from './socket';
+export type { SessionEndNotice } from './session-link';
 
 import { serverClock } from './socket';
 

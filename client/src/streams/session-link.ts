@@ -75,5 +75,3 @@ export function createSessionLink(o: SessionLinkOptions) {
     },
   };
 }
-
-export type SessionLink = ReturnType<typeof createSessionLink>;

@@ -3,7 +3,7 @@ import type { Bus } from './bus';
 import { createMemoryBus, createMemoryHub } from './memory';
 import { createRedisBus } from './redis';
 
-export type { Bus, BusHandler } from './bus';
+export type { Bus } from './bus';
 
 /** The in-process hub: every bus opened in this process without Redis shares it. */
 const processHub = createMemoryHub();

@@ -3,7 +3,7 @@ import { migrate } from './migrate';
 import { createPgliteDb } from './pglite';
 import { createPostgresDb } from './postgres';
 
-export type { Db, Queryable, QueryResult, TransactionOptions } from './db';
+export type { Db, Queryable } from './db';
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db; migrated before use. */
 export async function openDatabase(config: { DATABASE_URL?: string; dbDir: string }): Promise<Db> {

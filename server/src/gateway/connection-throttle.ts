@@ -81,5 +81,3 @@ export function createConnectionThrottle(
     },
   };
 }
-
-export type ConnectionThrottle = ReturnType<typeof createConnectionThrottle>;

@@ -18,8 +18,6 @@ import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
 import { encodePacket, SocketServer, type Ack, type Conn, type SioPacket } from './socket-server';
 
-export type GatewaySocket = Conn;
-
 export interface GatewayDeps {
   bus: Bus;
   log: Logger;

@@ -1,3 +1,4 @@
+import type { ConnectErrorCode } from '@shared/socket';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -74,7 +75,7 @@ export class Conn extends WebSocket {
   openedAt = 0;
   server: SocketServer | null = null;
   /** Why the connection was refused at the upgrade (answered to its CONNECT), else null. */
-  refused: string | null = null;
+  refused: ConnectErrorCode | null = null;
   /** Frees this connection's place in its address's count (connection-throttle). */
   release: (() => void) | null = null;
   /** Market frames held back while the socket's backlog is high (backlog.ts); null when none. */
@@ -151,7 +152,9 @@ export interface SocketServerHooks {
    * At the upgrade, before any frame: may this request connect? `release` is called once when
    * the connection closes; a refused connection is answered CONNECT_ERROR `refused` and closed.
    */
-  upgrade(req: IncomingMessage): { ok: true; release: () => void } | { ok: false; refused: string };
+  upgrade(
+    req: IncomingMessage,
+  ): { ok: true; release: () => void } | { ok: false; refused: ConnectErrorCode };
   /** The namespace CONNECT: resolves null to admit, or the CONNECT_ERROR message. */
   admit(conn: Conn, auth: Record<string, unknown>): Promise<string | null>;
   /** After the CONNECT answer went out. */

@@ -206,5 +206,3 @@ export async function composeApi(
     testClock,
   };
 }
-
-export type ComposedApi = Awaited<ReturnType<typeof composeApi>>;

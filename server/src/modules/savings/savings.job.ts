@@ -63,5 +63,3 @@ export function createSavingsJob(d: SavingsJobDeps) {
     failed: (err) => d.log?.error({ err }, 'savings job failed; will retry'),
   });
 }
-
-export type SavingsJob = ReturnType<typeof createSavingsJob>;

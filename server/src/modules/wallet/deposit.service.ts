@@ -190,5 +190,3 @@ export function createDepositService({
     },
   };
 }
-
-export type DepositService = ReturnType<typeof createDepositService>;

@@ -199,5 +199,3 @@ export function createWithdrawalService({
     reject: (id: number, reason: string) => finish(id, 'failed', reason),
   };
 }
-
-export type WithdrawalService = ReturnType<typeof createWithdrawalService>;
