@@ -8,7 +8,9 @@ import {
   formatDateTime,
   formatDecimal,
   formatInteger,
+  formatMoney,
   formatPrice,
+  formatSignedMoney,
   percentToFraction,
   placeholder,
 } from './format';
@@ -105,5 +107,25 @@ describe('dates', () => {
   it('formats clock times on a 24-hour clock', () => {
     expect(formatClock(at, 'en', false, 'UTC')).toBe('22:00');
     expect(formatClock(at + 5_000, 'en', true, 'UTC')).toBe('22:00:05');
+  });
+});
+
+describe('money formatting', () => {
+  it('shows minor units with two decimals, per language', () => {
+    expect(formatMoney(123456, 'en')).toBe('1,234.56');
+    expect(formatMoney(123456, 'de')).toBe('1.234,56');
+    expect(formatMoney(5, 'zh-CN')).toBe('0.05');
+    expect(formatMoney(0, 'en')).toBe('0.00');
+    expect(formatMoney(null, 'en')).toBe(placeholder);
+  });
+
+  it('signs movements, leaving zero unsigned', () => {
+    expect(formatSignedMoney(1000, 'en')).toBe('+10.00');
+    expect(formatSignedMoney(-550, 'en')).toBe('-5.50');
+    expect(formatSignedMoney(0, 'en')).toBe('0.00');
+  });
+
+  it('is exact beyond float precision', () => {
+    expect(formatMoney(900719925474099, 'en')).toBe('9,007,199,254,740.99');
   });
 });

@@ -3,6 +3,8 @@
  * strings; Intl.NumberFormat formats such strings exactly (no float round-trip), so a price is
  * shown with exactly the product's decimals.
  */
+import { minorToDecimal } from '@shared/amount-input';
+
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -44,6 +46,26 @@ export function formatPrice(price: string | null | undefined, precision: number,
     minimumFractionDigits: precision,
     maximumFractionDigits: precision,
   }).format(value);
+}
+
+/**
+ * Money: minor units (integers) with exactly two decimals and the language's grouping, through a
+ * decimal string, so no float touches an amount: 123456 → "1,234.56" (en), "1.234,56" (de).
+ * Unknown → the placeholder. The app's one money formatter.
+ */
+export function formatMoney(minor: number | null | undefined, lang: string): string {
+  if (minor == null || !Number.isSafeInteger(minor)) return placeholder;
+  return formatPrice(minorToDecimal(minor), 2, lang);
+}
+
+/** Money with its sign, so gain and loss read without colour: "+800.00", "-1,000.00", "0.00". */
+export function formatSignedMoney(minor: number | null | undefined, lang: string): string {
+  if (minor == null || !Number.isSafeInteger(minor)) return placeholder;
+  return numberFormat(lang, {
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+    signDisplay: 'exceptZero',
+  }).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
 }
 
 /** A plain figure (volume, amount) with grouping and at most `maxDecimals` decimals. */

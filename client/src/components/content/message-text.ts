@@ -1,19 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Message, SystemMessageKind } from '@shared/content';
-
-const amountFormats = new Map<string, Intl.NumberFormat>();
-
-/** Minor units in the language's style with two decimals, exactly: 123456 → "1,234.56". */
-export function formatMinor(minor: number, lang: string): string {
-  let format = amountFormats.get(lang);
-  if (!format) {
-    format = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    amountFormats.set(lang, format);
-  }
-  const abs = Math.abs(minor);
-  const decimal = `${minor < 0 ? '-' : ''}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-  return format.format(decimal as Intl.StringNumericLiteral);
-}
+import { formatMoney } from '@client/i18n/format';
 
 /** Where the user can see more about what a message reports. */
 export const messageLinks: Record<SystemMessageKind, string> = {
@@ -37,7 +24,7 @@ export function messageText(
 ): { title: string; body: string } {
   if (message.kind === 'custom') return { title: message.title, body: message.body };
   const values = {
-    amount: formatMinor(message.params.amount ?? 0, lang),
+    amount: formatMoney(message.params.amount ?? 0, lang),
     currency,
     reason: message.params.reason ?? '',
   };

@@ -1,8 +1,7 @@
 /**
- * Display formats of the order screens. Money arrives in minor units (integers) and goes through
- * a decimal string into Intl, so no float ever touches an amount.
+ * Display formats of the order screens: rates, durations, tick times. Money goes through the
+ * app's one money formatter, formatMoney / formatSignedMoney in i18n/format.ts.
  */
-import { minorToDecimal } from '@shared/amount-input';
 import { formatPrice, placeholder } from '@client/i18n/format';
 
 const formats = new Map<string, Intl.NumberFormat>();
@@ -29,22 +28,6 @@ function clockFormat(lang: string): Intl.DateTimeFormat {
     clocks.set(lang, format);
   }
   return format;
-}
-
-/** 123456 → "1,234.56" (two decimals, the language's grouping). */
-export function formatMoney(minor: number | null | undefined, lang: string): string {
-  if (minor == null || !Number.isSafeInteger(minor)) return placeholder;
-  return formatPrice(minorToDecimal(minor), 2, lang);
-}
-
-/** P&L with its sign, so gain and loss read without colour: "+800.00", "-1,000.00", "0.00". */
-export function formatSignedMoney(minor: number | null | undefined, lang: string): string {
-  if (minor == null || !Number.isSafeInteger(minor)) return placeholder;
-  return numberFormat(lang, {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-    signDisplay: 'exceptZero',
-  }).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
 }
 
 /** "0.85" → "85%" (the language's way: "85 %" in French). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '@shared/orders';
 import { comparePrices, estimate, outcomeAt, payoutAt } from './order-math';
-import { formatMoney, formatRate, formatSignedMoney, durationUnit } from './format';
+import { formatRate, durationUnit } from './format';
 
 const order = (direction: 'up' | 'down', amount = 100_000, rate = '0.8'): Order => ({
   id: '1',
@@ -58,16 +58,6 @@ describe('what an open order would pay now', () => {
 });
 
 describe('order formats', () => {
-  it('shows money with two decimals and P&L with its sign', () => {
-    expect(formatMoney(123_456, 'en')).toBe('1,234.56');
-    expect(formatMoney(5, 'en')).toBe('0.05');
-    expect(formatMoney(null, 'en')).toBe('--');
-    expect(formatSignedMoney(80_000, 'en')).toBe('+800.00');
-    expect(formatSignedMoney(-100_000, 'en')).toBe('-1,000.00');
-    expect(formatSignedMoney(0, 'en')).toBe('0.00');
-    expect(formatMoney(123_456, 'de')).toBe('1.234,56');
-  });
-
   it('shows rates as percentages and durations in seconds or minutes', () => {
     expect(formatRate('0.85', 'en')).toBe('85%');
     expect(formatRate('0.875', 'en')).toBe('87.5%');

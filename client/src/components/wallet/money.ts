@@ -1,35 +1,4 @@
-import { minorToDecimal } from '@shared/amount-input';
-
-/**
- * Money for display: minor units (integers, DECISIONS.md "Money") shown with exactly two
- * decimals and the language's grouping. Intl formats the decimal string exactly, no float.
- */
-const formats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(lang: string, signed: boolean): Intl.NumberFormat {
-  const key = `${lang}|${signed}`;
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(lang, {
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-      signDisplay: signed ? 'exceptZero' : 'auto',
-    });
-    formats.set(key, format);
-  }
-  return format;
-}
-
-/** 123456 → "1,234.56" (en) / "1.234,56" (de). */
-export function formatMoney(minor: number, lang: string): string {
-  return moneyFormat(lang, false).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
-}
-
-/** A movement with its sign, so direction reads without colour: "+10.00", "-5.50", "0.00". */
-export function formatSignedMoney(minor: number, lang: string): string {
-  return moneyFormat(lang, true).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
-}
-
+/** Wallet helpers: USDT conversion, idempotency keys, masked and grouped account numbers. */
 /** `quantity × rate` rounded down to the minor unit, as the server credits a USDT deposit. */
 export function convertAtRate(quantity: number, rate: string): number {
   const [whole = '0', fraction = ''] = rate.split('.');

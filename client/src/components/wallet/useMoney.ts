@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppInfo } from '@client/state';
-import { formatMoney, formatSignedMoney } from './money';
+import { formatMoney, formatSignedMoney } from '@client/i18n/format';
 
 /** The account currency when app info has not arrived yet (DECISIONS.md: USDT by default). */
 export const DEFAULT_CURRENCY = 'USDT';

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import { minorToDecimal } from '@shared/amount-input';
-import { formatDate, formatPrice } from '@client/i18n/format';
+import { formatDate, formatMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 
 const percentFormats = new Map<string, Intl.NumberFormat>();
@@ -20,9 +19,9 @@ export function formatRate(rate: string, lang: string): string {
   return f.format(rate as Intl.StringNumericLiteral);
 }
 
-/** Money in minor units with two decimals and the language's grouping; `sign` adds + or −. */
-export function formatMoney(minor: number, lang: string, sign?: '+' | '-'): string {
-  const text = formatPrice(minorToDecimal(minor), 2, lang);
+/** A savings amount, `sign` adding + or − where the record's direction gives it. */
+export function formatMovement(minor: number, lang: string, sign?: '+' | '-'): string {
+  const text = formatMoney(minor, lang);
   return sign ? `${sign === '+' ? '+' : '−'}${text}` : text;
 }
 
@@ -33,7 +32,7 @@ export function useSavingsFormat() {
   return useMemo(
     () => ({
       ...format,
-      money: (minor: number, sign?: '+' | '-') => formatMoney(minor, lang, sign),
+      money: (minor: number, sign?: '+' | '-') => formatMovement(minor, lang, sign),
       rate: (rate: string) => formatRate(rate, lang),
       /** A platform day ('2026-01-10') as a date, whatever the browser's time zone. */
       day: (day: string) => formatDate(Date.parse(`${day}T00:00:00Z`), lang, 'UTC'),

@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { Order, TickRef } from '@shared/orders';
 import { Countdown } from '@client/components/orders/Countdown';
 import { DirectionLabel } from '@client/components/orders/DirectionLabel';
+import { formatMoney, formatSignedMoney } from '@client/i18n/format';
 import {
-  formatMoney,
   formatPriceAsIs,
   formatRate,
-  formatSignedMoney,
   formatTickTime,
   signOf,
 } from '@client/components/orders/format';

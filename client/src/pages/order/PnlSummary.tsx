@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { formatSignedMoney, signOf } from '@client/components/orders/format';
+import { signOf } from '@client/components/orders/format';
+import { formatSignedMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 import type { TradeMode } from '@shared/orders';
 import { useAccountSummary } from '@client/state';
