@@ -368,4 +368,48 @@ describe('money journeys (Chromium, embedded app)', () => {
     expect(unexpected(errors)).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it('binds a French IBAN at 360 px: the number read back whole in groups of four, sent as typed', async () => {
+    const account = await register();
+    const { context, page, errors } = await phonePage(browser, { locale: 'fr' });
+    page.setDefaultTimeout(10_000);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await logIn(page, account);
+    await open(page, '/pages/account/account?bind=bank');
+    await page.getByTestId('holder-name').fill('Camille Martin');
+    await page.getByTestId('nationality').click();
+    await page.getByTestId('country-FR').click();
+    await page.getByTestId('bank-name').fill('Société Générale');
+    // 33 characters: more than the input shows at this width, so it scrolls inside it.
+    const iban = 'FR76 3000 6000 0112 3456 7890 189';
+    await page.getByTestId('card-number').pressSequentially(iban);
+    const input = page.getByTestId('card-number');
+    expect(
+      await input.evaluate((el) => el.scrollWidth > el.clientWidth),
+      'the IBAN overflows its input (else this test shows nothing)',
+    ).toBe(true);
+    // Below it, the whole number: every group, none cut off, within the screen.
+    const readBack = page.getByTestId('card-number-read-back');
+    await readBack.waitFor();
+    expect(await readBack.innerText()).toBe('FR76 3000 6000 0112 3456 7890 189');
+    const fits = await readBack.evaluate((el) => ({
+      inside: el.scrollWidth <= el.clientWidth,
+      right: el.getBoundingClientRect().right,
+    }));
+    expect(fits.inside).toBe(true);
+    expect(fits.right).toBeLessThanOrEqual(360);
+    // The input keeps what was typed, and that is what is sent.
+    expect(await input.inputValue()).toBe(iban);
+    await page.getByTestId('trade-password').fill('123456');
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && r.url().endsWith('/api/withdrawal-accounts'),
+    );
+    await page.getByTestId('submit').click();
+    expect(((await sent).postDataJSON() as { cardNumber: string }).cardNumber).toBe(iban);
+    const id = await firstId(page, 'account-');
+    await page.getByTestId(`account-${id}`).click();
+    expect(await text(page, 'detail-card-number')).toBe('FR76 3000 6000 0112 3456 7890 189');
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -22,6 +22,7 @@ export function TextField({
   onValue,
   onBlur,
   filter,
+  readBack,
   ...native
 }: NativeProps & {
   name: string;
@@ -34,10 +35,17 @@ export function TextField({
   onBlur: () => void;
   /** Rewrites what is typed (digits only for a keypad field). */
   filter?: (value: string) => string;
+  /**
+   * The value read back whole under the input, with its label: a number longer than a phone's
+   * input (an IBAN is up to 34 characters) scrolls inside it, and its end is out of sight.
+   */
+  readBack?: { label: string; text: string };
 }) {
   const { t } = useTranslation();
   const id = useId();
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  const message = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  const describedBy =
+    [readBack && `${id}-read-back`, message].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${error ? ' field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
@@ -56,6 +64,14 @@ export function TextField({
         onChange={(event) => onValue(filter ? filter(event.target.value) : event.target.value)}
         onBlur={onBlur}
       />
+      {readBack && (
+        <p className="field__read-back" id={`${id}-read-back`}>
+          <span className="field__read-back-label">{readBack.label}</span>
+          <span className="field__read-back-text" data-testid={`${testId}-read-back`}>
+            {readBack.text}
+          </span>
+        </p>
+      )}
       {error ? (
         <p className="field__error" id={`${id}-error`} data-testid={`${testId}-error`}>
           {messageText(t, error)}

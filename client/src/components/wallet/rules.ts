@@ -3,13 +3,14 @@ import {
   accountNumberProblem,
   bankAccountForm,
   needsBranch,
+  normalizeAccountNumber,
   type BankAccountForm,
 } from '@shared/bank-account';
 import { payerAccount } from '@shared/wallet.schemas';
 import type { DepositChannel } from '@shared/wallet';
 import type { MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
-import { convertAtRate } from './money';
+import { convertAtRate, groupedDigits } from './money';
 
 type WalletRuleKey = `wallet.rules.${keyof Resources['wallet']['rules']}`;
 type KycRuleKey = `kyc.rules.${keyof Resources['kyc']['rules']}`;
@@ -64,6 +65,21 @@ export const accountNumberRule =
           : 'wallet.rules.accountNumber',
     );
   };
+
+/**
+ * A withdrawal account's number read back whole under its input, or null when that adds nothing.
+ * An IBAN or a card in groups of four, as they are printed; an account number only when longer
+ * than 16 digits (shorter ones show whole in the input on a 360 px phone), in the holder's own
+ * separators when typed with some (123456-01-234567 is what the bankbook says), else in fours.
+ */
+export function accountNumberReadBack(country: string, raw: string): string | null {
+  const value = normalizeAccountNumber(raw);
+  if (!value) return null;
+  if (bankAccountForm(country) !== 'account') return groupedDigits(value);
+  if (value.length <= 16) return null;
+  const typed = raw.trim();
+  return /[\s-]/.test(typed) ? typed : groupedDigits(value);
+}
 
 /** The branch, asked only where the holder's country addresses transfers to one (JP). */
 export const branchRule =

@@ -11,6 +11,7 @@ import { TradePasswordField } from '@client/components/wallet/TradePasswordField
 import { bankAccountForm, needsBranch } from '@shared/bank-account';
 import {
   accountNumberLabel,
+  accountNumberReadBack,
   accountNumberRule,
   branchRule,
   msg,
@@ -53,6 +54,9 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
   // The number's form follows the holder's country: an IBAN, a Chinese card, an account number.
   const numberForm = bankAccountForm(form.values.nationality);
   const withBranch = needsBranch(form.values.nationality);
+  // An IBAN is longer than the input on a phone: read back whole, a digit missed at its end is
+  // seen before the money goes astray.
+  const readBack = accountNumberReadBack(form.values.nationality, form.values.cardNumber);
   const send = form.onSubmit(async (v) => {
     const account = await bindWithdrawalAccount({
       type: 'bank',
@@ -106,6 +110,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         inputMode={numberForm === 'iban' ? 'text' : 'numeric'}
         autoComplete="off"
         maxLength={numberForm === 'iban' ? 50 : 40}
+        readBack={readBack ? { label: t('wallet.account.checkNumber'), text: readBack } : undefined}
       />
       <TextField
         {...form.field('bankAddress')}
