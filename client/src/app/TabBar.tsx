@@ -2,14 +2,15 @@ import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import { ChartIcon, HomeIcon, SavingsIcon, UserIcon } from '@client/components/icons';
+import { paths } from './route-table';
 
 type TabLabel = 'tabs.home' | 'tabs.product' | 'tabs.money' | 'tabs.user';
 
 const tabs: { path: string; label: TabLabel; Icon: ComponentType<{ className?: string }> }[] = [
-  { path: '/pages/index/index', label: 'tabs.home', Icon: HomeIcon },
-  { path: '/pages/product/product', label: 'tabs.product', Icon: ChartIcon },
-  { path: '/pages/money/money', label: 'tabs.money', Icon: SavingsIcon },
-  { path: '/pages/user/user', label: 'tabs.user', Icon: UserIcon },
+  { path: paths.home, label: 'tabs.home', Icon: HomeIcon },
+  { path: paths.product, label: 'tabs.product', Icon: ChartIcon },
+  { path: paths.savings, label: 'tabs.money', Icon: SavingsIcon },
+  { path: paths.user, label: 'tabs.user', Icon: UserIcon },
 ];
 
 /** The app's own bottom tab bar; NavLink marks the active tab with aria-current="page". */

@@ -1,7 +1,7 @@
-import { appRoutes, HOME, LOGIN, type AppRoute } from './route-table';
+import { appRoutes, HOME, LOGIN, paths, type AppRoute } from './route-table';
 
 /** Pages a finished login must not return to: they would only ask to log in again. */
-const noReturn = ['/pages/login/'];
+const noReturn = [paths.login, paths.register, paths.registerCheck];
 
 /** True when `pathname` is a route that needs a signed-in user (matched like the router: any case). */
 export function needsLogin(pathname: string, routes: readonly AppRoute[] = appRoutes): boolean {

@@ -43,86 +43,122 @@ export interface AppRoute {
   auth?: boolean;
 }
 
-export const HOME = '/pages/index/index';
-export const LOGIN = '/pages/login/login';
-export const USER = '/pages/user/user';
+/**
+ * The URL of every built page, from the product's route list. These strings appear here and
+ * nowhere else in the client: code links to a page as `paths.<page>`.
+ */
+export const paths = {
+  home: '/pages/index/index',
+  product: '/pages/product/product',
+  savings: '/pages/money/money',
+  user: '/pages/user/user',
+  login: '/pages/login/login',
+  registerCheck: '/pages/login/registerCheck',
+  register: '/pages/login/register',
+  settings: '/pages/set/set',
+  account: '/pages/account/account',
+  accountDetail: '/pages/account/account-detail',
+  moneyRecord: '/pages/money-record/money-record',
+  orders: '/pages/order/order',
+  withdrawList: '/pages/withdraw-list/withdraw-list',
+  depositList: '/pages/withdraw-list/withdraw-open',
+  verify: '/pages/verify/verify',
+  withdraw: '/pages/withdraw-money/withdraw-money',
+  messages: '/pages/message/message',
+  aboutUs: '/pages/aboutUs/aboutUs',
+  transfer: '/pages/transfer/transfer',
+  savingsRecords: '/pages/Particulars/Particulars',
+  savingsRules: '/pages/money/detail',
+  detail: '/pages/Detail/Detail',
+  privacy: '/pages/yinsi/yinsi',
+  privacy2: '/pages/yinsi/gy',
+  password: '/pages/password/password',
+  news: '/pages/index/detail',
+  recharge: '/pages/recharge/recharge',
+  rechargeBank: '/pages/recharge/recharge-bank-card',
+  rechargeTrc20: '/pages/recharge/recharge-usdt-trc20',
+  rechargeErc20: '/pages/recharge/recharge-usdt-erc20',
+} as const satisfies Record<BuiltPage, string>;
+
+export const HOME = paths.home;
+export const LOGIN = paths.login;
 
 /** Entry aliases that lead to the home page (seed spec §2: "/ (alias /pages/welcome/welcome)"). */
 export const homeAliases = ['/', '/pages/welcome/welcome'];
 
 /** Every route of seed spec §2, in its order. */
 export const appRoutes: AppRoute[] = [
-  { path: HOME, title: 'pages.home', page: 'home', tab: true },
-  { path: '/pages/product/product', title: 'pages.product', page: 'product', tab: true },
-  { path: '/pages/money/money', title: 'pages.money', page: 'savings', tab: true, auth: true },
-  { path: USER, title: 'pages.user', page: 'user', tab: true, auth: true },
-  { path: LOGIN, title: 'pages.login', page: 'login' },
-  { path: '/pages/login/registerCheck', title: 'pages.registerCheck', page: 'registerCheck' },
-  { path: '/pages/login/register', title: 'pages.register', page: 'register' },
-  { path: '/pages/set/set', title: 'pages.settings', page: 'settings', auth: true },
-  { path: '/pages/account/account', title: 'pages.account', page: 'account', auth: true },
+  { path: paths.home, title: 'pages.home', page: 'home', tab: true },
+  { path: paths.product, title: 'pages.product', page: 'product', tab: true },
+  { path: paths.savings, title: 'pages.money', page: 'savings', tab: true, auth: true },
+  { path: paths.user, title: 'pages.user', page: 'user', tab: true, auth: true },
+  { path: paths.login, title: 'pages.login', page: 'login' },
+  { path: paths.registerCheck, title: 'pages.registerCheck', page: 'registerCheck' },
+  { path: paths.register, title: 'pages.register', page: 'register' },
+  { path: paths.settings, title: 'pages.settings', page: 'settings', auth: true },
+  { path: paths.account, title: 'pages.account', page: 'account', auth: true },
   {
-    path: '/pages/account/account-detail',
+    path: paths.accountDetail,
     title: 'pages.accountDetail',
     page: 'accountDetail',
     auth: true,
   },
   {
-    path: '/pages/money-record/money-record',
+    path: paths.moneyRecord,
     title: 'pages.moneyRecord',
     page: 'moneyRecord',
     auth: true,
   },
-  { path: '/pages/order/order', title: 'pages.orders', page: 'orders', auth: true },
+  { path: paths.orders, title: 'pages.orders', page: 'orders', auth: true },
   {
-    path: '/pages/withdraw-list/withdraw-list',
+    path: paths.withdrawList,
     title: 'pages.withdrawList',
     page: 'withdrawList',
     auth: true,
   },
   {
-    path: '/pages/withdraw-list/withdraw-open',
+    path: paths.depositList,
     title: 'pages.depositList',
     page: 'depositList',
     auth: true,
   },
-  { path: '/pages/verify/verify', title: 'pages.verify', page: 'verify', auth: true },
+  { path: paths.verify, title: 'pages.verify', page: 'verify', auth: true },
   {
-    path: '/pages/withdraw-money/withdraw-money',
+    path: paths.withdraw,
     title: 'pages.withdraw',
     page: 'withdraw',
     auth: true,
   },
-  { path: '/pages/message/message', title: 'pages.messages', page: 'messages', auth: true },
-  { path: '/pages/aboutUs/aboutUs', title: 'pages.aboutUs', page: 'aboutUs' },
-  { path: '/pages/transfer/transfer', title: 'pages.transfer', page: 'transfer', auth: true },
+  { path: paths.messages, title: 'pages.messages', page: 'messages', auth: true },
+  { path: paths.aboutUs, title: 'pages.aboutUs', page: 'aboutUs' },
+  { path: paths.transfer, title: 'pages.transfer', page: 'transfer', auth: true },
   {
-    path: '/pages/Particulars/Particulars',
+    path: paths.savingsRecords,
     title: 'pages.particulars',
     page: 'savingsRecords',
     auth: true,
   },
-  { path: '/pages/money/detail', title: 'pages.savingsRules', page: 'savingsRules' },
-  { path: '/pages/Detail/Detail', title: 'pages.detail', page: 'detail' },
-  { path: '/pages/yinsi/yinsi', title: 'pages.privacy', page: 'privacy' },
-  { path: '/pages/yinsi/gy', title: 'pages.privacy2', page: 'privacy2' },
-  { path: '/pages/password/password', title: 'pages.password', page: 'password', auth: true },
-  { path: '/pages/index/detail', title: 'pages.news', page: 'news' },
-  { path: '/pages/recharge/recharge', title: 'pages.recharge', page: 'recharge', auth: true },
+  { path: paths.savingsRules, title: 'pages.savingsRules', page: 'savingsRules' },
+  { path: paths.detail, title: 'pages.detail', page: 'detail' },
+  { path: paths.privacy, title: 'pages.privacy', page: 'privacy' },
+  { path: paths.privacy2, title: 'pages.privacy2', page: 'privacy2' },
+  { path: paths.password, title: 'pages.password', page: 'password', auth: true },
+  { path: paths.news, title: 'pages.news', page: 'news' },
+  { path: paths.recharge, title: 'pages.recharge', page: 'recharge', auth: true },
   {
-    path: '/pages/recharge/recharge-bank-card',
+    path: paths.rechargeBank,
     title: 'pages.rechargeBank',
     page: 'rechargeBank',
     auth: true,
   },
   {
-    path: '/pages/recharge/recharge-usdt-trc20',
+    path: paths.rechargeTrc20,
     title: 'pages.rechargeTrc20',
     page: 'rechargeTrc20',
     auth: true,
   },
   {
-    path: '/pages/recharge/recharge-usdt-erc20',
+    path: paths.rechargeErc20,
     title: 'pages.rechargeErc20',
     page: 'rechargeErc20',
     auth: true,

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { BackIcon } from './icons';
+import { paths } from '@client/app/route-table';
 
-export const HOME_PATH = '/pages/index/index';
+export const HOME_PATH = paths.home;
 
 /** The page's title bar; `back` adds a back button (home when the page was opened directly). */
 export function PageHeader({

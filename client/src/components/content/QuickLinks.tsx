@@ -4,17 +4,18 @@ import { useAppInfo, useIsLoggedIn, useUnreadCount } from '@client/state';
 import { quickIcons } from './icons';
 import { UnreadBadge } from './UnreadBadge';
 import './content.css';
+import { paths } from '@client/app/route-table';
 
 type QuickName = Exclude<keyof typeof quickIcons, 'service'>;
 
 /** Home's shortcuts, in the order of the spec's Home capabilities. */
 const links: { name: QuickName; path: string }[] = [
-  { name: 'deposit', path: '/pages/recharge/recharge' },
-  { name: 'trade', path: '/pages/product/product' },
-  { name: 'orders', path: '/pages/order/order' },
-  { name: 'withdrawal', path: '/pages/account/account' },
-  { name: 'about', path: '/pages/aboutUs/aboutUs' },
-  { name: 'messages', path: '/pages/message/message' },
+  { name: 'deposit', path: paths.recharge },
+  { name: 'trade', path: paths.product },
+  { name: 'orders', path: paths.orders },
+  { name: 'withdrawal', path: paths.account },
+  { name: 'about', path: paths.aboutUs },
+  { name: 'messages', path: paths.messages },
 ];
 
 /** The messages shortcut's live badge: only for a signed-in user. */

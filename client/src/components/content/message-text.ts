@@ -1,15 +1,16 @@
 import type { TFunction } from 'i18next';
 import type { Message, SystemMessageKind } from '@shared/content';
 import { formatMoney } from '@client/i18n/format';
+import { paths } from '@client/app/route-table';
 
 /** Where the user can see more about what a message reports. */
 export const messageLinks: Record<SystemMessageKind, string> = {
-  deposit_approved: '/pages/withdraw-list/withdraw-open',
-  deposit_rejected: '/pages/withdraw-list/withdraw-open',
-  withdrawal_succeeded: '/pages/withdraw-list/withdraw-list',
-  withdrawal_failed: '/pages/withdraw-list/withdraw-list',
-  kyc_verified: '/pages/verify/verify',
-  kyc_rejected: '/pages/verify/verify',
+  deposit_approved: paths.depositList,
+  deposit_rejected: paths.depositList,
+  withdrawal_succeeded: paths.withdrawList,
+  withdrawal_failed: paths.withdrawList,
+  kyc_verified: paths.verify,
+  kyc_rejected: paths.verify,
 };
 
 /**

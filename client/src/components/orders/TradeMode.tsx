@@ -4,8 +4,9 @@ import { Link } from 'react-router-dom';
 import { tradeModes, type TradeMode } from '@shared/orders';
 import { useTradeMode } from '@client/state';
 import './trade-mode.css';
+import { paths } from '@client/app/route-table';
 
-export const DEPOSIT_PATH = '/pages/recharge/recharge';
+export const DEPOSIT_PATH = paths.recharge;
 
 /**
  * The Real / Practice switch (issue 19). One choice for every trading screen: the ticket's switch

@@ -1,16 +1,17 @@
 import type { DepositChannelId } from '@shared/wallet';
+import { paths } from '@client/app/route-table';
 
 /** Paths of the money and identity screens (seed spec §2). */
 export const walletPaths = {
-  recharge: '/pages/recharge/recharge',
-  transfer: '/pages/transfer/transfer',
-  deposits: '/pages/withdraw-list/withdraw-open',
-  withdraw: '/pages/withdraw-money/withdraw-money',
-  withdrawals: '/pages/withdraw-list/withdraw-list',
-  accounts: '/pages/account/account',
-  accountDetail: '/pages/account/account-detail',
-  moneyRecord: '/pages/money-record/money-record',
-  verify: '/pages/verify/verify',
+  recharge: paths.recharge,
+  transfer: paths.transfer,
+  deposits: paths.depositList,
+  withdraw: paths.withdraw,
+  withdrawals: paths.withdrawList,
+  accounts: paths.account,
+  accountDetail: paths.accountDetail,
+  moneyRecord: paths.moneyRecord,
+  verify: paths.verify,
 } as const;
 
 /** Each deposit channel: its page, the page's title, its name, and the test id of its choice. */
@@ -24,19 +25,19 @@ export const depositChannelInfo: Record<
   }
 > = {
   bank: {
-    path: '/pages/recharge/recharge-bank-card',
+    path: paths.rechargeBank,
     testId: 'channel-bank',
     page: 'pages.rechargeBank',
     title: 'wallet.channel.bank',
   },
   'usdt-trc20': {
-    path: '/pages/recharge/recharge-usdt-trc20',
+    path: paths.rechargeTrc20,
     testId: 'channel-usdt-trc20',
     page: 'pages.rechargeTrc20',
     title: 'wallet.channel.usdtTrc20',
   },
   'usdt-erc20': {
-    path: '/pages/recharge/recharge-usdt-erc20',
+    path: paths.rechargeErc20,
     testId: 'channel-usdt-erc20',
     page: 'pages.rechargeErc20',
     title: 'wallet.channel.usdtErc20',

@@ -22,8 +22,9 @@ import { DurationPicker } from './DurationPicker';
 import { MARKET_NOTICE_ID } from './MarketNotice';
 import { checkAmount, inputMax, pickDuration, placeAllAmount } from './ticket';
 import { usePlaceOrder } from './usePlaceOrder';
+import { paths } from '@client/app/route-table';
 
-const POSITIONS_PATH = '/pages/order/order?tab=positions';
+const POSITIONS_PATH = `${paths.orders}?tab=positions`;
 
 /** The ticket of a signed-in user: duration, amount, estimate, buy up / buy down, confirmation. */
 export function TicketForm({ product, tradable }: { product: Product; tradable: boolean }) {

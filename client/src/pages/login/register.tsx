@@ -10,8 +10,9 @@ import { setRegisterInfo, showToast, useRegisterInfo } from '@client/state';
 import type { LoginState } from './login';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
+import { paths } from '@client/app/route-table';
 
-const REGISTER_CHECK = '/pages/login/registerCheck';
+const REGISTER_CHECK = paths.registerCheck;
 
 /**
  * /pages/login/register, step 2: login password and transaction password, each confirmed.
@@ -38,7 +39,7 @@ export function RegisterPage() {
     await register({ ...info, ...values });
     setFinished(true);
     showToast(t('account.register.succeeded'));
-    void navigate('/pages/login/login', {
+    void navigate(paths.login, {
       replace: true,
       state: { account: info.account } satisfies LoginState,
     });

@@ -8,6 +8,7 @@ import { rules } from '@client/components/form/validation';
 import { setRegisterInfo, useRegisterInfo } from '@client/state';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
+import { paths } from '@client/app/route-table';
 
 /**
  * /pages/login/registerCheck, step 1: account, phone and account-opening code, checked by the
@@ -34,7 +35,7 @@ export function RegisterCheckPage() {
     };
     await checkRegistration(info);
     setRegisterInfo(info);
-    void navigate('/pages/login/register');
+    void navigate(paths.register);
   });
 
   return (

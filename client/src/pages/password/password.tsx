@@ -7,8 +7,9 @@ import { useForm } from '@client/components/form/useForm';
 import { digitsOnly, rules, type Rules } from '@client/components/form/validation';
 import { showToast } from '@client/state';
 import '@client/components/form/form.css';
+import { paths } from '@client/app/route-table';
 
-const SETTINGS = '/pages/set/set';
+const SETTINGS = paths.settings;
 
 type Field = 'oldPassword' | 'newPassword' | 'confirmPassword';
 

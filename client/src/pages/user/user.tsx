@@ -11,34 +11,35 @@ import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { logout, refreshUser, showToast, useAccountSummary, useUser } from '@client/state';
 import { UserFigures } from './UserFigures';
 import './user.css';
+import { paths } from '@client/app/route-table';
 
 /** The personal centre menu of seed spec §2, in its order; the pages come with their features. */
 const menu: { path: string; title: PageTitleKey; testId: string }[] = [
-  { path: '/pages/recharge/recharge', title: 'pages.recharge', testId: 'menu-deposit' },
+  { path: paths.recharge, title: 'pages.recharge', testId: 'menu-deposit' },
   {
-    path: '/pages/withdraw-money/withdraw-money',
+    path: paths.withdraw,
     title: 'pages.withdraw',
     testId: 'menu-withdraw',
   },
-  { path: '/pages/verify/verify', title: 'pages.verify', testId: 'menu-verify' },
-  { path: '/pages/order/order', title: 'pages.orders', testId: 'menu-orders' },
+  { path: paths.verify, title: 'pages.verify', testId: 'menu-verify' },
+  { path: paths.orders, title: 'pages.orders', testId: 'menu-orders' },
   {
-    path: '/pages/withdraw-list/withdraw-open',
+    path: paths.depositList,
     title: 'pages.depositList',
     testId: 'menu-deposits',
   },
   {
-    path: '/pages/withdraw-list/withdraw-list',
+    path: paths.withdrawList,
     title: 'pages.withdrawList',
     testId: 'menu-withdrawals',
   },
   {
-    path: '/pages/money-record/money-record',
+    path: paths.moneyRecord,
     title: 'pages.moneyRecord',
     testId: 'menu-money-record',
   },
-  { path: '/pages/account/account', title: 'pages.account', testId: 'menu-account' },
-  { path: '/pages/set/set', title: 'pages.settings', testId: 'menu-settings' },
+  { path: paths.account, title: 'pages.account', testId: 'menu-account' },
+  { path: paths.settings, title: 'pages.settings', testId: 'menu-settings' },
 ];
 
 function KycBadge({ status }: { status: User['kyc']['status'] }) {
