@@ -12,7 +12,7 @@ import '@client/components/components.css';
 
 // Every page is its own chunk: the first load carries the shell, not the chart library.
 const pages: Record<BuiltPage, LazyPage<object>> = {
-  home: lazy(() => import('@client/pages/index/index').then((m) => ({ default: m.HomePage }))),
+  home: lazy(() => import('@client/pages/home/home').then((m) => ({ default: m.HomePage }))),
   product: lazy(() =>
     import('@client/pages/product/product').then((m) => ({ default: m.ProductPage })),
   ),
@@ -51,12 +51,12 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
     import('@client/pages/transfer/transfer').then((m) => ({ default: m.TransferPage })),
   ),
   depositList: lazy(() =>
-    import('@client/pages/withdraw-list/withdraw-open').then((m) => ({
+    import('@client/pages/deposits/deposit-list').then((m) => ({
       default: m.DepositListPage,
     })),
   ),
   withdrawList: lazy(() =>
-    import('@client/pages/withdraw-list/withdraw-list').then((m) => ({
+    import('@client/pages/withdrawals/withdrawal-list').then((m) => ({
       default: m.WithdrawalListPage,
     })),
   ),
@@ -67,27 +67,27 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
     import('@client/pages/account/account-detail').then((m) => ({ default: m.AccountDetailPage })),
   ),
   withdraw: lazy(() =>
-    import('@client/pages/withdraw-money/withdraw-money').then((m) => ({
+    import('@client/pages/withdrawals/withdraw').then((m) => ({
       default: m.WithdrawPage,
     })),
   ),
   moneyRecord: lazy(() =>
-    import('@client/pages/money-record/money-record').then((m) => ({ default: m.MoneyRecordPage })),
+    import('@client/pages/fund-records/fund-records').then((m) => ({ default: m.MoneyRecordPage })),
   ),
   verify: lazy(() =>
     import('@client/pages/verify/verify').then((m) => ({ default: m.VerifyPage })),
   ),
   // Savings balance (issue 8).
   savings: lazy(() =>
-    import('@client/pages/money/money').then((m) => ({ default: m.SavingsPage })),
+    import('@client/pages/savings/savings').then((m) => ({ default: m.SavingsPage })),
   ),
   savingsRecords: lazy(() =>
-    import('@client/pages/Particulars/Particulars').then((m) => ({
+    import('@client/pages/savings/savings-records').then((m) => ({
       default: m.SavingsRecordsPage,
     })),
   ),
   savingsRules: lazy(() =>
-    import('@client/pages/money/detail').then((m) => ({ default: m.SavingsRulesPage })),
+    import('@client/pages/savings/savings-rules').then((m) => ({ default: m.SavingsRulesPage })),
   ),
   // Content (issue 9).
   messages: lazy(() =>
@@ -97,13 +97,13 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
     import('@client/pages/aboutUs/aboutUs').then((m) => ({ default: m.AboutUsPage })),
   ),
   privacy: lazy(() =>
-    import('@client/pages/yinsi/yinsi').then((m) => ({ default: m.PrivacyPage })),
+    import('@client/pages/legal/privacy').then((m) => ({ default: m.PrivacyPage })),
   ),
   privacy2: lazy(() =>
-    import('@client/pages/yinsi/gy').then((m) => ({ default: m.PrivacyNoticePage })),
+    import('@client/pages/legal/privacy-notice').then((m) => ({ default: m.PrivacyNoticePage })),
   ),
   news: lazy(() =>
-    import('@client/pages/index/detail').then((m) => ({ default: m.NewsDetailPage })),
+    import('@client/pages/home/news-detail').then((m) => ({ default: m.NewsDetailPage })),
   ),
 };
 const NotAvailablePage = lazy(() =>

@@ -7,9 +7,10 @@ import { useProductName } from '@client/i18n/useProductName';
 import { ChangeBadge } from './ChangeBadge';
 import { EmptyState, ErrorState, LoadingState } from './StateViews';
 import './market.css';
+import { paths } from '@client/app/route-table';
 
 export function detailPath(id: string): string {
-  return `/pages/Detail/Detail?id=${encodeURIComponent(id)}`;
+  return `${paths.detail}?id=${encodeURIComponent(id)}`;
 }
 
 /** What a row shows: a row whose figures did not move is not drawn again on the next snapshot. */

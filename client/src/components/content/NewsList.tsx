@@ -7,8 +7,9 @@ import { EmptyState } from '@client/components/StateViews';
 import { ListEnd } from './ListEnd';
 import { RelativeTime } from './RelativeTime';
 import { usePagedList } from './usePagedList';
+import { paths } from '@client/app/route-table';
 
-export const newsPath = (id: string) => `/pages/index/detail?id=${encodeURIComponent(id)}`;
+export const newsPath = (id: string) => `${paths.news}?id=${encodeURIComponent(id)}`;
 
 /** News, newest first: the first page comes with Home's content, more on demand. */
 export function NewsList({ first, lang }: { first: Page<NewsSummary>; lang: string }) {

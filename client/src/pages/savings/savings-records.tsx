@@ -6,8 +6,8 @@ import { getSavingsRecords } from '@client/api/savings';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
-import { useSavingsFormat } from '@client/pages/money/savings-format';
-import '@client/pages/money/savings.css';
+import { useSavingsFormat } from '@client/pages/savings/savings-format';
+import '@client/pages/savings/savings.css';
 
 interface Loaded {
   items: SavingsRecord[];
