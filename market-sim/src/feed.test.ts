@@ -4,7 +4,7 @@ import type { Tick } from '@shared/market';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';

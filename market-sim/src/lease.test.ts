@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { holdLease, type Lease, type Led } from './lease';
 import { createTapeWriter } from './tape-writer';

@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { MarketSnapshot, Tick } from '@shared/market';
 import type { Product } from '@shared/product';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Hello, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import type { Tick } from '@shared/market';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { repoRoot, startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';

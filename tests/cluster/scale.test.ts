@@ -4,7 +4,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { Tick } from '@shared/market';
 import type { Order } from '@shared/orders';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { checkLedger } from '@server/modules/ledger/ledger';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { expireOrder, fund } from '@tests/support/orders';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Tick } from '@shared/market';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';

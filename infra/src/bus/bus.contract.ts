@@ -1,19 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { BusMessage } from '@shared/bus';
 import type { Bus } from './bus';
-
-/** Waits until `predicate` holds, polling; fails after `ms`. */
-export async function eventually(
-  predicate: () => boolean,
-  ms = 5000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { eventually } from '@tests/support/wait';
 
 const tick = (seq: number): BusMessage => ({
   type: 'tick',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
-import { eventually } from './bus.contract';
+import { eventually } from '@tests/support/wait';
 import { createRedisBus } from './redis';
 
 describe('Redis bus across a Redis restart (private redis-server)', () => {

@@ -7,7 +7,7 @@ import type { MarketState } from '@shared/bus';
 import type { Tick } from '@shared/market';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@shared/socket';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
-import { eventually } from '@infra/bus/bus.contract';
+import { eventually } from '@tests/support/wait';
 import { oneAddressLimits } from '@tests/support/socket-limits';
 import { sessionRoom, sessionTokenHash } from '../platform/user-events';
 import { createGateway, type Gateway } from './gateway';
