@@ -165,13 +165,8 @@ export async function composeApi(
     balancesChanged,
     log: log.child({ part: 'savings' }),
   });
-  const content = createContentService(db);
-  const messages = createMessagesService(db, userEvents);
-  const app = createApiApp({
-    config,
-    db,
-    bus,
-    log,
+  // What the routes serve, each service once.
+  const services = {
     market,
     fairness,
     auth,
@@ -181,28 +176,20 @@ export async function composeApi(
     orders,
     savings,
     practice,
-    content,
-    messages,
+    content: createContentService(db),
+    messages: createMessagesService(db, userEvents),
+  };
+  const app = createApiApp({
+    config,
+    db,
+    bus,
+    log,
+    ...services,
     testClock: testClock
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
     operatorTokenHash: o.operatorTokenHash,
     metrics,
   });
-  return {
-    app,
-    market,
-    auth,
-    kyc,
-    wallet,
-    orders,
-    fairness,
-    savings,
-    savingsJob,
-    practice,
-    summaries,
-    balancesChanged,
-    clock,
-    testClock,
-  };
+  return { app, ...services, savingsJob, summaries, balancesChanged, clock, testClock };
 }
