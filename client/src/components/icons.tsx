@@ -1,7 +1,8 @@
 /** Line icons for the tab bar and buttons. Decorative: the control next to them carries the text. */
 type IconProps = { className?: string };
 
-function Svg({ children, className }: IconProps & { children: React.ReactNode }) {
+/** The one icon wrapper: a 24 px line icon in the text colour, hidden from assistive tech. */
+export function Svg({ children, className }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       className={className}

@@ -1,26 +1,8 @@
 import type { ReactNode } from 'react';
 import type { HighlightIcon } from '@shared/content';
+import { Svg } from '../icons';
 
 /** Line icons of Home's shortcuts and highlights. Decorative: the text beside them says it all. */
-function Svg({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="24"
-      height="24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
-
 export const quickIcons = {
   deposit: (
     <Svg>

@@ -26,7 +26,8 @@ export type Rule<F extends string> = (value: string, values: Values<F>) => Messa
 export type Rules<F extends string> = Partial<Record<F, Rule<F>>>;
 export type Errors<F extends string> = Partial<Record<F, MessageKey>>;
 
-const required = (value: string): MessageKey | null =>
+/** The one "required" rule: blank (or only spaces) is missing. */
+export const required = (value: string): MessageKey | null =>
   value.trim() === '' ? 'common.required' : null;
 
 /** Required, then the shared zod schema: the client refuses exactly what the server refuses. */

@@ -8,7 +8,7 @@ import {
 } from '@shared/bank-account';
 import { payerAccount } from '@shared/wallet.schemas';
 import type { DepositChannel } from '@shared/wallet';
-import type { MessageKey } from '@client/components/form/validation';
+import { required, type MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
 import { convertAtRate, groupedDigits } from './money';
 
@@ -24,9 +24,6 @@ export const msg = (key: WalletRuleKey | KycRuleKey): MessageKey => key as strin
 /** Spec §8 "empty value": what a blank withdrawal account field says. */
 export const notEmpty = (value: string): MessageKey | null =>
   value.trim() === '' ? msg('wallet.rules.empty') : null;
-
-export const required = (value: string): MessageKey | null =>
-  value.trim() === '' ? 'common.required' : null;
 
 /** Text up to `max` characters, not blank. */
 export const text =
