@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { repoRoot } from '@tests/support/processes';
+import { opsJson } from '@tests/support/journey';
 import { defaultCatalogue } from '@sim/catalogue';
-
-const run = promisify(execFile);
 
 /** A 1×1 PNG, by its bytes. */
 const tinyPng = Buffer.from(
@@ -33,23 +28,7 @@ describe('content journeys (Chromium, embedded app)', () => {
   });
 
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
-  const ops = async (...args: string[]): Promise<Record<string, unknown>> => {
-    const { stdout } = await run(
-      path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DATA_DIR: app.dataDir,
-          PORT: String(app.port),
-          OPERATOR_TOKEN: '',
-          OPS_URL: '',
-        },
-      },
-    );
-    return JSON.parse(stdout) as Record<string, unknown>;
-  };
+  const ops = (...args: string[]) => opsJson<Record<string, unknown>>(app, ...args);
   const api = async (route: string, init: RequestInit = {}) => {
     const res = await fetch(`${app.url}/api${route}`, init);
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };

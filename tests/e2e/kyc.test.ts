@@ -1,14 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { repoRoot } from '@tests/support/processes';
-
-const run = promisify(execFile);
+import { opsJson } from '@tests/support/journey';
 
 /** A valid PNG (a colour gradient), made here: no fixture files. */
 function png(width: number, height: number): Buffer {
@@ -81,23 +77,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     await app?.dispose();
   });
 
-  const ops = async (...args: string[]): Promise<unknown> => {
-    const { stdout } = await run(
-      path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DATA_DIR: app.dataDir,
-          PORT: String(app.port),
-          OPERATOR_TOKEN: '',
-          OPS_URL: '',
-        },
-      },
-    );
-    return JSON.parse(stdout) as unknown;
-  };
+  const ops = (...args: string[]) => opsJson<unknown>(app, ...args);
   const pendingOf = async (account: string): Promise<OpsKyc> => {
     const list = (await ops('kyc', 'list', '--status', 'pending')) as { items: OpsKyc[] };
     const mine = list.items.find((k) => k.userAccount === account);

@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { repoRoot } from '@tests/support/processes';
-
-const run = promisify(execFile);
+import { opsJson } from '@tests/support/journey';
 
 /** A small valid PNG (a colour gradient), made here: no fixture files. */
 function png(width: number, height: number): Buffer {
@@ -60,23 +55,7 @@ describe('money journeys (Chromium, embedded app)', () => {
   });
 
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
-  const ops = async (...args: string[]): Promise<unknown> => {
-    const { stdout } = await run(
-      path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', ...args],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DATA_DIR: app.dataDir,
-          PORT: String(app.port),
-          OPERATOR_TOKEN: '',
-          OPS_URL: '',
-        },
-      },
-    );
-    return JSON.parse(stdout) as unknown;
-  };
+  const ops = (...args: string[]) => opsJson<unknown>(app, ...args);
 
   const register = async () => {
     const account = `money_${process.pid % 10_000}_${++serial}`;

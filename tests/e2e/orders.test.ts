@@ -8,6 +8,7 @@ import type { Product } from '@shared/product';
 import type { AccountSummary, Deposit } from '@shared/wallet';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
+import { runOps } from '@tests/support/journey';
 
 const run = promisify(execFile);
 
@@ -390,20 +391,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await buyUp.isEnabled()).toBe(true);
     expect(await page.getByTestId('market-notice').count()).toBe(0);
 
-    const ops = (...args: string[]) =>
-      run(
-        path.join(repoRoot, 'node_modules/.bin/tsx'),
-        ['scripts/ops.ts', 'products', 'maintenance', 'ETHUSDT', ...args],
-        {
-          cwd: repoRoot,
-          env: {
-            ...process.env,
-            DATA_DIR: app.dataDir,
-            PORT: String(app.port),
-            OPERATOR_TOKEN: '',
-          },
-        },
-      );
+    const ops = (...args: string[]) => runOps(app, 'products', 'maintenance', 'ETHUSDT', ...args);
     const opensAt = new Date(Date.now() + 2 * 3_600_000);
     opensAt.setSeconds(0, 0);
     await ops('on', '--opens-at', opensAt.toISOString());

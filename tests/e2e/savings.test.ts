@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { SavingsOverview, TestClockState } from '@shared/savings';
 import type { Deposit } from '@shared/wallet';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { repoRoot } from '@tests/support/processes';
 import { images } from '@tests/support/wallet';
-
-const run = promisify(execFile);
+import { runOps } from '@tests/support/journey';
 
 /**
  * Issue 8 journey: transfer in and see pending shares; move the test clock past the cut-off and
@@ -72,14 +67,7 @@ describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
     form.append('payerName', 'Test Payer');
     form.append('screenshot', new Blob([images.png], { type: 'image/png' }), 'transfer.png');
     const deposit = await api<Deposit>('/api/deposits', { method: 'POST', body: form }, token);
-    const cli = await run(
-      path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', 'deposits', 'approve', deposit.id],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, DATA_DIR: app.dataDir, PORT: String(app.port), OPERATOR_TOKEN: '' },
-      },
-    );
+    const cli = await runOps(app, 'deposits', 'approve', deposit.id);
     expect(cli.stderr).toBe('');
     return token;
   };
