@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOpsArgs } from './ops-args';
 
 type Call = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown };
 type Command = {
@@ -235,25 +235,7 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      code: { type: 'string' },
-      reason: { type: 'string' },
-      status: { type: 'string' },
-      title: { type: 'string' },
-      body: { type: 'string' },
-      user: { type: 'string' },
-      lang: { type: 'string' },
-      id: { type: 'string' },
-      'opens-at': { type: 'string' },
-      out: { type: 'string' },
-      file: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseOpsArgs(argv);
   const [group, action, ...rest] = positionals;
   const command = group && action ? commands[group]?.[action] : undefined;
   if (!command) {
