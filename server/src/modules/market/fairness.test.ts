@@ -212,6 +212,14 @@ describe.each(dbDrivers())('the provably fair live feed on %s', (kind) => {
   it('reveals a period only once it has ended and every order that could depend on it has settled', async () => {
     await start({});
     await runUntil('BTCUSDT', 30);
+    // The order must come more than the margin (1 s) after a period's end, or no period is old
+    // enough to be revealed beside it: periods are aligned to the clock, so 30 ticks after the
+    // start may still be inside the first period or less than 1 s after it.
+    const firstEnd = Math.min(...(await periods('BTCUSDT')).map((p) => p.periodEnd));
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(firstEnd + 1200), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const [userId] = await bulkUsers(t.db, 1, 1_000_000);
     // An open BTCUSDT order accepted now (by the database clock).
     const { rows } = await t.db.query<{ id: number; accepted: number }>(
