@@ -8,6 +8,7 @@ import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import * as repo from './kyc.repo';
 import { presentKyc, presentOpsKyc } from './kyc.presenter';
+import { identityChecks } from './identity';
 
 const underWay = () =>
   conflict('INVALID_STATE', 'An identity check is under review or verified already');
@@ -53,9 +54,7 @@ export function createKycService(
   };
 
   return {
-    async state(userId: number): Promise<KycState> {
-      return presentKyc(await repo.latestKycSubmission(db, userId));
-    },
+    state: identityChecks(db).state,
 
     /**
      * Takes a submission with its two photos. Refused with 409 INVALID_STATE while one is under

@@ -72,10 +72,6 @@ async function accountSummary(
   };
 }
 
-/**
- * The account summary of one process, bound to its platform day: every reader and every
- * `balance` event goes through it, so none can count "today" from another midnight.
- */
 /** Where a summary's figures come from: the ledger, and the orders and kyc modules' readers. */
 interface SummarySources {
   db: Queryable;
@@ -83,6 +79,10 @@ interface SummarySources {
   identity: Pick<IdentityChecks, 'verified'>;
 }
 
+/**
+ * The account summary of one process, bound to its platform day: every reader and every
+ * `balance` event goes through it, so none can count "today" from another midnight.
+ */
 export function createAccountSummaries({
   db,
   orders,
