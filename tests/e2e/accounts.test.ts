@@ -119,7 +119,7 @@ describe('account journeys (Chromium, embedded app)', () => {
     // Languages: the settings switch re-words every screen, and the choice survives a reload.
     await page.getByTestId('menu-settings').click();
     await page.waitForURL(/#\/pages\/set\/set/);
-    expect(await title(page)).toBe('设置');
+    await expect.poll(() => title(page)).toBe('设置');
     await page.getByTestId('language-select').selectOption('en');
     await expect.poll(() => title(page)).toBe('Settings');
     expect(await text(page, 'clear-cache')).toBe('Clear cache');
@@ -130,7 +130,7 @@ describe('account journeys (Chromium, embedded app)', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('ja');
     await page.getByRole('button', { name: '戻る' }).click();
     await page.waitForURL(/#\/pages\/user\/user/);
-    expect(await title(page)).toBe('マイページ');
+    await expect.poll(() => title(page)).toBe('マイページ');
     expect(await text(page, 'kyc-badge')).toBe('未認証');
     expect(await text(page, 'logout')).toBe('ログアウト');
     await page.reload();

@@ -123,7 +123,9 @@ describe('money journeys (Chromium, embedded app)', () => {
 
     // The channel page: the address with copy, the amount carried over, the screenshot required.
     await page.waitForURL(/recharge-usdt-trc20\?amount=15050$/);
-    expect(await page.getByTestId('quantity').inputValue()).toBe('150.5');
+    // The URL changes before the lazily loaded channel page replaces the amount step (whose field
+    // has the same test id), so the check waits for the new page's value.
+    await expect.poll(() => page.getByTestId('quantity').inputValue()).toBe('150.5');
     const address = await text(page, 'deposit-address');
     // The address as a scannable QR code, drawn on the client.
     const qr = page.getByTestId('address-qr');
@@ -265,7 +267,7 @@ describe('money journeys (Chromium, embedded app)', () => {
     await page.getByTestId('amount').fill('200');
     await page.getByTestId('submit').click();
     await page.waitForURL(/recharge-bank-card\?amount=20000$/);
-    expect(await page.getByTestId('amount').inputValue()).toBe('200');
+    await expect.poll(() => page.getByTestId('amount').inputValue()).toBe('200');
 
     // Shown in groups of four; copied as the bare digits a bank app accepts.
     const card = await text(page, 'copy-card-number-value');
