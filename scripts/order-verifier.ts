@@ -1,0 +1,110 @@
+import { auditOrder, type PublicTick } from '@shared/order-audit';
+import type { Order, TradeMode } from '@shared/orders';
+
+/**
+ * `npm run verify:orders`'s work, over HTTP: a user's closed orders (`GET /api/orders`, with the
+ * user's token) checked one by one against the public tape (`GET /api/market/ticks`) with the
+ * published rule (shared/src/order-audit.ts). Only public endpoints and the user's own are read.
+ */
+
+export interface OrderSource {
+  /** Every closed order of the user in `mode`, newest first. */
+  closedOrders(mode: TradeMode): Promise<Order[]>;
+  /** The product's ticks with from ≤ ts ≤ to. */
+  ticks(productId: string, from: number, to: number): Promise<PublicTick[]>;
+}
+
+export function httpOrderSource(
+  baseUrl: string,
+  token: string,
+  fetchImpl: typeof fetch = fetch,
+): OrderSource {
+  const get = async <T>(path: string, query: Record<string, string | number>): Promise<T> => {
+    const url = new URL(path, baseUrl);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
+    const res = await fetchImpl(url, { headers: { Authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  return {
+    async closedOrders(mode) {
+      const out: Order[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { items: Order[]; nextCursor: string | null } = await get('/api/orders', {
+          status: 'closed',
+          mode,
+          limit: 100,
+          ...(cursor ? { cursor } : {}),
+        });
+        out.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+    async ticks(productId, from, to) {
+      const out: PublicTick[] = [];
+      for (;;) {
+        const page = await get<PublicTick[]>('/api/market/ticks', {
+          product: productId,
+          from,
+          to,
+          after: out.at(-1)?.seq ?? 0,
+          limit: 1000,
+        });
+        out.push(...page);
+        if (page.length < 1000) return out;
+      }
+    },
+  };
+}
+
+export interface OrderFinding {
+  order: Order;
+  problems: string[];
+}
+
+export interface OrdersReport {
+  checked: number;
+  /** Closed orders per result, as the server settled them. */
+  byStatus: Record<string, number>;
+  mismatches: OrderFinding[];
+  /** Orders whose tape is no longer kept (TICK_RETENTION_HOURS): nothing to check them against. */
+  unverifiable: Order[];
+}
+
+/**
+ * Checks every closed order of the user in the given modes; `concurrency` tape reads at a time.
+ * `onProgress` hears after each order (a long history takes a while).
+ */
+export async function verifyOrders(
+  source: OrderSource,
+  o: {
+    modes: readonly TradeMode[];
+    maxFeedDelayMs: number;
+    concurrency?: number;
+    onProgress?: (done: number, total: number) => void;
+  },
+): Promise<OrdersReport> {
+  const orders = (await Promise.all(o.modes.map((m) => source.closedOrders(m)))).flat();
+  const report: OrdersReport = { checked: 0, byStatus: {}, mismatches: [], unverifiable: [] };
+  let next = 0;
+  const work = async () => {
+    while (next < orders.length) {
+      const order = orders[next++]!;
+      // Acceptance to expiry holds every tick the rule can choose.
+      const tape = await source.ticks(order.productId, order.createdAt, order.expiresAt);
+      report.byStatus[order.status] = (report.byStatus[order.status] ?? 0) + 1;
+      if (!tape.length && (order.entry || order.exit)) report.unverifiable.push(order);
+      else {
+        const { problems } = auditOrder(order, tape, o.maxFeedDelayMs);
+        if (problems.length) report.mismatches.push({ order, problems });
+      }
+      report.checked++;
+      o.onProgress?.(report.checked, orders.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 4) }, work));
+  report.mismatches.sort((a, b) => Number(a.order.id) - Number(b.order.id));
+  return report;
+}

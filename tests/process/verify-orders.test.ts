@@ -1,0 +1,144 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import { httpOrderSource, verifyOrders } from '../../scripts/order-verifier';
+import { buildTestApi, registerUser, type TestApi } from '../support/api';
+import { bulkOrders } from '../support/bulk-orders';
+import { dbDrivers, openTestDb, type TestDb } from '../support/db';
+import { backdateOrder, fund, recordTick } from '../support/orders';
+
+const repoRoot = new URL('../..', import.meta.url).pathname;
+const ORDERS = 200;
+const MAX_FEED_DELAY_MS = 3000;
+const P = 6_700_000; // SOLUSDT, 3 decimals: 6700.000
+
+/**
+ * How each order's stretch of tape is written: an exit above, below or at the entry, a feed that
+ * stalls before expiry (FEED_STALE), or a first tick too late to enter (NO_ENTRY_TICK).
+ */
+const scenarios = ['above', 'below', 'equal', 'stale', 'late'] as const;
+
+describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
+  let t: TestDb;
+  let api: TestApi;
+  let server: http.Server;
+  let url: string;
+  let user: Awaited<ReturnType<typeof registerUser>>;
+
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    api = await buildTestApi(t.db);
+    server = http.createServer(api.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    // 200 orders of one user, each moved into a 40 s stretch of the past of its own, with the
+    // tape of its scenario written into that stretch; then the real settlement worker decides them.
+    user = await registerUser(api, 'audit');
+    await fund(t.db, user.user.id, 1_000_000);
+    await bulkOrders(t.db, [Number(user.user.id)], ORDERS, 'SOLUSDT');
+    const { rows } = await t.db.query<{ id: number; accepted_ms: number }>(
+      'SELECT id, accepted_ms FROM orders WHERE user_id = $1 ORDER BY id',
+      [user.user.id],
+    );
+    const start = Date.now() - ORDERS * 40_000 - 60_000;
+    for (const [i, o] of rows.entries()) {
+      const { acceptedMs, expiresMs } = await backdateOrder(
+        t.db,
+        o.id,
+        o.accepted_ms - (start + i * 40_000),
+      );
+      const scenario = scenarios[i % scenarios.length]!;
+      if (scenario === 'late') {
+        await recordTick(t.db, 'SOLUSDT', P, acceptedMs + MAX_FEED_DELAY_MS + 500);
+      } else {
+        await recordTick(t.db, 'SOLUSDT', P, acceptedMs + 100);
+        await recordTick(t.db, 'SOLUSDT', P + 300, acceptedMs + 10_000);
+      }
+      const exit = { above: P + 100, below: P - 100, equal: P, stale: P + 50, late: P + 70 };
+      const exitAge = scenario === 'stale' ? MAX_FEED_DELAY_MS + 2000 : 100;
+      await recordTick(t.db, 'SOLUSDT', exit[scenario], expiresMs - exitAge);
+      await recordTick(t.db, 'SOLUSDT', P - 500, expiresMs + 500);
+    }
+    const worker = startSettlementWorker({
+      db: t.db,
+      orders: api.orders,
+      userEvents: api.userEvents,
+      balancesChanged: () => undefined,
+      maxFeedDelayMs: MAX_FEED_DELAY_MS,
+      idleMs: 10_000,
+    });
+    await worker.stop();
+    while ((await worker.entryBatch()) + (await worker.settleBatch()) > 0);
+  }, 240_000);
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await api.close();
+    await t.drop();
+  });
+
+  it('finds every closed order of mixed results settled by the published rule', async () => {
+    const report = await verifyOrders(httpOrderSource(url, user.token), {
+      modes: ['real', 'practice'],
+      maxFeedDelayMs: MAX_FEED_DELAY_MS,
+    });
+    expect(report.mismatches).toEqual([]);
+    expect(report.unverifiable).toEqual([]);
+    expect(report.checked).toBe(ORDERS);
+    // Every kind of result is among them, counted as the server settled them.
+    const { rows } = await t.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM orders WHERE user_id = $1 GROUP BY status',
+      [user.user.id],
+    );
+    expect(report.byStatus).toEqual(Object.fromEntries(rows.map((r) => [r.status, r.n])));
+    for (const status of ['won', 'lost', 'draw', 'void'])
+      expect(report.byStatus[status]).toBeGreaterThan(0);
+    const voids = await t.db.query<{ void_reason: string }>(
+      'SELECT DISTINCT void_reason FROM orders WHERE user_id = $1 AND status = $2 ORDER BY 1',
+      [user.user.id, 'void'],
+    );
+    expect(voids.rows.map((r) => r.void_reason)).toEqual(['FEED_STALE', 'NO_ENTRY_TICK']);
+  });
+
+  it('names exactly the order whose stored exit price was altered, and the command line exits 1', async () => {
+    const { rows } = await t.db.query<{ id: number }>(
+      `UPDATE orders SET exit_price = exit_price + 1
+       WHERE id = (SELECT id FROM orders WHERE user_id = $1 AND status = 'won' ORDER BY id LIMIT 1 OFFSET 7)
+       RETURNING id`,
+      [user.user.id],
+    );
+    const altered = String(rows[0]!.id);
+    const report = await verifyOrders(httpOrderSource(url, user.token), {
+      modes: ['real'],
+      maxFeedDelayMs: MAX_FEED_DELAY_MS,
+    });
+    expect(report.mismatches.map((m) => m.order.id)).toEqual([altered]);
+    expect(report.mismatches[0]!.problems).toEqual([
+      expect.stringMatching(/^exit #\d+ \d+\.\d{3} at \d+, the tape gives #\d+ \d+\.\d{3} at \d+$/),
+    ]);
+
+    // Run asynchronously: this process serves the API the command line reads.
+    const cli = await new Promise<{ stdout: string; stderr: string; status: number | null }>(
+      (resolve) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'scripts/verify-orders.ts', '--url', url, '--token', user.token],
+          { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+          (err, stdout, stderr) =>
+            resolve({
+              stdout,
+              stderr,
+              status: err ? ((err as { code?: number }).code ?? null) : 0,
+            }),
+        ),
+    );
+    expect(cli.stdout, cli.stderr).toContain(`order ${altered} (real SOLUSDT`);
+    expect(cli.stdout).toMatch(
+      new RegExp(`${ORDERS} closed orders on .*: 1 mismatch, 0 unverifiable`),
+    );
+    expect(cli.status).toBe(1);
+  });
+});
