@@ -145,6 +145,56 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
     expect(firstBackfillStart(spec('US500'), SATURDAY_NOON, 0)).toBe(SATURDAY_NOON);
   });
 
+  it('draws months of hourly history before a first start, continuous with the backfill and the same for the same seed', async () => {
+    const catalogue = defaultCatalogue.filter((p) => ['BTCUSDT', 'EURUSD'].includes(p.id));
+    const first = (db: Db) =>
+      startFeed({
+        ...options({
+          now: clockFrom(WEDNESDAY_AFTERNOON),
+          backfillHours: 1,
+          historyDays: 30,
+          ticksPerSecond: 2,
+        }),
+        db,
+        catalogue,
+      });
+    const hourly = async (db: Db, id: string) =>
+      (
+        await db.query<{ t: number; o: number; h: number; l: number; c: number; v: number }>(
+          'SELECT t, o, h, l, c, v FROM candles WHERE product_id = $1 AND t < $2 ORDER BY t',
+          [id, WEDNESDAY_AFTERNOON - 3_600_000],
+        )
+      ).rows;
+    await (await first(t.db)).stop();
+    const btc = await hourly(t.db, 'BTCUSDT');
+    // Around the clock: an hourly candle for each of the 30 days' hours.
+    expect(btc.length).toBeGreaterThanOrEqual(30 * 24 - 1);
+    for (const c of btc) {
+      expect(c.t % 3_600_000).toBe(0);
+      expect(c.l).toBeLessThanOrEqual(Math.min(c.o, c.c));
+      expect(c.h).toBeGreaterThanOrEqual(Math.max(c.o, c.c));
+      expect(c.v).toBeGreaterThan(0);
+    }
+    // A weekday market has none while it is closed (Saturdays, UTC).
+    const eur = await hourly(t.db, 'EURUSD');
+    expect(eur.length).toBeGreaterThan(15 * 24);
+    expect(eur.filter((c) => new Date(c.t).getUTCDay() === 6)).toEqual([]);
+    // The backfill goes on from where the history ended: its first minute opens near the last close.
+    const { rows } = await t.db.query<{ o: number }>(
+      'SELECT o FROM candles WHERE product_id = $1 AND t >= $2 ORDER BY t LIMIT 1',
+      ['BTCUSDT', WEDNESDAY_AFTERNOON - 3_600_000],
+    );
+    expect(Math.abs(rows[0]!.o / btc.at(-1)!.c - 1)).toBeLessThan(0.01);
+    // Seeded: another first start with the same seed draws the very same history.
+    const other = await openTestDb(kind);
+    try {
+      await (await first(other.db)).stop();
+      expect(await hourly(other.db, 'BTCUSDT')).toEqual(btc);
+    } finally {
+      await other.drop();
+    }
+  });
+
   it('stops a product under maintenance and announces it, then resumes', async () => {
     const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON) }));
     await eventually(() => ticksOf('ETHUSDT').length > 0, 5000, 'first ticks');

@@ -7,7 +7,7 @@ import { presentStats } from '@shared/aggregate';
 import { unitsToPrice } from '@shared/price';
 import type { ProductSpec } from './catalogue';
 import { deriveSeed, createRng, type Rng } from './rng';
-import { backfill } from './backfill';
+import { backfill, coarseHistory } from './backfill';
 import { isOpen, nextOpen } from './calendar';
 import { startCommitments, type Commitments } from './commitments';
 import { keyedRng, newSecret, replayTicks } from './fairness';
@@ -37,6 +37,11 @@ export interface FeedOptions {
   randomness: Randomness;
   ticksPerSecond: number;
   backfillHours: number;
+  /**
+   * Days of coarse (hourly) history drawn before a first start's backfill, for the long charts
+   * (4h, 1D); 0 for none. Only with a backfill (`backfillHours` > 0).
+   */
+  historyDays?: number;
   retentionHours: number;
   log?: Logger;
   /** Injected clock (tests). */
@@ -109,6 +114,19 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     const model =
       resumed?.model ??
       createPriceModel(spec, deriveSeed(o.seed, `${spec.id}:${last?.seq ?? 0}`), last?.price);
+    const historyDays = o.historyDays ?? 0;
+    if (!last && o.backfillHours > 0 && historyDays > 0) {
+      const until = firstBackfillStart(spec, start, o.backfillHours);
+      const made = await coarseHistory(
+        o.db,
+        spec,
+        model,
+        until - historyDays * DAY,
+        until,
+        o.ticksPerSecond,
+      );
+      o.log?.info({ product: spec.id, candles: made, days: historyDays }, 'drew coarse history');
+    }
     const book = new ProductBook(spec, model, last, history);
     book.periodStart = resumed?.periodStart ?? null;
     // A first start backfills history. A seeded feed also backfills the gap after a restart; a

@@ -127,6 +127,8 @@ export const configSchema = z.object({
   SIM_LEASE_MS: intInRange(1000, 60_000).default(3000),
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
   SIM_BACKFILL_HOURS: intInRange(0, 168).default(24),
+  // market-sim/src/backfill.ts: hourly candles drawn before a first start's backfill (4h, 1D charts).
+  SIM_HISTORY_DAYS: intInRange(0, 730).default(130),
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),
   TAPE_FLUSH_MS: intInRange(10, 5000).default(100),
   MAX_FEED_DELAY_MS: intInRange(100, 60_000).default(3000),

@@ -9,7 +9,10 @@ describe('market journeys (Chromium, embedded app)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '24' }), launchBrowser()]);
+    [app, browser] = await Promise.all([
+      startApp({ SIM_BACKFILL_HOURS: '24', SIM_HISTORY_DAYS: '130' }),
+      launchBrowser(),
+    ]);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -69,7 +72,7 @@ describe('market journeys (Chromium, embedded app)', () => {
     await page.close();
   });
 
-  it('opens a detail page with 24 hours of 1-minute candles, switches intervals, and the chart keeps updating', async () => {
+  it('opens a detail page with 24 hours of 1-minute candles and months of 4h and daily ones, switches intervals, and the chart keeps updating', async () => {
     const { page, errors } = await open('/pages/index/index');
     await page.getByTestId('product-row-BTCUSDT').click();
     await page.waitForURL(/Detail\/Detail\?id=BTCUSDT/);
@@ -81,12 +84,14 @@ describe('market journeys (Chromium, embedded app)', () => {
     await expect
       .poll(() => chart.getAttribute('data-updated'), { timeout: 10_000 })
       .not.toBe(lastBefore);
-    for (const interval of ['5m', '1h', 'line', '1m'] as const) {
+    // The long intervals open with months of coarse history (SIM_HISTORY_DAYS): at least 90 bars.
+    const fewest = { '5m': 51, '1h': 21, '4h': 90, '1d': 90, line: 51, '1m': 51 };
+    for (const interval of ['5m', '1h', '4h', '1d', 'line', '1m'] as const) {
       await page.getByTestId(`interval-${interval}`).click();
       await expect.poll(() => chart.getAttribute('data-interval')).toBe(interval);
       await expect
         .poll(() => chart.getAttribute('data-bars').then(Number))
-        .toBeGreaterThan(interval === '1h' ? 20 : 50);
+        .toBeGreaterThanOrEqual(fewest[interval]);
     }
     const price = page.getByTestId('price');
     const p1 = await price.innerText();

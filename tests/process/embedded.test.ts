@@ -32,6 +32,17 @@ describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
       expect(await unknown.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
       expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(true);
 
+      // The long charts open with months of history on a first start: a 24/7 market, a weekday
+      // one and a metal (the coarse history before the backfill, SIM_HISTORY_DAYS).
+      for (const product of ['BTCUSDT', 'EURUSD', 'XAUUSD'])
+        for (const interval of ['1d', '4h']) {
+          const res = await fetch(
+            `http://127.0.0.1:${port}/api/market/candles?product=${product}&interval=${interval}&limit=1000`,
+          );
+          const candles = (await res.json()) as { t: number }[];
+          expect(candles.length, `${product} ${interval}`).toBeGreaterThanOrEqual(90);
+        }
+
       // A first start seeds WELCOME and an operator token the CLI finds in DATA_DIR. The log
       // says where the token is, never what it is.
       expect(app.output()).toContain('WELCOME');

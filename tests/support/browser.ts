@@ -77,6 +77,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
         LOG_LEVEL: 'warn',
         // Every page of every journey connects from 127.0.0.1: one address, not many users.
         ...oneAddressSocketEnv,
+        // Months of coarse history cost seconds per first start; the journeys that read the long
+        // charts ask for it.
+        SIM_HISTORY_DAYS: '0',
         ...env,
       });
       try {

@@ -70,6 +70,7 @@ export function startSim(
             : { kind: 'committed', periodMs: config.SIM_PERIOD_MINUTES * 60_000 },
         ticksPerSecond: config.SIM_TICKS_PER_SECOND,
         backfillHours: config.SIM_BACKFILL_HOURS,
+        historyDays: config.SIM_HISTORY_DAYS,
         retentionHours: config.TICK_RETENTION_HOURS,
         flushMs: config.TAPE_FLUSH_MS,
         log: simLog,
