@@ -93,6 +93,31 @@ describe('market journeys (Chromium, embedded app)', () => {
         .poll(() => chart.getAttribute('data-bars').then(Number))
         .toBeGreaterThanOrEqual(fewest[interval]);
     }
+    // Volume under every candle; moving average and Bollinger bands as toggles kept on the device.
+    await page.getByTestId('interval-1h').click();
+    await expect.poll(() => chart.getAttribute('data-interval')).toBe('1h');
+    await expect
+      .poll(async () => [
+        await chart.getAttribute('data-volume-bars'),
+        await chart.getAttribute('data-bars'),
+      ])
+      .toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
+    expect(await chart.getAttribute('data-volume-bars')).toBe(
+      await chart.getAttribute('data-bars'),
+    );
+    expect(await page.getByTestId('indicator-ma').getAttribute('aria-pressed')).toBe('false');
+    await page.getByTestId('indicator-ma').click();
+    await page.getByTestId('indicator-boll').click();
+    await expect.poll(() => chart.getAttribute('data-indicators')).toBe('ma boll');
+    const bars = Number(await chart.getAttribute('data-bars'));
+    expect(Number(await chart.getAttribute('data-ma-points'))).toBe(bars - 19);
+    expect(Number(await chart.getAttribute('data-boll-points'))).toBe(bars - 19);
+    await page.reload();
+    await expect.poll(() => chart.getAttribute('data-indicators')).toBe('ma boll');
+    expect(await page.getByTestId('indicator-boll').getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('interval-line').click();
+    await page.getByTestId('indicator-ma').waitFor({ state: 'detached' });
+
     const price = page.getByTestId('price');
     const p1 = await price.innerText();
     await expect.poll(() => price.innerText(), { timeout: 15_000 }).not.toBe(p1);

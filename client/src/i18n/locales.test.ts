@@ -40,6 +40,12 @@ const sameAsEnglish: Record<string, readonly Language[]> = {
   'market.interval.15m': ['de'],
   'market.interval.1h': ['de'],
   'market.interval.4h': ['de'],
+  // Indicator abbreviations as trading apps print them in each market (French writes MM); the
+  // full names read out by screen readers are translated, Indonesian keeping the English terms.
+  'market.indicators.ma': ['zh-CN', 'zh-TW', 'ja', 'ko', 'de', 'id', 'th', 'vi'],
+  'market.indicators.boll': ['zh-CN', 'zh-TW'],
+  'market.indicators.maName': ['id'],
+  'market.indicators.bollName': ['id'],
 };
 /** Codes, units, figures and variables, which no language translates. */
 const isUntranslatable = (text: string) =>

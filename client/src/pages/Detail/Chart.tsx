@@ -21,6 +21,7 @@ import { formatClock, formatDateTime, formatDay } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 import { reconnected$, serverNow, ticks$ } from '@client/streams';
 import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
+import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
 import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
 
 export type ChartView = Interval | 'line';
@@ -41,6 +42,7 @@ function palette(el: HTMLElement) {
     up: get('--up', '#0a8a52'),
     down: get('--down', '#d4283b'),
     accent: get('--accent', '#2563eb'),
+    band: get('--text-muted', '#5b6472'),
   };
 }
 type Palette = ReturnType<typeof palette>;
@@ -60,12 +62,25 @@ function chartColors(colors: Palette, el: HTMLElement) {
 }
 
 const lineColors = (colors: Palette) => ({ color: colors.accent });
+const overlayColors = (colors: Palette) => ({
+  up: colors.up,
+  down: colors.down,
+  ma: colors.accent,
+  band: colors.band,
+});
+/** Candles keep clear of the volume bars in the bottom fifth; a line uses the whole height. */
+const priceMargins = (withVolume: boolean) => ({
+  scaleMargins: withVolume ? { top: 0.1, bottom: 0.24 } : { top: 0.2, bottom: 0.1 },
+});
 const candleColors = (colors: Palette) => ({
   upColor: colors.up,
   downColor: colors.down,
   wickUpColor: colors.up,
   wickDownColor: colors.down,
 });
+
+const indicatorList = (c: IndicatorChoice) =>
+  [c.ma && 'ma', c.boll && 'boll'].filter(Boolean).join(' ');
 
 const timeMs = (time: Time) => (typeof time === 'number' ? time * 1000 : 0);
 
@@ -109,10 +124,13 @@ export function Chart({
   productId,
   precision,
   view,
+  indicators,
 }: {
   productId: string;
   precision: number;
   view: ChartView;
+  /** The moving average and Bollinger bands to draw over candles (not over the line). */
+  indicators: IndicatorChoice;
 }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
@@ -124,6 +142,16 @@ export function Chart({
   const { colors: marketColors } = useMarketColors();
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
+  const overlaysRef = useRef<CandleOverlays | null>(null);
+  // Read when the candle series are made; later changes go through the effect below.
+  const indicatorsRef = useRef(indicators);
+  indicatorsRef.current = indicators;
+
+  useEffect(() => {
+    overlaysRef.current?.show(indicators);
+    const el = containerRef.current;
+    if (el) el.dataset.indicators = indicatorList(indicators);
+  }, [indicators]);
 
   useEffect(() => {
     const el = containerRef.current;
@@ -210,6 +238,7 @@ export function Chart({
     }
 
     if (view === 'line') {
+      chart.priceScale('right').applyOptions(priceMargins(false));
       const series = chart.addSeries(LineSeries, {
         ...lineColors(colors),
         lineWidth: 2,
@@ -243,11 +272,21 @@ export function Chart({
     }
 
     const interval = view;
+    chart.priceScale('right').applyOptions(priceMargins(true));
     const series = chart.addSeries(CandlestickSeries, {
       ...candleColors(colors),
       borderVisible: false,
       priceFormat,
     });
+    const overlays = candleOverlays(chart, overlayColors(colors), indicatorsRef.current);
+    overlaysRef.current = overlays;
+    // What the overlays draw, as attributes for tests and tools (like data-bars).
+    const markOverlays = () => {
+      const n = overlays.counts();
+      el.dataset.volumeBars = String(n.volume);
+      el.dataset.maPoints = String(n.ma);
+      el.dataset.bollPoints = String(n.boll);
+    };
     // The candles' colours, as attributes for tests and tools (like data-bars below).
     const markCandles = () => {
       const { upColor, downColor } = series.options();
@@ -257,6 +296,7 @@ export function Chart({
     markCandles();
     recolorRef.current = (c) => {
       series.applyOptions(candleColors(c));
+      overlays.recolor(overlayColors(c));
       markCandles();
     };
     const sub = candleFeed({
@@ -273,18 +313,26 @@ export function Chart({
       handle(event, {
         set: (bars) => {
           series.setData(bars);
+          overlays.set(bars);
+          markOverlays();
           // A new series inherits the previous view's range; start at the newest candles.
           const shown = Math.min(bars.length, VISIBLE_CANDLES);
           chart
             .timeScale()
             .setVisibleLogicalRange({ from: bars.length - shown, to: bars.length + 2 });
         },
-        update: (bar) => series.update(bar),
+        update: (bar) => {
+          series.update(bar);
+          overlays.update(bar);
+          markOverlays();
+        },
       }),
     );
     return () => {
       recolorRef.current = null;
+      overlaysRef.current = null;
       sub.unsubscribe();
+      overlays.remove(dropSeries);
       dropSeries(series);
     };
   }, [productId, precision, view, retry$]);

@@ -10,6 +10,7 @@ import { useFormat } from '@client/i18n/useFormat';
 import { useProductName } from '@client/i18n/useProductName';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import { useIsLoggedIn, useProduct, useTradeMode, type LiveProduct } from '@client/state';
+import { useChartIndicators, type ChartIndicators } from '@client/state/chart-indicators';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
 import { MarketNotice } from './MarketNotice';
@@ -66,10 +67,39 @@ function IntervalSwitcher({
   );
 }
 
+/** Moving average and Bollinger bands on or off, over candles (the line view has none). */
+function IndicatorToggles({
+  choice,
+  onChange,
+}: {
+  choice: ChartIndicators;
+  onChange: (next: ChartIndicators) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="indicators" role="group" aria-label={t('market.indicators.label')}>
+      {(['ma', 'boll'] as const).map((key) => (
+        <button
+          key={key}
+          type="button"
+          className="indicators__button"
+          aria-pressed={choice[key]}
+          aria-label={t(`market.indicators.${key}Name`)}
+          data-testid={`indicator-${key}`}
+          onClick={() => onChange({ ...choice, [key]: !choice[key] })}
+        >
+          {t(`market.indicators.${key}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product }) {
   const { t } = useTranslation();
   const name = useProductName()(product);
   const [view, setView] = useState<ChartView>('1m');
+  const [indicators, setIndicators] = useChartIndicators();
   const loggedIn = useIsLoggedIn();
   const { mode } = useTradeMode();
   return (
@@ -105,7 +135,13 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
       <Stats product={product} />
       <section className="chart-section" aria-label={t('market.chartLabel')}>
         <IntervalSwitcher view={view} onChange={setView} />
-        <Chart productId={product.id} precision={product.precision} view={view} />
+        <Chart
+          productId={product.id}
+          precision={product.precision}
+          view={view}
+          indicators={indicators}
+        />
+        {view !== 'line' && <IndicatorToggles choice={indicators} onChange={setIndicators} />}
       </section>
       <Ticket product={raw} tradable={product.status === 'open'} />
     </>

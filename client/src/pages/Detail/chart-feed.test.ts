@@ -51,7 +51,7 @@ describe('candleFeed', () => {
     { t: T0, o: '101.00', h: '102.00', l: '100.50', c: '101.50', v: '1' },
   ];
 
-  it('draws the history, then folds held and live ticks into the newest candle', async () => {
+  it('draws the history with its volume, then folds held and live ticks into the newest candle', async () => {
     const { ticks$, loads, feed } = setup();
     const events: FeedEvent<unknown>[] = [];
     feed.subscribe(collect(events));
@@ -65,15 +65,28 @@ describe('candleFeed', () => {
       {
         kind: 'reset',
         bars: [
-          { time: (T0 - MIN) / 1000, open: 100, high: 105, low: 99, close: 101 },
-          { time: T0 / 1000, open: 101, high: 102, low: 100.5, close: 101.5 },
+          { time: (T0 - MIN) / 1000, open: 100, high: 105, low: 99, close: 101, volume: 3 },
+          { time: T0 / 1000, open: 101, high: 102, low: 100.5, close: 101.5, volume: 1 },
         ],
       },
-      { kind: 'update', bar: { time: T0 / 1000, open: 101, high: 103, low: 100.5, close: 103 } },
-      { kind: 'update', bar: { time: T0 / 1000, open: 101, high: 103, low: 100, close: 100 } },
       {
         kind: 'update',
-        bar: { time: (T0 + MIN) / 1000, open: 100.1, high: 100.1, low: 100.1, close: 100.1 },
+        bar: { time: T0 / 1000, open: 101, high: 103, low: 100.5, close: 103, volume: 1 },
+      },
+      {
+        kind: 'update',
+        bar: { time: T0 / 1000, open: 101, high: 103, low: 100, close: 100, volume: 1 },
+      },
+      {
+        kind: 'update',
+        bar: {
+          time: (T0 + MIN) / 1000,
+          open: 100.1,
+          high: 100.1,
+          low: 100.1,
+          close: 100.1,
+          volume: 0,
+        },
       },
     ]);
   });
@@ -99,7 +112,7 @@ describe('candleFeed', () => {
     ticks$.next(tick(1, T0 + 5, '7.00'));
     expect(events.slice(1)).toEqual([
       { kind: 'reset', bars: [] },
-      { kind: 'update', bar: { time: T0 / 1000, open: 7, high: 7, low: 7, close: 7 } },
+      { kind: 'update', bar: { time: T0 / 1000, open: 7, high: 7, low: 7, close: 7, volume: 0 } },
     ]);
   });
 

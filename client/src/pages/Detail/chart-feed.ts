@@ -12,6 +12,11 @@ export interface CandleBar {
   high: number;
   low: number;
   close: number;
+  /**
+   * Base volume from the candles' REST history. Live ticks carry no quantity, so the live candle
+   * keeps what its bucket had when loaded (0 for a bucket that began since) until a reload.
+   */
+  volume: number;
 }
 
 export interface LineBar {
@@ -92,7 +97,13 @@ function safeUnits(price: string, precision: number): number | null {
   }
 }
 
-/** REST candle → units; its volume is not needed (the live candle adds none: ticks carry no qty). */
+/** A REST candle's base volume as a number (0 when unreadable: the bar still draws). */
+const volumeOf = (c: Candle) => {
+  const v = Number(c.v);
+  return Number.isFinite(v) && v >= 0 ? v : 0;
+};
+
+/** REST candle → units; its volume travels beside (the live candle adds none: ticks carry no qty). */
 export function candleToUnits(c: Candle, precision: number): CandleUnits {
   return {
     t: c.t,
@@ -106,9 +117,22 @@ export function candleToUnits(c: Candle, precision: number): CandleUnits {
   };
 }
 
-export function unitsToBar(c: CandleUnits, precision: number): CandleBar {
+export function unitsToBar(c: CandleUnits, precision: number, volume: number): CandleBar {
   const num = (units: number) => Number(unitsToPrice(units, precision));
-  return { time: seconds(c.t), open: num(c.o), high: num(c.h), low: num(c.l), close: num(c.c) };
+  return {
+    time: seconds(c.t),
+    open: num(c.o),
+    high: num(c.h),
+    low: num(c.l),
+    close: num(c.c),
+    volume,
+  };
+}
+
+interface CandleState {
+  candle: CandleUnits | null;
+  /** The live candle's volume (see CandleBar.volume). */
+  volume: number;
 }
 
 export interface CandleFeedOptions {
@@ -127,19 +151,27 @@ export function candleFeed(o: CandleFeedOptions): Observable<FeedEvent<CandleBar
   return historyThenLive(o.loadCandles, o.ticks$, o.reload$, {
     init: (candles) => {
       const sorted = [...candles].sort((a, b) => a.t - b.t);
-      const units = sorted.map((c) => candleToUnits(c, o.precision));
+      const bars = sorted.map((c) =>
+        unitsToBar(candleToUnits(c, o.precision), o.precision, volumeOf(c)),
+      );
+      const last = sorted.at(-1);
       return {
-        state: units.at(-1) ?? null,
-        bars: units.map((c) => unitsToBar(c, o.precision)),
+        state: {
+          candle: last ? candleToUnits(last, o.precision) : null,
+          volume: last ? volumeOf(last) : 0,
+        },
+        bars,
       };
     },
-    step: (current: CandleUnits | null, tick) => {
+    step: (state: CandleState, tick) => {
       const price = safeUnits(tick.price, o.precision);
-      if (price === null) return { state: current, bar: null };
+      if (price === null) return { state, bar: null };
+      const current = state.candle;
       const { candle } = applyTick(current, { ts: tick.ts, price, qty: 0 }, o.intervalMs);
       // applyTick hands back `current` itself for a tick older than the live candle.
-      if (candle === current) return { state: current, bar: null };
-      return { state: candle, bar: unitsToBar(candle, o.precision) };
+      if (candle === current) return { state, bar: null };
+      const volume = current && candle.t === current.t ? state.volume : 0;
+      return { state: { candle, volume }, bar: unitsToBar(candle, o.precision, volume) };
     },
   });
 }
