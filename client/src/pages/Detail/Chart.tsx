@@ -143,11 +143,11 @@ export function Chart({
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
   const overlaysRef = useRef<CandleOverlays | null>(null);
-  // Read when the candle series are made; later changes go through the effect below.
+  // Read when the candle series are made (this effect runs before theirs); later changes reach
+  // the series already drawn through the same effect.
   const indicatorsRef = useRef(indicators);
-  indicatorsRef.current = indicators;
-
   useEffect(() => {
+    indicatorsRef.current = indicators;
     overlaysRef.current?.show(indicators);
     const el = containerRef.current;
     if (el) el.dataset.indicators = indicatorList(indicators);
