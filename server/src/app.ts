@@ -127,8 +127,6 @@ export function createApiApp({
   );
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
-  // The contract's own description (API.md): GET /api/openapi.json.
-  api.use(openApiRoutes());
   api.use(marketRoutes(market, fairness));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
@@ -143,6 +141,9 @@ export function createApiApp({
   api.use(contentOpsRoutes({ content, messages, operatorTokenHash }));
   api.use(savingsRoutes(savings, auth));
   if (testClock) api.use(testClockRoutes(testClock));
+  // The contract's own description (API.md): GET /api/openapi.json, generated from the routes
+  // declared above, so it comes after them.
+  api.use(openApiRoutes());
   api.use((_req, _res, next) => next(notFound('No such endpoint')));
   app.use('/api', api);
 

@@ -1,12 +1,9 @@
+import type { TapeTickDto } from '@shared/market';
 import type { Candle, Interval, Product } from '@shared/product';
 import { request } from './client';
 
-/** One recorded tick of the public tape. */
-export interface TapeTick {
-  seq: number;
-  ts: number;
-  price: string;
-}
+/** One recorded tick of the public tape, as far as the chart reads it (the answer also has `qty`). */
+export type TapeTick = Pick<TapeTickDto, 'seq' | 'ts' | 'price'>;
 
 /** All products, or those whose name matches `q`. */
 export function getProducts(q?: string, signal?: AbortSignal): Promise<Product[]> {

@@ -1,3 +1,4 @@
+import type { ContentPage } from '@shared/content';
 import type { Order, PlaceOrderBody, TradeMode } from '@shared/orders';
 import type { Page } from '@shared/wallet';
 import { request } from './client';
@@ -35,13 +36,6 @@ export function getOrders(query: OrdersQuery, signal?: AbortSignal): Promise<Pag
 /** One of the user's own orders (another user's is NOT_FOUND). */
 export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
   return request<Order>(`/orders/${encodeURIComponent(id)}`, { signal });
-}
-
-/** A content page of the server (`GET /api/pages/:slug`), in the given language. */
-export interface ContentPage {
-  slug: string;
-  title: string;
-  body: string;
 }
 
 /** The trading rules (entry, exit, draw, void), linked from the order ticket. */

@@ -1,4 +1,5 @@
 import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
+import type { ContentPage } from '@shared/content';
 import type { Page } from '@shared/wallet';
 import { request } from './client';
 
@@ -35,13 +36,6 @@ export function getSavingsRecords(
 }
 
 /** A content page (`savings-rules`) in the given language; `lang` is the text's own. */
-export interface ContentPage {
-  slug: string;
-  lang?: string;
-  title: string;
-  body: string;
-}
-
 export function getContentPage(
   slug: string,
   lang: string,

@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import type { AppInfo } from '@shared/accounts';
 import { languages } from '@shared/languages';
+import { appInfoDto } from '@shared/dto';
 import type { Config } from '@server/config';
+import { declare } from '@server/platform/http/route';
 
 /** GET /api/app-info: what the client needs before anything else. */
 export function appInfoRoutes(config: Config): Router {
@@ -14,8 +16,19 @@ export function appInfoRoutes(config: Config): Router {
     ...(config.TEST_CLOCK === '1' ? { testClock: true } : {}),
   };
   const r = Router();
-  r.get('/app-info', (_req, res) => {
-    res.json(info);
-  });
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/app-info',
+      operationId: 'appInfo',
+      summary: 'What the client needs first',
+      tag: 'Accounts',
+      responses: { 200: appInfoDto },
+    },
+    (_req, res) => {
+      res.json(info);
+    },
+  );
   return r;
 }

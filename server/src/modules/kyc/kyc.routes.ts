@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { kycStateDto, opsKycSubmissionDto, pageOf } from '@shared/dto';
 import { kycBody, kycReviewQuery } from '@shared/kyc';
 import { idParam, rejectBody } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
@@ -6,6 +7,7 @@ import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import { requireOperator } from '@server/platform/http/auth';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import { declare, reviewQueue } from '@server/platform/http/route';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { KycService } from './kyc.service';
 
@@ -18,25 +20,56 @@ export function kycRoutes(deps: {
   const { kyc } = deps;
   const r = Router();
   const user = requireUser(deps.auth);
+  const tag = 'Identity and savings';
 
-  r.get('/kyc', user, async (_req, res) => {
-    res.json(await kyc.state(sessionOf(res.locals).userId));
-  });
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/kyc',
+      operationId: 'kyc',
+      summary: 'The identity check',
+      tag,
+      auth: user,
+      responses: { 200: kycStateDto },
+    },
+    async (_req, res) => {
+      res.json(await kyc.state(sessionOf(res.locals).userId));
+    },
+  );
   // The session is checked before the form is read, so anonymous uploads cost nothing.
-  r.post('/kyc', user, imageForm(['front', 'back']), async (req, res) => {
-    const body = parseOrThrow(kycBody, req.body);
-    const photos = { front: fileOf(req, 'front'), back: fileOf(req, 'back') };
-    res.status(201).json(await kyc.submit(sessionOf(res.locals).userId, body, photos));
-  });
+  declare(
+    r,
+    {
+      method: 'post',
+      path: '/kyc',
+      operationId: 'submitKyc',
+      summary: 'Submit an identity check with photos of the ID',
+      tag,
+      auth: user,
+      form: { fields: kycBody, files: ['front', 'back'] },
+      responses: { 201: kycStateDto },
+      errors: { 409: ['INVALID_STATE'] },
+    },
+    imageForm(['front', 'back']),
+    async (req, res) => {
+      const body = parseOrThrow(kycBody, req.body);
+      const photos = { front: fileOf(req, 'front'), back: fileOf(req, 'back') };
+      res.status(201).json(await kyc.submit(sessionOf(res.locals).userId, body, photos));
+    },
+  );
 
-  r.use('/ops/kyc', requireOperator(deps.operatorTokenHash));
-  r.get('/ops/kyc', async (req, res) => {
+  const review = reviewQueue(
+    { what: 'kyc', item: 'Kyc', noun: 'an identity check' },
+    requireOperator(deps.operatorTokenHash),
+  );
+  declare(r, review.list(kycReviewQuery, pageOf(opsKycSubmissionDto)), async (req, res) => {
     res.json(await kyc.review(parseOrThrow(kycReviewQuery, req.query)));
   });
-  r.post('/ops/kyc/:id/approve', async (req, res) => {
+  declare(r, review.approve(idParam, opsKycSubmissionDto), async (req, res) => {
     res.json(await kyc.approve(parseOrThrow(idParam, req.params).id));
   });
-  r.post('/ops/kyc/:id/reject', async (req, res) => {
+  declare(r, review.reject(idParam, rejectBody, opsKycSubmissionDto), async (req, res) => {
     const { id } = parseOrThrow(idParam, req.params);
     res.json(await kyc.reject(id, parseOrThrow(rejectBody, req.body).reason));
   });

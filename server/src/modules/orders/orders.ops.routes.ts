@@ -1,7 +1,20 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { requireOperator } from '@server/platform/http/auth';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import { declare } from '@server/platform/http/route';
 import type { OrdersService } from './orders.service';
+
+/** One mode's house figures, minor units and counts. */
+const houseFigures = z.object({
+  placements: z.int(),
+  volume: z.int().describe('Σ stakes placed'),
+  openOrders: z.int(),
+  exposure: z.int().describe('Σ stakes of open orders'),
+  openPayout: z.int().describe('Σ payouts of open orders if every one won'),
+  settled: z.int(),
+  houseResult: z.int().describe('Σ(stake − payout) over settled orders'),
+});
 
 /**
  * /api/ops/house: the house's figures, real and practice apart (placements, exposure, house
@@ -12,8 +25,20 @@ export function ordersOpsRoutes(
   operatorTokenHash: OperatorTokenHashes | null,
 ): Router {
   const r = Router();
-  r.get('/ops/house', requireOperator(operatorTokenHash), async (_req, res) => {
-    res.json(await orders.houseFigures());
-  });
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/ops/house',
+      operationId: 'houseFigures',
+      summary: 'Placements, exposure and house result, real and practice apart',
+      tag: 'Operators',
+      auth: requireOperator(operatorTokenHash),
+      responses: { 200: z.object({ real: houseFigures, practice: houseFigures }) },
+    },
+    async (_req, res) => {
+      res.json(await orders.houseFigures());
+    },
+  );
   return r;
 }

@@ -1,16 +1,14 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { unauthenticated } from '@server/platform/http/errors';
-import { bearerToken } from '@server/platform/http/auth';
+import { bearerToken, guard, type Guard } from '@server/platform/http/auth';
+import { declare, type RouteSpec } from '@server/platform/http/route';
 import type { AuthService } from '../auth/auth.service';
 import { operatorTokenMatches, type OperatorTokenHashes } from '@server/platform/http/auth';
 import type { UploadService, Viewer } from './upload.service';
 
 /** 401 without a live session or the operator token; puts the viewer in `res.locals.viewer`. */
-function requireViewer(
-  auth: AuthService,
-  operatorTokenHash: OperatorTokenHashes | null,
-): RequestHandler {
-  return async (req, res, next) => {
+function requireViewer(auth: AuthService, operatorTokenHash: OperatorTokenHashes | null): Guard {
+  return guard('userOrOperator', async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
     let viewer: Viewer;
@@ -23,7 +21,7 @@ function requireViewer(
     }
     res.locals.viewer = viewer;
     next();
-  };
+  });
 }
 
 /** GET /api/uploads/:id: the image, to its owner or an operator; 404 to anyone else. */
@@ -33,7 +31,17 @@ export function uploadRoutes(deps: {
   operatorTokenHash: OperatorTokenHashes | null;
 }): Router {
   const r = Router();
-  r.get('/uploads/:id', requireViewer(deps.auth, deps.operatorTokenHash), async (req, res) => {
+  const spec = {
+    method: 'get',
+    path: '/uploads/:id',
+    operationId: 'upload',
+    summary: 'An uploaded image, to its owner or an operator',
+    tag: 'Content',
+    auth: requireViewer(deps.auth, deps.operatorTokenHash),
+    responses: { 200: { media: 'image/*', description: 'The image' } },
+    errors: { 404: ['NOT_FOUND'] },
+  } satisfies RouteSpec;
+  declare(r, spec, async (req, res) => {
     const file = await deps.uploads.read(String(req.params.id), res.locals.viewer as Viewer);
     // The type comes from the sniffed bytes and nosniff stops a browser guessing another one;
     // private: a shared cache must never hand one user's identity photo to another.

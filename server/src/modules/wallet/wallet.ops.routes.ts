@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { ledgerCheckDto, opsDepositDto, opsWithdrawalDto, pageOf } from '@shared/dto';
 import {
   depositReviewQuery,
   idParam,
@@ -8,6 +9,7 @@ import {
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireOperator } from '@server/platform/http/auth';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import { declare, reviewQueue } from '@server/platform/http/route';
 import type { WalletService } from './wallet.service';
 
 /**
@@ -19,14 +21,19 @@ export function walletOpsRoutes(
   operatorTokenHash: OperatorTokenHashes | null,
 ): Router {
   const r = Router();
-  r.use('/ops', requireOperator(operatorTokenHash));
+  const operator = requireOperator(operatorTokenHash);
   const { deposits, withdrawals } = wallet;
+  const deposit = reviewQueue({ what: 'deposits', item: 'Deposit', noun: 'a deposit' }, operator);
+  const withdrawal = reviewQueue(
+    { what: 'withdrawals', item: 'Withdrawal', noun: 'a withdrawal' },
+    operator,
+  );
 
-  r.get('/ops/deposits', async (req, res) => {
+  declare(r, deposit.list(depositReviewQuery, pageOf(opsDepositDto)), async (req, res) => {
     res.json(await deposits.review(parseOrThrow(depositReviewQuery, req.query)));
   });
   // One line per money state change, with ids and amounts (never the reason's text or a token).
-  r.post('/ops/deposits/:id/approve', async (req, res) => {
+  declare(r, deposit.approve(idParam, opsDepositDto), async (req, res) => {
     const d = await deposits.approve(parseOrThrow(idParam, req.params).id);
     req.log.info(
       { event: 'deposit.approved', depositId: d.id, userId: d.userId, amount: d.amount },
@@ -34,7 +41,7 @@ export function walletOpsRoutes(
     );
     res.json(d);
   });
-  r.post('/ops/deposits/:id/reject', async (req, res) => {
+  declare(r, deposit.reject(idParam, rejectBody, opsDepositDto), async (req, res) => {
     const { id } = parseOrThrow(idParam, req.params);
     const d = await deposits.reject(id, parseOrThrow(rejectBody, req.body).reason);
     req.log.info(
@@ -44,10 +51,10 @@ export function walletOpsRoutes(
     res.json(d);
   });
 
-  r.get('/ops/withdrawals', async (req, res) => {
+  declare(r, withdrawal.list(withdrawalReviewQuery, pageOf(opsWithdrawalDto)), async (req, res) => {
     res.json(await withdrawals.review(parseOrThrow(withdrawalReviewQuery, req.query)));
   });
-  r.post('/ops/withdrawals/:id/approve', async (req, res) => {
+  declare(r, withdrawal.approve(idParam, opsWithdrawalDto), async (req, res) => {
     const w = await withdrawals.approve(parseOrThrow(idParam, req.params).id);
     req.log.info(
       { event: 'withdrawal.approved', withdrawalId: w.id, userId: w.userId, amount: w.amount },
@@ -55,7 +62,7 @@ export function walletOpsRoutes(
     );
     res.json(w);
   });
-  r.post('/ops/withdrawals/:id/reject', async (req, res) => {
+  declare(r, withdrawal.reject(idParam, rejectBody, opsWithdrawalDto), async (req, res) => {
     const { id } = parseOrThrow(idParam, req.params);
     const w = await withdrawals.reject(id, parseOrThrow(rejectBody, req.body).reason);
     req.log.info(
@@ -65,8 +72,20 @@ export function walletOpsRoutes(
     res.json(w);
   });
 
-  r.get('/ops/ledger/check', async (_req, res) => {
-    res.json(await wallet.checkLedger());
-  });
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/ops/ledger/check',
+      operationId: 'checkLedger',
+      summary: 'Check that the ledger balances',
+      tag: 'Operators',
+      auth: operator,
+      responses: { 200: ledgerCheckDto },
+    },
+    async (_req, res) => {
+      res.json(await wallet.checkLedger());
+    },
+  );
   return r;
 }

@@ -1,4 +1,15 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import {
+  accountSummaryDto,
+  depositChannelDto,
+  depositDto,
+  fundRecordDto,
+  pageOf,
+  withdrawalAccountDto,
+  withdrawalDto,
+  withdrawalRulesDto,
+} from '@shared/dto';
 import {
   depositBody,
   idParam,
@@ -10,6 +21,7 @@ import {
 import { parseOrThrow } from '@server/platform/http/validate';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
+import { declare, type RouteSpec } from '@server/platform/http/route';
 import type { AuthService } from '../auth/auth.service';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { WalletService } from './wallet.service';
@@ -20,77 +32,223 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
   const r = Router();
   const user = requireUser(auth);
   const userId = (locals: Record<string, unknown>) => sessionOf(locals).userId;
-
-  r.get('/account/summary', user, async (_req, res) => {
-    res.json(await wallet.summary(userId(res.locals)));
-  });
-  r.get('/wallet/ledger', user, async (req, res) => {
-    res.json(await wallet.fundRecords(userId(res.locals), parseOrThrow(ledgerQuery, req.query)));
+  const spec = (s: Omit<RouteSpec, 'auth' | 'tag'>): RouteSpec => ({
+    ...s,
+    auth: user,
+    tag: 'Wallet',
   });
 
-  r.get('/deposits/channels', user, (_req, res) => {
-    res.json(wallet.depositChannels());
-  });
-  r.get('/deposits', user, async (req, res) => {
-    res.json(await wallet.deposits.list(userId(res.locals), parseOrThrow(pageQuery, req.query)));
-  });
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/account/summary',
+      operationId: 'accountSummary',
+      summary: 'Balances and profit',
+      tag: 'Accounts',
+      auth: user,
+      responses: { 200: accountSummaryDto },
+    },
+    async (_req, res) => {
+      res.json(await wallet.summary(userId(res.locals)));
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/wallet/ledger',
+      operationId: 'fundRecords',
+      summary: 'Fund records',
+      query: ledgerQuery,
+      responses: { 200: pageOf(fundRecordDto) },
+    }),
+    async (req, res) => {
+      res.json(await wallet.fundRecords(userId(res.locals), parseOrThrow(ledgerQuery, req.query)));
+    },
+  );
+
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/deposits/channels',
+      operationId: 'depositChannels',
+      summary: "The platform's receiving details",
+      responses: { 200: z.array(depositChannelDto) },
+    }),
+    (_req, res) => {
+      res.json(wallet.depositChannels());
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/deposits',
+      operationId: 'deposits',
+      summary: "The user's deposits",
+      query: pageQuery,
+      responses: { 200: pageOf(depositDto) },
+    }),
+    async (req, res) => {
+      res.json(await wallet.deposits.list(userId(res.locals), parseOrThrow(pageQuery, req.query)));
+    },
+  );
   // The session is checked before the form is read, so anonymous uploads cost nothing.
-  r.post('/deposits', user, imageForm(['screenshot']), async (req, res) => {
-    const key = parseIdempotencyKey(req.headers['idempotency-key']);
-    const body = parseOrThrow(depositBody, req.body);
-    refusePracticeMoney(body.mode);
-    const answer = await wallet.deposits.create(
-      userId(res.locals),
-      body,
-      fileOf(req, 'screenshot'),
-      key,
-    );
-    if (answer.status === 201)
-      req.log.info(
-        {
-          event: 'deposit.requested',
-          depositId: (answer.body as { id?: string }).id,
-          userId: userId(res.locals),
-        },
-        'deposit requested',
+  declare(
+    r,
+    spec({
+      method: 'post',
+      path: '/deposits',
+      operationId: 'createDeposit',
+      summary: 'Report a deposit, with its screenshot',
+      form: { fields: depositBody, files: ['screenshot'] },
+      idempotent: true,
+      responses: { 201: depositDto },
+      errors: {
+        400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
+        409: ['TOO_MANY_PENDING_DEPOSITS'],
+        429: ['RATE_LIMITED'],
+      },
+    }),
+    imageForm(['screenshot']),
+    async (req, res) => {
+      const key = parseIdempotencyKey(req.headers['idempotency-key']);
+      const body = parseOrThrow(depositBody, req.body);
+      refusePracticeMoney(body.mode);
+      const answer = await wallet.deposits.create(
+        userId(res.locals),
+        body,
+        fileOf(req, 'screenshot'),
+        key,
       );
-    res.status(answer.status).json(answer.body);
-  });
+      if (answer.status === 201)
+        req.log.info(
+          {
+            event: 'deposit.requested',
+            depositId: (answer.body as { id?: string }).id,
+            userId: userId(res.locals),
+          },
+          'deposit requested',
+        );
+      res.status(answer.status).json(answer.body);
+    },
+  );
 
-  r.get('/withdrawal-accounts', user, async (_req, res) => {
-    res.json(await wallet.withdrawals.accounts(userId(res.locals)));
-  });
-  r.get('/withdrawal-accounts/:id', user, async (req, res) => {
-    const { id } = parseOrThrow(idParam, req.params);
-    res.json(await wallet.withdrawals.account(userId(res.locals), id));
-  });
-  r.post('/withdrawal-accounts', user, async (req, res) => {
-    const body = parseOrThrow(withdrawalAccountBody, req.body);
-    res.status(201).json(await wallet.withdrawals.bind(userId(res.locals), body));
-  });
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawal-accounts',
+      operationId: 'withdrawalAccounts',
+      summary: 'The bound withdrawal accounts',
+      responses: { 200: z.array(withdrawalAccountDto) },
+    }),
+    async (_req, res) => {
+      res.json(await wallet.withdrawals.accounts(userId(res.locals)));
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawal-accounts/:id',
+      operationId: 'withdrawalAccount',
+      summary: 'One bound withdrawal account',
+      params: idParam,
+      responses: { 200: withdrawalAccountDto },
+      errors: { 404: ['NOT_FOUND'] },
+    }),
+    async (req, res) => {
+      const { id } = parseOrThrow(idParam, req.params);
+      res.json(await wallet.withdrawals.account(userId(res.locals), id));
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'post',
+      path: '/withdrawal-accounts',
+      operationId: 'bindWithdrawalAccount',
+      summary: 'Bind a card or an address',
+      body: withdrawalAccountBody,
+      responses: { 201: withdrawalAccountDto },
+      errors: {
+        403: ['WRONG_TRADE_PASSWORD'],
+        409: ['ACCOUNT_ALREADY_BOUND'],
+        429: ['TOO_MANY_ATTEMPTS'],
+      },
+    }),
+    async (req, res) => {
+      const body = parseOrThrow(withdrawalAccountBody, req.body);
+      res.status(201).json(await wallet.withdrawals.bind(userId(res.locals), body));
+    },
+  );
 
-  r.get('/withdrawals/rules', user, (_req, res) => {
-    res.json(wallet.withdrawalRules());
-  });
-  r.get('/withdrawals', user, async (req, res) => {
-    res.json(await wallet.withdrawals.list(userId(res.locals), parseOrThrow(pageQuery, req.query)));
-  });
-  r.post('/withdrawals', user, async (req, res) => {
-    const key = parseIdempotencyKey(req.headers['idempotency-key']);
-    const body = parseOrThrow(withdrawalBody, req.body);
-    refusePracticeMoney(body.mode);
-    const answer = await wallet.withdrawals.create(userId(res.locals), body, key);
-    if (answer.status === 201)
-      req.log.info(
-        {
-          event: 'withdrawal.requested',
-          withdrawalId: (answer.body as { id?: string }).id,
-          userId: userId(res.locals),
-          amount: body.amount,
-        },
-        'withdrawal requested (funds held)',
-      );
-    res.status(answer.status).json(answer.body);
-  });
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawals/rules',
+      operationId: 'withdrawalRules',
+      summary: 'The bounds of one withdrawal',
+      responses: { 200: withdrawalRulesDto },
+    }),
+    (_req, res) => {
+      res.json(wallet.withdrawalRules());
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawals',
+      operationId: 'withdrawals',
+      summary: "The user's withdrawals",
+      query: pageQuery,
+      responses: { 200: pageOf(withdrawalDto) },
+    }),
+    async (req, res) => {
+      const page = parseOrThrow(pageQuery, req.query);
+      res.json(await wallet.withdrawals.list(userId(res.locals), page));
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'post',
+      path: '/withdrawals',
+      operationId: 'createWithdrawal',
+      summary: 'Ask for a withdrawal (the amount is held)',
+      body: withdrawalBody,
+      idempotent: true,
+      responses: { 201: withdrawalDto },
+      errors: {
+        400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
+        403: ['WRONG_TRADE_PASSWORD', 'KYC_REQUIRED'],
+        404: ['NOT_FOUND'],
+        409: ['INSUFFICIENT_BALANCE'],
+        429: ['TOO_MANY_ATTEMPTS'],
+      },
+    }),
+    async (req, res) => {
+      const key = parseIdempotencyKey(req.headers['idempotency-key']);
+      const body = parseOrThrow(withdrawalBody, req.body);
+      refusePracticeMoney(body.mode);
+      const answer = await wallet.withdrawals.create(userId(res.locals), body, key);
+      if (answer.status === 201)
+        req.log.info(
+          {
+            event: 'withdrawal.requested',
+            withdrawalId: (answer.body as { id?: string }).id,
+            userId: userId(res.locals),
+            amount: body.amount,
+          },
+          'withdrawal requested (funds held)',
+        );
+      res.status(answer.status).json(answer.body);
+    },
+  );
   return r;
 }

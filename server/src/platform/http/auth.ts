@@ -2,6 +2,16 @@ import type { RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { forbidden, unauthenticated } from './errors';
 
+/** Who may call a route (route.ts): the document's security follows from it. */
+export type Caller = 'user' | 'operator' | 'userOrOperator';
+
+/** Middleware that lets only `who` through. */
+export type Guard = RequestHandler & { readonly who: Caller };
+
+/** Marks `check` as the guard of `caller`. */
+export const guard = (caller: Caller, check: RequestHandler): Guard =>
+  Object.assign(check, { who: caller });
+
 /** Who a request's session belongs to (`res.locals.session` after `requireUser`). */
 export interface SessionInfo {
   userId: number;
@@ -20,14 +30,14 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** 401 UNAUTHENTICATED unless the request carries a live session; puts it in `res.locals.session`. */
-export function requireUser(auth: Authenticator): RequestHandler {
-  return async (req, res, next) => {
+export function requireUser(auth: Authenticator): Guard {
+  return guard('user', async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     const session = token ? await auth.authenticate(token) : null;
     if (!session) throw unauthenticated();
     res.locals.session = session;
     next();
-  };
+  });
 }
 
 export const sessionOf = (locals: Record<string, unknown>): SessionInfo =>
@@ -53,8 +63,8 @@ export function operatorTokenMatches(presented: string, hashes: OperatorTokenHas
 }
 
 /** 401 without a token, 403 with a wrong one or when no operator token is configured. */
-export function requireOperator(tokenHash: OperatorTokenHashes | null): RequestHandler {
-  return (req, res, next) => {
+export function requireOperator(tokenHash: OperatorTokenHashes | null): Guard {
+  return guard('operator', (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
     if (!tokenHash || !operatorTokenMatches(token, tokenHash)) throw forbidden();
@@ -73,5 +83,5 @@ export function requireOperator(tokenHash: OperatorTokenHashes | null): RequestH
         );
       });
     next();
-  };
+  });
 }

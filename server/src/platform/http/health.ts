@@ -1,4 +1,8 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import { declare } from './route';
+
+const readiness = z.object({ ok: z.boolean(), checks: z.record(z.string(), z.boolean()) });
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
@@ -13,19 +17,40 @@ export function healthRoutes(
   shown: Record<string, ReadinessCheck> = {},
 ): Router {
   const router = Router();
-  router.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
-  });
-  router.get('/readyz', async (_req, res) => {
-    const [results, extra] = await Promise.all([run(checks), run(shown)]);
-    const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
-    const degraded = extra.filter(([, ok]) => !ok).map(([name]) => name);
-    res.status(failing.length ? 503 : 200).json({
-      ok: failing.length === 0,
-      checks: Object.fromEntries([...results, ...extra]),
-      ...(degraded.length ? { degraded } : {}),
-    });
-  });
+  const service = { base: '', tag: 'Service', method: 'get' } as const;
+  declare(
+    router,
+    {
+      ...service,
+      path: '/healthz',
+      operationId: 'health',
+      summary: 'The process answers',
+      responses: { 200: z.object({ ok: z.literal(true) }) },
+    },
+    (_req, res) => {
+      res.json({ ok: true });
+    },
+  );
+  declare(
+    router,
+    {
+      ...service,
+      path: '/readyz',
+      operationId: 'ready',
+      summary: 'Every dependency answers',
+      responses: { 200: readiness, 503: readiness },
+    },
+    async (_req, res) => {
+      const [results, extra] = await Promise.all([run(checks), run(shown)]);
+      const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
+      const degraded = extra.filter(([, ok]) => !ok).map(([name]) => name);
+      res.status(failing.length ? 503 : 200).json({
+        ok: failing.length === 0,
+        checks: Object.fromEntries([...results, ...extra]),
+        ...(degraded.length ? { degraded } : {}),
+      });
+    },
+  );
   return router;
 }
 

@@ -13,7 +13,8 @@ import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/sav
 import type * as wallet from '@shared/wallet';
 import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { openTestDb, type TestDb } from '@tests/support/db';
-import { openApiDocument, openApiRoutes, type answerShapes } from './openapi';
+import type * as dto from '@shared/dto';
+import { openApiDocument, openApiRoutes } from './openapi';
 
 interface Operation {
   operationId: string;
@@ -22,6 +23,10 @@ interface Operation {
   responses: Record<string, { $ref?: string; content?: unknown }>;
 }
 
+// The routes declare themselves as an app mounts them (route.ts): one app, TEST_CLOCK on so its
+// routes are there too, before the document is read; its calls are the last describe's.
+const t: TestDb = await openTestDb('pglite');
+const api: TestApi = await buildTestApi(t.db, { env: { TEST_CLOCK: '1' } });
 const doc = openApiDocument();
 const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
@@ -136,39 +141,39 @@ describe('the OpenAPI document', () => {
   });
 
   it('holds each answer shape to its type in shared/ (a type test: tsc fails on drift)', () => {
-    type Shape<K extends keyof typeof answerShapes> = z.output<(typeof answerShapes)[K]>;
-    expectTypeOf<Shape<'Error'>>().toEqualTypeOf<ErrorBody>();
-    expectTypeOf<Shape<'User'>>().toEqualTypeOf<User>();
-    expectTypeOf<Shape<'Registered'>>().toEqualTypeOf<{ user: User }>();
-    expectTypeOf<Shape<'LoginAnswer'>>().toEqualTypeOf<LoginAnswer>();
-    expectTypeOf<Shape<'AppInfo'>>().toEqualTypeOf<AppInfo>();
-    expectTypeOf<Shape<'AccountSummary'>>().toEqualTypeOf<wallet.AccountSummary>();
-    expectTypeOf<Shape<'TickRef'>>().toEqualTypeOf<TickRef>();
-    expectTypeOf<Shape<'TapeTick'>>().toEqualTypeOf<TapeTickDto>();
-    expectTypeOf<Shape<'FairnessPeriod'>>().toEqualTypeOf<FairnessPeriod>();
-    expectTypeOf<Shape<'Product'>>().toEqualTypeOf<Product>();
-    expectTypeOf<Shape<'Candle'>>().toEqualTypeOf<Candle>();
-    expectTypeOf<Shape<'Order'>>().toEqualTypeOf<Order>();
-    expectTypeOf<Shape<'FundRecord'>>().toEqualTypeOf<wallet.FundRecord>();
-    expectTypeOf<Shape<'DepositChannel'>>().toEqualTypeOf<wallet.DepositChannel>();
-    expectTypeOf<Shape<'Deposit'>>().toEqualTypeOf<wallet.Deposit>();
-    expectTypeOf<Shape<'OpsDeposit'>>().toEqualTypeOf<wallet.OpsDeposit>();
-    expectTypeOf<Shape<'WithdrawalAccount'>>().toEqualTypeOf<wallet.WithdrawalAccount>();
-    expectTypeOf<Shape<'Withdrawal'>>().toEqualTypeOf<wallet.Withdrawal>();
-    expectTypeOf<Shape<'OpsWithdrawal'>>().toEqualTypeOf<wallet.OpsWithdrawal>();
-    expectTypeOf<Shape<'WithdrawalRules'>>().toEqualTypeOf<wallet.WithdrawalRules>();
-    expectTypeOf<Shape<'LedgerCheck'>>().toEqualTypeOf<wallet.LedgerCheck>();
-    expectTypeOf<Shape<'KycState'>>().toEqualTypeOf<KycState>();
-    expectTypeOf<Shape<'OpsKycSubmission'>>().toEqualTypeOf<OpsKycSubmission>();
-    expectTypeOf<Shape<'SavingsOverview'>>().toEqualTypeOf<SavingsOverview>();
-    expectTypeOf<Shape<'SavingsRecord'>>().toEqualTypeOf<SavingsRecord>();
-    expectTypeOf<Shape<'TestClockState'>>().toEqualTypeOf<TestClockState>();
-    expectTypeOf<Shape<'ContentPage'>>().toEqualTypeOf<content.ContentPage>();
-    expectTypeOf<Shape<'NewsSummary'>>().toEqualTypeOf<content.NewsSummary>();
-    expectTypeOf<Shape<'NewsItem'>>().toEqualTypeOf<content.NewsItem>();
-    expectTypeOf<Shape<'HomeContent'>>().toEqualTypeOf<content.HomeContent>();
-    expectTypeOf<Shape<'Message'>>().toEqualTypeOf<content.Message>();
-    expectTypeOf<Shape<'OpsMessage'>>().toEqualTypeOf<content.OpsMessage>();
+    type Shape<K extends keyof typeof dto> = z.output<(typeof dto)[K]>;
+    expectTypeOf<Shape<'errorDto'>>().toEqualTypeOf<ErrorBody>();
+    expectTypeOf<Shape<'userDto'>>().toEqualTypeOf<User>();
+    expectTypeOf<Shape<'registeredDto'>>().toEqualTypeOf<{ user: User }>();
+    expectTypeOf<Shape<'loginAnswerDto'>>().toEqualTypeOf<LoginAnswer>();
+    expectTypeOf<Shape<'appInfoDto'>>().toEqualTypeOf<AppInfo>();
+    expectTypeOf<Shape<'accountSummaryDto'>>().toEqualTypeOf<wallet.AccountSummary>();
+    expectTypeOf<Shape<'tickRefDto'>>().toEqualTypeOf<TickRef>();
+    expectTypeOf<Shape<'tapeTickDto'>>().toEqualTypeOf<TapeTickDto>();
+    expectTypeOf<Shape<'fairnessPeriodDto'>>().toEqualTypeOf<FairnessPeriod>();
+    expectTypeOf<Shape<'productDto'>>().toEqualTypeOf<Product>();
+    expectTypeOf<Shape<'candleDto'>>().toEqualTypeOf<Candle>();
+    expectTypeOf<Shape<'orderDto'>>().toEqualTypeOf<Order>();
+    expectTypeOf<Shape<'fundRecordDto'>>().toEqualTypeOf<wallet.FundRecord>();
+    expectTypeOf<Shape<'depositChannelDto'>>().toEqualTypeOf<wallet.DepositChannel>();
+    expectTypeOf<Shape<'depositDto'>>().toEqualTypeOf<wallet.Deposit>();
+    expectTypeOf<Shape<'opsDepositDto'>>().toEqualTypeOf<wallet.OpsDeposit>();
+    expectTypeOf<Shape<'withdrawalAccountDto'>>().toEqualTypeOf<wallet.WithdrawalAccount>();
+    expectTypeOf<Shape<'withdrawalDto'>>().toEqualTypeOf<wallet.Withdrawal>();
+    expectTypeOf<Shape<'opsWithdrawalDto'>>().toEqualTypeOf<wallet.OpsWithdrawal>();
+    expectTypeOf<Shape<'withdrawalRulesDto'>>().toEqualTypeOf<wallet.WithdrawalRules>();
+    expectTypeOf<Shape<'ledgerCheckDto'>>().toEqualTypeOf<wallet.LedgerCheck>();
+    expectTypeOf<Shape<'kycStateDto'>>().toEqualTypeOf<KycState>();
+    expectTypeOf<Shape<'opsKycSubmissionDto'>>().toEqualTypeOf<OpsKycSubmission>();
+    expectTypeOf<Shape<'savingsOverviewDto'>>().toEqualTypeOf<SavingsOverview>();
+    expectTypeOf<Shape<'savingsRecordDto'>>().toEqualTypeOf<SavingsRecord>();
+    expectTypeOf<Shape<'testClockStateDto'>>().toEqualTypeOf<TestClockState>();
+    expectTypeOf<Shape<'contentPageDto'>>().toEqualTypeOf<content.ContentPage>();
+    expectTypeOf<Shape<'newsSummaryDto'>>().toEqualTypeOf<content.NewsSummary>();
+    expectTypeOf<Shape<'newsItemDto'>>().toEqualTypeOf<content.NewsItem>();
+    expectTypeOf<Shape<'homeContentDto'>>().toEqualTypeOf<content.HomeContent>();
+    expectTypeOf<Shape<'messageDto'>>().toEqualTypeOf<content.Message>();
+    expectTypeOf<Shape<'opsMessageDto'>>().toEqualTypeOf<content.OpsMessage>();
   });
 });
 
@@ -183,16 +188,12 @@ describe('GET /api/openapi.json', () => {
 });
 
 describe('every documented path is served', () => {
-  let t: TestDb;
-  let api: TestApi;
   let http: ReturnType<typeof request>;
   const tokens = { user: '', leaving: '' };
   /** What the api answers for a path it does not have: its catch-all 404. */
   let noSuchEndpoint: unknown;
 
   beforeAll(async () => {
-    t = await openTestDb('pglite');
-    api = await buildTestApi(t.db, { env: { TEST_CLOCK: '1' } });
     http = api.http;
     // app.ts serves the document itself, from the same builder.
     expect((await http.get('/api/openapi.json').expect(200)).body).toEqual(openApiDocument());
@@ -201,8 +202,8 @@ describe('every documented path is served', () => {
     noSuchEndpoint = (await http.get('/api/no/such/endpoint').expect(404)).body;
   });
   afterAll(async () => {
-    await api?.close();
-    await t?.drop();
+    await api.close();
+    await t.drop();
   });
 
   const dummies: Record<string, string> = { id: '1', slug: 'about' };

@@ -1,0 +1,114 @@
+import type { RequestHandler, Router } from 'express';
+import type { z } from 'zod';
+import type { ErrorCode } from '@shared/errors';
+import type { Guard } from './auth';
+
+/**
+ * The one place a route is declared: `declare(router, spec, ...handlers)` in a module's routes
+ * file records the spec (the contract of docs/API.md) and mounts the handlers, behind the spec's
+ * guard. GET /api/openapi.json is generated from what was declared (openapi.ts), so a route and
+ * its description cannot part. Handlers parse their input with the same schema objects the spec
+ * names (validate.ts), so the document shows what is checked.
+ */
+
+/** An answer: a JSON body's schema, null for none (204), or a body of another media type. */
+export type Answer = z.ZodType | null | { media: string; description: string };
+
+export interface RouteSpec {
+  method: 'get' | 'post' | 'put';
+  /** Express syntax, under the router's mount point: `/orders/:id`. */
+  path: string;
+  /** Where the router is mounted; `/api` unless said (health's `/healthz` is at the root). */
+  base?: '' | '/api';
+  operationId: string;
+  summary: string;
+  /** The document's group (a tag). */
+  tag: string;
+  /** Who may call (mounted before the handlers); anyone when left out. */
+  auth?: Guard;
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  /** A JSON body. */
+  body?: z.ZodType;
+  /** A multipart body: text fields and image files. */
+  form?: { fields: z.ZodType; files: string[] };
+  /** Money-moving: takes an optional Idempotency-Key. */
+  idempotent?: boolean;
+  /** Success answers by status (a 503 of /readyz is one too: it has the same shape). */
+  responses: Partial<Record<200 | 201 | 204 | 503, Answer>>;
+  /** Error codes by status, besides those that follow from the inputs and `auth` (openapi.ts). */
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 429, ErrorCode[]>>;
+}
+
+/** A declared route: its spec and where it is in the document. */
+export interface Declared extends RouteSpec {
+  /** The path as the document writes it: `/api/orders/{id}`. */
+  documentPath: string;
+}
+
+const declared = new Map<string, Declared>();
+
+/**
+ * Records `spec` and mounts `handlers` on `router` behind its guard. Routers are built once per
+ * app, and tests build many apps: a second declaration of the same operation replaces the first;
+ * one operationId for two routes, or two operations on one route, is refused.
+ */
+export function declare(router: Router, spec: RouteSpec, ...handlers: RequestHandler[]): void {
+  const documentPath = (spec.base ?? '/api') + spec.path.replace(/:(\w+)/g, '{$1}');
+  for (const other of declared.values()) {
+    const sameRoute = other.method === spec.method && other.documentPath === documentPath;
+    if (sameRoute !== (other.operationId === spec.operationId))
+      throw new Error(`route ${spec.operationId} clashes with ${other.operationId}`);
+  }
+  declared.set(spec.operationId, { ...spec, documentPath });
+  const guard = spec.auth ? [spec.auth] : [];
+  router[spec.method](spec.path, ...guard, ...handlers);
+}
+
+/** Every route declared so far, in declaration order. */
+export function declaredRoutes(): readonly Declared[] {
+  return [...declared.values()];
+}
+
+/**
+ * The three routes of one operator review queue (deposits, withdrawals, identity checks): the
+ * list, approve and reject with a reason; a second review of one item is 409 INVALID_STATE.
+ */
+export function reviewQueue(names: { what: string; item: string; noun: string }, operator: Guard) {
+  const { what, item, noun } = names;
+  const base = { tag: 'Operators', auth: operator } as const;
+  const errors: RouteSpec['errors'] = { 404: ['NOT_FOUND'], 409: ['INVALID_STATE'] };
+  const queue = what[0]!.toUpperCase() + what.slice(1);
+  return {
+    list: (query: z.ZodType, page: z.ZodType): RouteSpec => ({
+      ...base,
+      method: 'get',
+      path: `/ops/${what}`,
+      operationId: `review${queue}`,
+      summary: `The review queue of ${what}`,
+      query,
+      responses: { 200: page },
+    }),
+    approve: (params: z.ZodObject, answer: z.ZodType): RouteSpec => ({
+      ...base,
+      method: 'post',
+      path: `/ops/${what}/:id/approve`,
+      operationId: `approve${item}`,
+      summary: `Approve ${noun}`,
+      params,
+      responses: { 200: answer },
+      errors,
+    }),
+    reject: (params: z.ZodObject, body: z.ZodType, answer: z.ZodType): RouteSpec => ({
+      ...base,
+      method: 'post',
+      path: `/ops/${what}/:id/reject`,
+      operationId: `reject${item}`,
+      summary: `Reject ${noun}, with a reason`,
+      params,
+      body,
+      responses: { 200: answer },
+      errors,
+    }),
+  };
+}
