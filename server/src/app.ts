@@ -17,6 +17,8 @@ import type { Metrics } from './platform/metrics';
 import { marketRoutes } from './modules/market/market.routes';
 import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
+import type { FavouritesService } from './modules/market/favourites.service';
+import { favouritesRoutes } from './modules/market/favourites.routes';
 import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
@@ -50,6 +52,7 @@ export interface ApiDeps {
   log: Logger;
   market: MarketService;
   fairness: FairnessService;
+  favourites: FavouritesService;
   auth: AuthService;
   uploads: UploadService;
   wallet: WalletService;
@@ -78,6 +81,7 @@ export function createApiApp({
   log,
   market,
   fairness,
+  favourites,
   auth,
   uploads,
   wallet,
@@ -128,6 +132,7 @@ export function createApiApp({
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
   api.use(marketRoutes(market, fairness));
+  api.use(favouritesRoutes(auth, favourites));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
   api.use(operatorRoutes({ market, auth, tokenHash: operatorTokenHash }));

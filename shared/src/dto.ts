@@ -307,3 +307,8 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
     items: z.array(item),
     nextCursor: z.string().nullable().describe('null on the last page'),
   });
+
+/** GET/PUT/DELETE /api/me/favourites: the user's favourite product ids, in the order marked. */
+export const favouritesDto = z
+  .object({ products: z.array(text).describe('product ids, the first marked first') })
+  .meta({ id: 'Favourites' });

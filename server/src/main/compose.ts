@@ -18,6 +18,7 @@ import { createMessagesService } from '@server/modules/content/messages.service'
 import { identityChecks } from '@server/modules/kyc/identity';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createFairnessService } from '@server/modules/market/fairness.service';
+import { createFavouritesService } from '@server/modules/market/favourites.service';
 import { createMarketService } from '@server/modules/market/market.service';
 import { orderFigures } from '@server/modules/orders/order-figures';
 import { createOrdersService } from '@server/modules/orders/orders.service';
@@ -169,6 +170,7 @@ export async function composeApi(
   const services = {
     market,
     fairness,
+    favourites: createFavouritesService({ db, market }),
     auth,
     uploads,
     wallet,

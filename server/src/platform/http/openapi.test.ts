@@ -216,9 +216,9 @@ describe('every documented path is served', () => {
     const token = schemes.includes('bearer')
       ? user
       : schemes.includes('operator') && OPERATOR_TOKEN;
-    let req = http[method as 'get' | 'post' | 'put'](url);
+    let req = http[method as 'get' | 'post' | 'put' | 'delete'](url);
     if (token) req = req.set('Authorization', `Bearer ${token}`);
-    const res = method === 'get' ? await req : await req.send({});
+    const res = method === 'get' || method === 'delete' ? await req : await req.send({});
     const unserved = path.startsWith('/api/')
       ? res.status === 404 && JSON.stringify(res.body) === JSON.stringify(noSuchEndpoint)
       : res.status === 404;

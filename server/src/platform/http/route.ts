@@ -15,7 +15,7 @@ import type { Guard } from './auth';
 export type Answer = z.ZodType | null | { media: string; description: string };
 
 export interface RouteSpec {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'delete';
   /** Express syntax, under the router's mount point: `/orders/:id`. */
   path: string;
   /** Where the router is mounted; `/api` unless said (health's `/healthz` is at the root). */
