@@ -80,15 +80,24 @@ export const systemMessageKinds = [
   'withdrawal_failed',
   'kyc_verified',
   'kyc_rejected',
+  'order_won',
+  'order_lost',
+  'order_draw',
+  'order_void',
 ] as const;
 export type SystemMessageKind = (typeof systemMessageKinds)[number];
 export type MessageKind = SystemMessageKind | 'custom';
 
 export interface MessageParams {
-  /** Minor units. */
+  /** Minor units (an order's stake). */
   amount?: number;
+  /** A settled order's payout, minor units. */
+  payout?: number;
+  /** A settled order's product id. */
+  product?: string;
+  /** A review's reason, or a void order's reason code (FEED_STALE, NO_ENTRY_TICK). */
   reason?: string;
-  /** The deposit or withdrawal the message is about. */
+  /** The deposit, withdrawal or order the message is about. */
   ref?: string;
 }
 

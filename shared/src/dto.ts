@@ -285,7 +285,15 @@ export const messageDto = z
   .object({
     id,
     kind: messageKind,
-    params: z.object({ amount: money.optional(), reason: text.optional(), ref: text.optional() }),
+    params: z.object({
+      amount: money
+        .optional()
+        .describe("minor units: a deposit's, a withdrawal's, an order's stake"),
+      payout: money.optional().describe("a settled order's payout"),
+      product: text.optional().describe("a settled order's product id"),
+      reason: text.optional().describe("a review's reason, or a void order's reason code"),
+      ref: text.optional().describe('the deposit, withdrawal or order the message is about'),
+    }),
     ...each(text, 'title', 'body'),
     ...each(z.boolean(), 'broadcast', 'read'),
     createdAt: ms,

@@ -2,6 +2,8 @@ import type { TFunction } from 'i18next';
 import type { Message, SystemMessageKind } from '@shared/content';
 import { formatMoney } from '@client/i18n/format';
 import { paths } from '@client/app/route-table';
+import { productDisplayName } from '@shared/product-names';
+import { defaultLanguage, isLanguage } from '@client/i18n/languages';
 
 /** Where the user can see more about what a message reports. */
 export const messageLinks: Record<SystemMessageKind, string> = {
@@ -11,7 +13,14 @@ export const messageLinks: Record<SystemMessageKind, string> = {
   withdrawal_failed: paths.withdrawList,
   kyc_verified: paths.verify,
   kyc_rejected: paths.verify,
+  order_won: paths.orders,
+  order_lost: paths.orders,
+  order_draw: paths.orders,
+  order_void: paths.orders,
 };
+
+const voidReasons = ['FEED_STALE', 'NO_ENTRY_TICK'] as const;
+type VoidReasonKey = (typeof voidReasons)[number] | 'other';
 
 /**
  * A message's title and body in the reader's language: system kinds are worded here from their
@@ -24,10 +33,21 @@ export function messageText(
   currency: string,
 ): { title: string; body: string } {
   if (message.kind === 'custom') return { title: message.title, body: message.body };
+  const { params } = message;
+  const product = params.product ?? '';
+  // A void order's reason is a code, worded like the order's own card; a review's is text.
+  const voidReason: VoidReasonKey = voidReasons.find((r) => r === params.reason) ?? 'other';
   const values = {
-    amount: formatMoney(message.params.amount ?? 0, lang),
+    amount: formatMoney(params.amount ?? 0, lang),
+    payout: formatMoney(params.payout ?? 0, lang),
     currency,
-    reason: message.params.reason ?? '',
+    product: productDisplayName(
+      { id: product, name: product },
+      isLanguage(lang) ? lang : defaultLanguage,
+    ),
+    ref: params.ref ?? '',
+    reason:
+      message.kind === 'order_void' ? t(`orders.voidReason.${voidReason}`) : (params.reason ?? ''),
   };
   return {
     title: t(`content.messages.kinds.${message.kind}.title`),

@@ -39,6 +39,21 @@ export async function insertMessage(
   return rows[0]!;
 }
 
+/** Inserts many users' system messages in one statement; returns their ids in the list's order. */
+export async function insertMessages(
+  db: Queryable,
+  list: readonly { userId: number; kind: MessageKind; params: MessageParams }[],
+): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO messages (user_id, kind, params)
+     SELECT u, k, p::jsonb FROM unnest($1::bigint[], $2::text[], $3::text[]) WITH ORDINALITY AS v(u, k, p, n)
+     ORDER BY n RETURNING id`,
+    [list.map((m) => m.userId), list.map((m) => m.kind), list.map((m) => JSON.stringify(m.params))],
+  );
+  // Identity values follow the insertion order, which ORDER BY n fixes.
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
 /**
  * One page of the user's messages, newest first: the newest `limit + 1` of their own and of the
  * broadcasts they can see, merged. Each half walks its own index.

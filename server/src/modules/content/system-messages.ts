@@ -1,7 +1,7 @@
 import type { MessageParams, SystemMessageKind } from '@shared/content';
 import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
-import { insertMessage } from './messages.repo';
+import { insertMessage, insertMessages } from './messages.repo';
 
 /** What to tell the user's sockets once the transaction that wrote the message has committed. */
 export interface MessageAnnouncement {
@@ -28,6 +28,7 @@ export function fallbackText(
 ): { title: string; body: string } {
   const amount = plainAmount(params.amount ?? 0);
   const reason = params.reason ?? '';
+  const { product = '', ref = '' } = params;
   switch (kind) {
     case 'deposit_approved':
       return { title: '充值已到账', body: `您的充值 ${amount} 已审核通过，已存入可用余额。` };
@@ -47,6 +48,26 @@ export function fallbackText(
         title: '实名认证未通过',
         body: `您的实名认证未通过审核。原因：${reason}。您可以重新提交。`,
       };
+    case 'order_won':
+      return {
+        title: '订单结算：盈利',
+        body: `您的 ${product} 订单 #${ref} 盈利，本金 ${amount}，返还 ${plainAmount(params.payout ?? 0)}。`,
+      };
+    case 'order_lost':
+      return {
+        title: '订单结算：亏损',
+        body: `您的 ${product} 订单 #${ref} 亏损，本金 ${amount}。`,
+      };
+    case 'order_draw':
+      return {
+        title: '订单结算：平局',
+        body: `您的 ${product} 订单 #${ref} 以开仓价结束，本金 ${amount} 已退回。`,
+      };
+    case 'order_void':
+      return {
+        title: '订单已作废',
+        body: `您的 ${product} 订单 #${ref} 已作废（${reason}），本金 ${amount} 已退回。`,
+      };
   }
 }
 
@@ -62,6 +83,23 @@ export async function writeSystemMessage(
 ): Promise<MessageAnnouncement> {
   const row = await insertMessage(tx, { userId, kind, params });
   return { userId, id: String(row.id), title: fallbackText(kind, params).title };
+}
+
+/**
+ * Writes the system messages of many users in one statement (settled orders: one per order,
+ * written in the settling transaction). Pass the answers to `announceMessage` after commit.
+ */
+export async function writeSystemMessages(
+  tx: Queryable,
+  list: readonly { userId: number; kind: SystemMessageKind; params: MessageParams }[],
+): Promise<MessageAnnouncement[]> {
+  if (!list.length) return [];
+  const ids = await insertMessages(tx, list);
+  return list.map((m, i) => ({
+    userId: m.userId,
+    id: String(ids[i]),
+    title: fallbackText(m.kind, m.params).title,
+  }));
 }
 
 /** The `message` socket event for a committed message (fire-and-forget, like every user event). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@shared/content';
 import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
@@ -254,5 +255,31 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       .items as Order[];
     expect(closed.map((o) => o.id).sort()).toEqual([win, loss, draw, stale].sort());
     expect((await api.http.get('/api/orders?status=open').set(u.auth)).body.items).toEqual([]);
+
+    // Each result is also a message, written with it (there after the app was closed), once,
+    // and announced on the user's sockets.
+    const messages = (await api.http.get('/api/messages').set(u.auth).expect(200)).body
+      .items as Message[];
+    const results = messages.filter((m) => m.kind.startsWith('order_'));
+    expect(
+      results.map((m) => [m.params.ref, m.kind, m.params.amount, m.params.payout]).sort(),
+    ).toEqual(
+      [
+        [win, 'order_won', 10_000, 18_000],
+        [loss, 'order_lost', 10_000, 0],
+        [draw, 'order_draw', 10_000, 10_000],
+        [stale, 'order_void', 10_000, 10_000],
+      ].sort(),
+    );
+    expect(results.find((m) => m.kind === 'order_void')!.params).toMatchObject({
+      product: 'SOLUSDT',
+      reason: 'FEED_STALE',
+    });
+    const announced = api.userEvents.sent.filter(
+      (e) => e.userId === u.user.id && e.event === 'message',
+    );
+    expect(announced.map((e) => (e.payload as { id: string }).id).sort()).toEqual(
+      results.map((m) => m.id).sort(),
+    );
   });
 });

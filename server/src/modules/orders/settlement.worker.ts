@@ -3,6 +3,11 @@ import type { Db, Queryable } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { UserEvents } from '@server/platform/user-events';
 import type { TradeMode } from '@shared/orders';
+import {
+  announceMessage,
+  writeSystemMessages,
+  type MessageAnnouncement,
+} from '../content/system-messages';
 import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../ledger/ledger';
 import { enter } from './entry-rule';
 import { SETTLE_GRACE_MS, settle } from './exit-rule';
@@ -55,12 +60,40 @@ function closingTransfer(c: Closing): TransferSpec {
   return { kind, userId: c.userId, ref: `settle:${c.id}`, legs };
 }
 
-/** Ends many orders in a fixed number of statements: their results, then every ledger transfer. */
-async function closeMany(tx: Queryable, list: readonly Closing[]): Promise<repo.OrderRow[]> {
-  if (!list.length) return [];
-  const closed = await repo.markSettledMany(tx, list);
+/**
+ * The system message of a closed real order (its result stays in the user's messages after the
+ * app was closed). Practice orders move play money and get none: their result shows on screen.
+ */
+function resultMessage(row: repo.OrderRow) {
+  return {
+    userId: row.user_id,
+    kind: `order_${row.status as 'won' | 'lost' | 'draw' | 'void'}` as const,
+    params: {
+      ref: String(row.id),
+      product: row.product_id,
+      amount: row.amount,
+      payout: row.payout ?? 0,
+      ...(row.void_reason ? { reason: row.void_reason } : {}),
+    },
+  };
+}
+
+/**
+ * Ends many orders in a fixed number of statements: their results, every ledger transfer, and
+ * the real orders' result messages. Returns the closed rows and the messages to announce.
+ */
+async function closeMany(
+  tx: Queryable,
+  list: readonly Closing[],
+): Promise<{ rows: repo.OrderRow[]; messages: MessageAnnouncement[] }> {
+  if (!list.length) return { rows: [], messages: [] };
+  const rows = await repo.markSettledMany(tx, list);
   await transferMany(tx, list.map(closingTransfer));
-  return closed;
+  const messages = await writeSystemMessages(
+    tx,
+    rows.filter((r) => r.mode === 'real').map(resultMessage),
+  );
+  return { rows, messages };
 }
 
 /**
@@ -119,9 +152,10 @@ export function startSettlementWorker(d: WorkerDeps) {
       }
       // A fixed number of statements whatever the batch: the entries, the voids, their transfers.
       const filled = entered.length ? await repo.fillEntries(tx, entered) : [];
-      const closed = await closeMany(tx, voided);
-      return { decided: filled.length + closed.length, filled, closed };
+      const { rows: closed, messages } = await closeMany(tx, voided);
+      return { decided: filled.length + closed.length, filled, closed, messages };
     });
+    for (const m of done.messages) announceMessage(d.userEvents, m);
     const now = Date.now();
     for (const row of done.filled) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
@@ -162,8 +196,10 @@ export function startSettlementWorker(d: WorkerDeps) {
           ? [{ id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
           : [];
       });
-      return { claimed: due.length, settled: await closeMany(tx, outcomes) };
+      const { rows: settled, messages } = await closeMany(tx, outcomes);
+      return { claimed: due.length, settled, messages };
     });
+    for (const m of done.messages) announceMessage(d.userEvents, m);
     for (const row of done.settled) {
       // One line per settled order: ids and figures, the money state change an operator traces.
       d.log?.info(
