@@ -95,6 +95,16 @@ describe('field rules (shared schemas)', () => {
     expect(first(photo, null)).toBe('errors.PHOTO');
     expect(first(photo, 'chosen')).toBe('errors.PHOTO');
     expect(first(photo, { blob: new Blob(['x']), url: 'blob:x' })).toBeNull();
+    // A photo still to pick does not hide a cross-field rule's message (the ID number's).
+    const form = z
+      .object({ photo, id: z.string() })
+      .superRefine((v, ctx) =>
+        ctx.addIssue({ code: 'custom', path: ['id'], message: 'errors.ID' }),
+      );
+    expect(validateAll(form, { photo: null, id: 'x' })).toEqual({
+      photo: 'errors.PHOTO',
+      id: 'errors.ID',
+    });
   });
 });
 

@@ -63,9 +63,12 @@ export const ruled = (rule: (value: string) => MessageKey | null) =>
     if (message) ctx.addIssue({ code: 'custom', message });
   });
 
-/** The rule of a picked file (a photo, a payment proof): present, with its bytes. */
+/**
+ * The rule of a picked file (a photo, a payment proof): present, with its bytes. A refinement,
+ * not `z.custom`'s own check: a missing photo must not stop the form's cross-field rules.
+ */
 export const picked = <T extends { blob: Blob }>(missing: MessageKey) =>
-  z.custom<T | null>((value) => {
+  z.custom<T | null>().refine((value) => {
     const blob = (value as { blob?: unknown } | null)?.blob;
     return typeof Blob !== 'undefined' && blob instanceof Blob;
   }, missing);
