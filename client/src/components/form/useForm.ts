@@ -31,6 +31,9 @@ export function useForm<V extends FieldValues>(defaults: V, schema: z.ZodType<V,
   const { control, formState, getValues, setValue: set, setError, clearErrors, trigger } = form;
   const values = useWatch({ control }) as V;
   const [focusRequest, setFocusRequest] = useState(0);
+  // Busy while the form is being sent, not while it is checked (react-hook-form's isSubmitting
+  // is both, which would flash the button disabled on a refused submit).
+  const [sending, setSending] = useState(false);
   // Fields checked as the user types: those left once, and all of them after a submit.
   const live = useRef(new Set<Path<V>>());
   const formId = useId();
@@ -65,6 +68,7 @@ export function useForm<V extends FieldValues>(defaults: V, schema: z.ZodType<V,
     live.current = new Set(Object.keys(getValues()) as Path<V>[]);
     const submit = form.handleSubmit(
       async (valid) => {
+        setSending(true);
         try {
           await send(valid);
         } catch (error: unknown) {
@@ -73,11 +77,14 @@ export function useForm<V extends FieldValues>(defaults: V, schema: z.ZodType<V,
             setError(name as Path<V>, { type: 'server', message });
           if (shown.form) setError('root.server', { message: shown.form });
           setFocusRequest((n) => n + 1);
+        } finally {
+          setSending(false);
         }
       },
       () => setFocusRequest((n) => n + 1),
     );
-    // A second press while one is being sent does nothing (the button is disabled too).
+    // A second press while one is being checked or sent does nothing (the button is disabled
+    // while sending too).
     if (formState.isSubmitting) event.preventDefault();
     else void submit(event);
   };
@@ -95,7 +102,7 @@ export function useForm<V extends FieldValues>(defaults: V, schema: z.ZodType<V,
     values,
     errorOf,
     formError,
-    submitting: formState.isSubmitting,
+    submitting: sending,
     formId,
     field,
     setValue,
