@@ -42,9 +42,12 @@ export default defineConfig(({ command }) => ({
             },
             {
               // The small shared pieces every page draws with (header, states, list, formats):
-              // one request instead of a dozen once the first page starts loading.
+              // one request instead of a dozen once the first page starts loading. Not the
+              // dialogs: they bring Radix, and load with the pages that open one.
               name: (id: string) =>
-                /\/client\/src\/(components\/[^/]+|i18n\/(format|useFormat))\.(tsx?|css)$/.test(id)
+                /\/client\/src\/(components\/[^/]+|i18n\/(format|useFormat))\.(tsx?|css)$/.test(
+                  id,
+                ) && !/Dialog\.tsx$/.test(id)
                   ? 'ui'
                   : null,
             },

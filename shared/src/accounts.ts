@@ -2,14 +2,18 @@ import { z } from 'zod';
 import { freeText } from './text';
 
 /** Account rules of DECISIONS.md (Accounts), shared by the server's validation and the client's forms. */
+const accountRule = 'account must be 4-20 letters, digits or underscores';
 export const accountSchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9_]{4,20}$/, 'account must be 4-20 letters, digits or underscores');
+  .max(20, accountRule)
+  .regex(/^[A-Za-z0-9_]{4,20}$/, accountRule);
+const phoneRule = 'phone must be 6-15 digits, optionally starting with +';
 export const phoneSchema = z
   .string()
   .trim()
-  .regex(/^\+?\d{6,15}$/, 'phone must be 6-15 digits, optionally starting with +');
+  .max(16, phoneRule)
+  .regex(/^\+?\d{6,15}$/, phoneRule);
 export const inviteCodeSchema = freeText()
   .trim()
   .min(1, 'invite code is required')
@@ -19,9 +23,11 @@ export const passwordSchema = z
   .string()
   .min(8, 'password must be at least 8 characters')
   .max(64, 'password must be at most 64 characters');
+/** The transaction password's digits (a keypad input keeps no more). */
+export const tradePasswordLength = 6;
 export const tradePasswordSchema = z
   .string()
-  .regex(/^\d{6}$/, 'transaction password must be 6 digits');
+  .regex(new RegExp(`^\\d{${tradePasswordLength}}$`), 'transaction password must be 6 digits');
 
 export const registerCheckBody = z.object({
   account: accountSchema,

@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog, DialogDescription, DialogTitle } from './Dialog';
 
 /**
- * A modal question with OK and Cancel. It is a native <dialog> opened with showModal(): the
- * page behind is inert and Escape cancels; Tab cycles between the dialog's own buttons; focus
- * starts on Cancel (the safe answer) and returns to the opener when it closes.
+ * A modal question with OK and Cancel (components/Dialog.tsx): the page behind is inert and
+ * Escape cancels; Tab cycles between the dialog's own buttons; focus starts on Cancel (the safe
+ * answer) and returns to the opener when it closes.
  */
 export function ConfirmDialog({
   title,
@@ -24,59 +25,17 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  const messageId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    cancelRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
-
-  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab') return;
-    const buttons = [...(ref.current?.querySelectorAll('button:not(:disabled)') ?? [])];
-    const first = buttons[0];
-    const last = buttons[buttons.length - 1];
-    if (!(first instanceof HTMLElement) || !(last instanceof HTMLElement)) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
-
   return (
-    <dialog
-      ref={ref}
+    <Dialog
       className="dialog"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={messageId}
-      onCancel={(event) => {
-        // Escape: React decides what closes, so the dialog never closes behind its back.
-        event.preventDefault();
-        if (!busy) onCancel();
-      }}
-      onKeyDown={trapTab}
+      initialFocus={cancelRef}
+      described
+      // Escape cancels, except while the answer is being sent.
+      onClose={() => !busy && onCancel()}
     >
-      <h2 id={titleId} className="dialog__title">
-        {title}
-      </h2>
-      <p id={messageId} className="dialog__message">
-        {message}
-      </p>
+      <DialogTitle className="dialog__title">{title}</DialogTitle>
+      <DialogDescription className="dialog__message">{message}</DialogDescription>
       <div className="dialog__actions">
         <button
           ref={cancelRef}
@@ -98,6 +57,6 @@ export function ConfirmDialog({
           {confirmLabel ?? t('common.confirm')}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,19 +1,41 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { serverErrors, type Errors, type MessageKey, type Rules, type Values } from './validation';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  useForm as useHookForm,
+  useWatch,
+  type FieldValues,
+  type Path,
+  type PathValue,
+} from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { serverErrors, type MessageKey } from './validation';
 
 /**
- * A small form controller: values, per-field messages, a message above the form, and a submit
- * that validates with the client rules first and then shows the server's refusal where it
- * belongs. A field is checked when the user leaves it and, from then on, as they type.
+ * A form on react-hook-form, checked by a zod schema (built from the shared schemas, its issue
+ * messages are translation keys): values, per-field messages, a message above the form, and a
+ * submit that validates first and then shows the server's refusal where it belongs. A field is
+ * checked when the user leaves it (not when they only pass through an empty one) and, from then
+ * on, as they type; after a submit, every field is.
  */
-export function useForm<F extends string>(initial: Values<F>, ruleset: Rules<NoInfer<F>>) {
-  const [values, setValues] = useState(initial);
-  const [errors, setErrors] = useState<Errors<F>>({});
-  const [formError, setFormError] = useState<MessageKey | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+export function useForm<V extends FieldValues>(defaults: V, schema: z.ZodType<V, V>) {
+  const form = useHookForm<V>({
+    defaultValues: defaults as never,
+    // `raw`: the values as typed; each submit trims what it sends.
+    resolver: zodResolver(schema, undefined, { raw: true }),
+    // Validation runs when this hook says (see `live`), not on react-hook-form's own events.
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    // Inputs are controlled, not registered; the first marked input is focused below.
+    shouldFocusError: false,
+  });
+  const { control, formState, getValues, setValue: set, setError, clearErrors, trigger } = form;
+  const values = useWatch({ control }) as V;
   const [focusRequest, setFocusRequest] = useState(0);
+  // Busy while the form is being sent, not while it is checked (react-hook-form's isSubmitting
+  // is both, which would flash the button disabled on a refused submit).
+  const [sending, setSending] = useState(false);
   // Fields checked as the user types: those left once, and all of them after a submit.
-  const [live, setLive] = useState<ReadonlySet<F>>(() => new Set());
+  const live = useRef(new Set<Path<V>>());
   const formId = useId();
 
   // After a failed submit, the first marked input takes the focus, so keyboard and screen
@@ -24,69 +46,66 @@ export function useForm<F extends string>(initial: Values<F>, ruleset: Rules<NoI
     }
   }, [focusRequest, formId]);
 
-  const check = (field: F, all: Values<F>) => ruleset[field]?.(all[field], all) ?? null;
+  const errorOf = (name: Path<V>): MessageKey | null =>
+    (formState.errors[name]?.message as MessageKey | undefined) ?? null;
+  const formError = (formState.errors.root?.server?.message as MessageKey | undefined) ?? null;
 
-  const recheck = (all: Values<F>, fields: Iterable<F>) =>
-    setErrors((prev) => {
-      const next = { ...prev };
-      for (const f of fields) {
-        const message = check(f, all);
-        if (message) next[f] = message;
-        else delete next[f];
-      }
-      return next;
-    });
-
-  const setValue = (field: F, value: string) => {
-    const all = { ...values, [field]: value };
-    setValues(all);
-    setFormError(null);
-    // A confirmation re-checks when the field it copies changes, hence every live field.
-    recheck(all, live);
+  /** Sets a value; a confirmation re-checks when the field it copies changes, hence all live. */
+  const setValue = <K extends Path<V>>(name: K, value: PathValue<V, K>) => {
+    set(name, value);
+    clearErrors('root.server');
+    if (live.current.size > 0) void trigger([...live.current]);
   };
 
-  const blur = (field: F) => {
+  const blur = (name: Path<V>) => {
     // Leaving an empty field untouched is not yet a mistake; submitting it is.
-    if (values[field] === '' && !live.has(field)) return;
-    setLive((prev) => new Set(prev).add(field));
-    recheck(values, [field]);
+    if (getValues(name) === '' && !live.current.has(name)) return;
+    live.current.add(name);
+    void trigger(name);
   };
 
-  const onSubmit = (send: (values: Values<F>) => Promise<void>) => (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
-    const fields = Object.keys(values) as F[];
-    setLive(new Set(fields));
-    const found: Errors<F> = {};
-    for (const f of fields) {
-      const message = check(f, values);
-      if (message) found[f] = message;
-    }
-    setErrors(found);
-    setFormError(null);
-    if (Object.keys(found).length > 0) {
-      setFocusRequest((n) => n + 1);
-      return;
-    }
-    setSubmitting(true);
-    send(values)
-      .catch((error: unknown) => {
-        const shown = serverErrors(error, values, ruleset);
-        setErrors(shown.fields);
-        setFormError(shown.form);
-        setFocusRequest((n) => n + 1);
-      })
-      .finally(() => setSubmitting(false));
+  const onSubmit = (send: (values: V) => Promise<void>) => (event: FormEvent) => {
+    live.current = new Set(Object.keys(getValues()) as Path<V>[]);
+    const submit = form.handleSubmit(
+      async (valid) => {
+        setSending(true);
+        try {
+          await send(valid);
+        } catch (error: unknown) {
+          const shown = serverErrors(error, getValues(), schema);
+          for (const [name, message] of Object.entries(shown.fields))
+            setError(name as Path<V>, { type: 'server', message });
+          if (shown.form) setError('root.server', { message: shown.form });
+          setFocusRequest((n) => n + 1);
+        } finally {
+          setSending(false);
+        }
+      },
+      () => setFocusRequest((n) => n + 1),
+    );
+    // A second press while one is being checked or sent does nothing (the button is disabled
+    // while sending too).
+    if (formState.isSubmitting) event.preventDefault();
+    else void submit(event);
   };
 
-  /** The props of one input: value, change, blur and its message. */
-  const field = (name: F) => ({
+  /** The props of one text input: value, change, blur and its message. */
+  const field = (name: Path<V>) => ({
     name,
-    value: values[name],
-    error: errors[name] ?? null,
-    onValue: (value: string) => setValue(name, value),
+    value: values[name] as string,
+    error: errorOf(name),
+    onValue: (value: string) => setValue(name, value as PathValue<V, Path<V>>),
     onBlur: () => blur(name),
   });
 
-  return { values, errors, formError, submitting, formId, field, onSubmit };
+  return {
+    values,
+    errorOf,
+    formError,
+    submitting: sending,
+    formId,
+    field,
+    setValue,
+    onSubmit,
+  };
 }

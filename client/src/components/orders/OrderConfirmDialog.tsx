@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog, DialogTitle } from '@client/components/Dialog';
 import './orders.css';
 
 export interface ConfirmRow {
@@ -10,7 +11,7 @@ export interface ConfirmRow {
 
 /**
  * The order's confirmation step: what will be bought, as a list, with OK and Cancel. Behaves like
- * the shared ConfirmDialog (native modal <dialog>, focus starts on Cancel, Escape cancels, Tab
+ * the shared ConfirmDialog (components/Dialog.tsx: focus starts on Cancel, Escape cancels, Tab
  * stays inside), and can also carry a problem with the last try (`problem`) and a retry label.
  */
 export function OrderConfirmDialog({
@@ -34,53 +35,16 @@ export function OrderConfirmDialog({
   onCancel: () => void;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    cancelRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
-
-  const trapTab = (event: KeyboardEvent<HTMLDialogElement>) => {
-    if (event.key !== 'Tab') return;
-    const buttons = [...(ref.current?.querySelectorAll('button:not(:disabled)') ?? [])];
-    const first = buttons[0];
-    const last = buttons[buttons.length - 1];
-    if (!(first instanceof HTMLElement) || !(last instanceof HTMLElement)) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
 
   return (
-    <dialog
-      ref={ref}
+    <Dialog
       className="dialog order-confirm"
-      aria-modal="true"
-      aria-labelledby={titleId}
-      data-testid="confirm-order"
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onCancel();
-      }}
-      onKeyDown={trapTab}
+      testId="confirm-order"
+      initialFocus={cancelRef}
+      onClose={() => !busy && onCancel()}
     >
-      <h2 id={titleId} className="dialog__title">
-        {title}
-      </h2>
+      <DialogTitle className="dialog__title">{title}</DialogTitle>
       <dl className="order-confirm__rows">
         {rows.map((row) => (
           <div key={row.label} className="order-confirm__row">
@@ -123,6 +87,6 @@ export function OrderConfirmDialog({
           {busy ? t('orders.ticket.sending') : confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@client/api/client';
 import { getTradingRules } from '@client/api/orders';
+import { Dialog, DialogTitle } from '@client/components/Dialog';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
 import { useRequest } from '@client/state';
@@ -71,45 +71,27 @@ function RulesBody({ lang }: { lang: string }) {
 
 /**
  * The trading rules (entry, exit, draw, void) in a bottom sheet over the ticket, in the app's
- * language. A modal <dialog>: Escape, the close button or a tap on the backdrop closes it.
+ * language. A modal (components/Dialog.tsx): Escape, the close button or a tap on the dimmed page
+ * around it closes it.
  */
 export function RulesSheet({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
 
   return (
-    <dialog
-      ref={ref}
+    <Dialog
       className="sheet"
-      aria-labelledby={titleId}
-      data-testid="rules-sheet"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+      testId="rules-sheet"
+      onClose={onClose}
       onClick={(event) => {
-        // A click on the dialog element itself is a click on the backdrop around the sheet.
+        // A click on the sheet itself (transparent, the whole screen) is one on the dimmed page
+        // around its panel.
         if (event.target === event.currentTarget) onClose();
       }}
     >
       <div className="sheet__panel">
         <header className="sheet__head">
-          <h2 id={titleId} className="sheet__title">
-            {t('orders.ticket.rules')}
-          </h2>
+          <DialogTitle className="sheet__title">{t('orders.ticket.rules')}</DialogTitle>
           <button
             type="button"
             className="button button--secondary sheet__close"
@@ -123,6 +105,6 @@ export function RulesSheet({ onClose }: { onClose: () => void }) {
           <RulesBody lang={lang} />
         </div>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog, DialogTitle } from '@client/components/Dialog';
 import { messageText } from '@client/components/error-text';
 import type { MessageKey } from '@client/components/form/validation';
 import { countryList, countryName, searchCountries } from './countries';
@@ -91,40 +92,20 @@ function CountryDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const titleId = useId();
   const [query, setQuery] = useState('');
   const all = useMemo(() => countryList(lang), [lang]);
   const shown = useMemo(() => searchCountries(all, query), [all, query]);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    searchRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      opener?.focus();
-    };
-  }, []);
-
   return (
-    <dialog
-      ref={ref}
+    <Dialog
       className="dialog sheet"
-      aria-labelledby={titleId}
-      data-testid={`${testId}-dialog`}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+      testId={`${testId}-dialog`}
+      initialFocus={searchRef}
+      onClose={onClose}
     >
       <div className="sheet__head">
-        <h2 id={titleId} className="dialog__title">
-          {title}
-        </h2>
+        <DialogTitle className="dialog__title">{title}</DialogTitle>
         <button type="button" className="button button--secondary button--small" onClick={onClose}>
           {t('common.cancel')}
         </button>
@@ -156,6 +137,6 @@ function CountryDialog({
         ))}
         {shown.length === 0 && <li className="state">{t('common.noData')}</li>}
       </ul>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { TextField } from '@client/components/form/TextField';
+import { tradePasswordLength } from '@shared/accounts';
 import { digitsOnly, type MessageKey } from '@client/components/form/validation';
 
 /**
@@ -27,7 +28,7 @@ export function TradePasswordField({
       type="password"
       inputMode="numeric"
       autoComplete="off"
-      maxLength={6}
+      maxLength={tradePasswordLength}
       filter={digitsOnly}
     />
   );

@@ -1,14 +1,13 @@
 import { amountToMinor, sanitizeAmountInput } from '@shared/amount-input';
+import type { z } from 'zod';
 import {
   accountNumberProblem,
   bankAccountForm,
-  needsBranch,
   normalizeAccountNumber,
   type BankAccountForm,
 } from '@shared/bank-account';
-import { payerAccount } from '@shared/wallet.schemas';
 import type { DepositChannel } from '@shared/wallet';
-import { required, type MessageKey } from '@client/components/form/validation';
+import { isBlank, type MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
 import { convertAtRate, groupedDigits } from './money';
 
@@ -22,20 +21,13 @@ type KycRuleKey = `kyc.rules.${keyof Resources['kyc']['rules']}`;
 export const msg = (key: WalletRuleKey | KycRuleKey): MessageKey => key as string as MessageKey;
 
 /** Spec §8 "empty value": what a blank withdrawal account field says. */
-export const notEmpty = (value: string): MessageKey | null =>
-  value.trim() === '' ? msg('wallet.rules.empty') : null;
+export const empty = msg('wallet.rules.empty');
 
-/** Text up to `max` characters, not blank. */
-export const text =
-  (max: number, blank: (v: string) => MessageKey | null = required) =>
-  (value: string): MessageKey | null =>
-    blank(value) ?? (value.trim().length > max ? msg('wallet.rules.tooLong') : null);
-
-/** What a depositor paid from: a card or account number, or an IBAN (the server's rule). */
-export const payerAccountRule =
-  (blank: (v: string) => MessageKey | null = required) =>
-  (value: string): MessageKey | null =>
-    blank(value) ?? (payerAccount.safeParse(value).success ? null : msg('wallet.rules.cardNumber'));
+/** How a text field's refusal reads: too long has its words; anything else is the generic one. */
+export const textWording = {
+  too_big: msg('wallet.rules.tooLong'),
+  other: 'errors.VALIDATION_FAILED',
+} as const;
 
 /** The label of a withdrawal account's number for the holder's country: IBAN, card, account. */
 export const accountNumberLabel = {
@@ -44,24 +36,28 @@ export const accountNumberLabel = {
   account: 'wallet.fields.accountNumber',
 } as const satisfies Record<BankAccountForm, string>;
 
-/** A withdrawal account's number, in the form its holder's nationality uses (the server's rule). */
-export const accountNumberRule =
-  (nationalityOf: (values: Record<string, string>) => string) =>
-  (value: string, values: Record<string, string>): MessageKey | null => {
-    const blank = notEmpty(value);
-    if (blank) return blank;
-    const country = nationalityOf(values);
-    if (!accountNumberProblem(country, value)) return null;
-    if (country === 'JP') return msg('wallet.rules.accountNumberJp');
-    const form = bankAccountForm(country);
-    return msg(
-      form === 'iban'
-        ? 'wallet.rules.iban'
-        : form === 'card'
-          ? 'wallet.rules.cardNumber'
-          : 'wallet.rules.accountNumber',
-    );
-  };
+/**
+ * A withdrawal account's number, in the form its holder's nationality uses (the server's rule):
+ * for an object schema's superRefine over `nationality` and `cardNumber`.
+ */
+export function accountNumberCheck(
+  v: { nationality: string; cardNumber: string },
+  ctx: z.RefinementCtx,
+) {
+  if (isBlank(v.cardNumber) || !accountNumberProblem(v.nationality, v.cardNumber)) return;
+  const form = bankAccountForm(v.nationality);
+  const message =
+    v.nationality === 'JP'
+      ? msg('wallet.rules.accountNumberJp')
+      : msg(
+          form === 'iban'
+            ? 'wallet.rules.iban'
+            : form === 'card'
+              ? 'wallet.rules.cardNumber'
+              : 'wallet.rules.accountNumber',
+        );
+  ctx.addIssue({ code: 'custom', path: ['cardNumber'], message });
+}
 
 /**
  * A withdrawal account's number read back whole under its input, or null when that adds nothing.
@@ -77,12 +73,6 @@ export function accountNumberReadBack(country: string, raw: string): string | nu
   const typed = raw.trim();
   return /[\s-]/.test(typed) ? typed : groupedDigits(value);
 }
-
-/** The branch, asked only where the holder's country addresses transfers to one (JP). */
-export const branchRule =
-  (nationalityOf: (values: Record<string, string>) => string) =>
-  (value: string, values: Record<string, string>): MessageKey | null =>
-    needsBranch(nationalityOf(values)) ? text(60, notEmpty)(value) : null;
 
 /** Bank transfers are whole currency units: digits only, then the spec's amount-input rule. */
 export const wholeAmountInput = (raw: string): string => {
@@ -103,8 +93,8 @@ export function depositCredit(channel: DepositChannel, input: string): number | 
 /** The rule of a deposit amount or quantity: filled, complete, and within the channel's limits. */
 export function depositAmountRule(channel: DepositChannel | null) {
   return (value: string): MessageKey | null => {
-    const blank = required(value);
-    if (blank || !channel) return blank;
+    if (isBlank(value)) return 'common.required';
+    if (!channel) return null;
     if (channel.channel === 'bank' && !/^\d+$/.test(value.trim()))
       return msg('wallet.rules.wholeNumber');
     const credit = depositCredit(channel, value);
@@ -117,8 +107,8 @@ export function depositAmountRule(channel: DepositChannel | null) {
 /** A withdrawal amount within the server's limits (minor units). */
 export function withdrawAmountRule(limits: { min: number; max: number } | null) {
   return (value: string): MessageKey | null => {
-    const blank = required(value);
-    if (blank || !limits) return blank;
+    if (isBlank(value)) return 'common.required';
+    if (!limits) return null;
     const minor = amountToMinor(value.trim());
     if (minor === null || minor < limits.min || minor > limits.max)
       return 'errors.AMOUNT_OUT_OF_RANGE';

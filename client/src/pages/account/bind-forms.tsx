@@ -5,23 +5,47 @@ import { bindWithdrawalAccount } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { rules, type Rule } from '@client/components/form/validation';
+import { checked, isBlank, maxLengthOf, required } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
 import { bankAccountForm, needsBranch } from '@shared/bank-account';
 import {
+  accountNumberCheck,
   accountNumberLabel,
   accountNumberReadBack,
-  accountNumberRule,
-  branchRule,
+  empty,
   msg,
-  notEmpty,
-  text,
+  textWording,
 } from '@client/components/wallet/rules';
-import { coinAddressPatterns } from '@shared/wallet.schemas';
+import { coinAddressPatterns, withdrawalAccountBody } from '@shared/wallet.schemas';
+import { tradePasswordSchema } from '@shared/accounts';
+import { z } from 'zod';
 import { showToast } from '@client/state';
 
 type Bound = (account: WithdrawalAccount) => void;
+
+const [bankBody, coinBody] = withdrawalAccountBody.options;
+const bank = bankBody.shape;
+const tradePassword = checked(tradePasswordSchema, 'account.rules.tradePassword');
+
+const bankSchema = z
+  .object({
+    holderName: checked(bank.holderName, textWording, empty),
+    nationality: required(empty),
+    bankName: checked(bank.bankName, textWording, empty),
+    branch: z.string(),
+    cardNumber: checked(bank.cardNumber, textWording, empty),
+    bankAddress: checked(bank.bankAddress, textWording, null),
+    tradePassword,
+  })
+  .superRefine((v, ctx) => {
+    // The branch is asked only where the holder's country addresses transfers to one (JP).
+    if (!needsBranch(v.nationality)) return;
+    const branch = checked(bank.branch, textWording, empty).safeParse(v.branch);
+    for (const issue of branch.error?.issues ?? [])
+      ctx.addIssue({ code: 'custom', path: ['branch'], message: issue.message });
+  })
+  .superRefine(accountNumberCheck);
 
 /**
  * Bind a bank account: holder name, nationality, bank, the branch where the holder's country
@@ -41,15 +65,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
       bankAddress: '',
       tradePassword: '',
     },
-    {
-      holderName: text(50, notEmpty),
-      nationality: notEmpty,
-      bankName: text(60, notEmpty),
-      branch: branchRule((v) => v.nationality ?? ''),
-      cardNumber: accountNumberRule((v) => v.nationality ?? ''),
-      bankAddress: (v) => (v.trim().length > 200 ? msg('wallet.rules.tooLong') : null),
-      tradePassword: rules.tradePassword,
-    },
+    bankSchema,
   );
   // The number's form follows the holder's country: an IBAN, a Chinese card, an account number.
   const numberForm = bankAccountForm(form.values.nationality);
@@ -80,7 +96,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         label={t('wallet.fields.holderName')}
         testId="holder-name"
         autoComplete="name"
-        maxLength={50}
+        maxLength={maxLengthOf(bank.holderName)}
       />
       <CountrySelect
         {...form.field('nationality')}
@@ -92,7 +108,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         label={t('wallet.fields.bankName')}
         testId="bank-name"
         autoComplete="off"
-        maxLength={60}
+        maxLength={maxLengthOf(bank.bankName)}
       />
       {withBranch && (
         <TextField
@@ -100,7 +116,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
           label={t('wallet.fields.branch')}
           testId="branch"
           autoComplete="off"
-          maxLength={60}
+          maxLength={maxLengthOf(bank.branch)}
         />
       )}
       <TextField
@@ -109,7 +125,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         testId="card-number"
         inputMode={numberForm === 'iban' ? 'text' : 'numeric'}
         autoComplete="off"
-        maxLength={numberForm === 'iban' ? 50 : 40}
+        maxLength={maxLengthOf(bank.cardNumber)}
         readBack={readBack ? { label: t('wallet.account.checkNumber'), text: readBack } : undefined}
       />
       <TextField
@@ -117,7 +133,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         label={t('wallet.fields.bankAddressOptional')}
         testId="bank-address"
         autoComplete="off"
-        maxLength={200}
+        maxLength={maxLengthOf(bank.bankAddress)}
       />
       <TradePasswordField
         {...form.field('tradePassword')}
@@ -130,14 +146,19 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
 
 const networks: CoinNetwork[] = ['TRC20', 'ERC20'];
 
-type CoinField = 'network' | 'address' | 'tradePassword';
-const addressRule: Rule<CoinField> = (value, values) => {
-  const blank = notEmpty(value);
-  if (blank) return blank;
-  const network = values.network as CoinNetwork | '';
-  if (!network || coinAddressPatterns[network].test(value.trim())) return null;
-  return msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
-};
+const coinSchema = z
+  .object({
+    network: required(empty),
+    address: required(empty),
+    tradePassword,
+  })
+  .superRefine((v, ctx) => {
+    const network = v.network as CoinNetwork | '';
+    if (!network || isBlank(v.address) || coinAddressPatterns[network].test(v.address.trim()))
+      return;
+    const message = msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
+    ctx.addIssue({ code: 'custom', path: ['address'], message });
+  });
 
 /**
  * Bind a coin address: the network, an address in that network's format, and the transaction
@@ -146,10 +167,7 @@ const addressRule: Rule<CoinField> = (value, values) => {
 export function BindCoinForm({ onBound }: { onBound: Bound }) {
   const { t } = useTranslation();
   const networkId = useId();
-  const form = useForm<CoinField>(
-    { network: 'TRC20', address: '', tradePassword: '' },
-    { network: notEmpty, address: addressRule, tradePassword: rules.tradePassword },
-  );
+  const form = useForm({ network: 'TRC20', address: '', tradePassword: '' }, coinSchema);
   const network = form.field('network');
   const send = form.onSubmit(async (v) => {
     const account = await bindWithdrawalAccount({
@@ -193,7 +211,7 @@ export function BindCoinForm({ onBound }: { onBound: Bound }) {
         testId="address"
         autoComplete="off"
         autoCapitalize="off"
-        maxLength={100}
+        maxLength={maxLengthOf(coinBody.shape.address)}
       />
       <TradePasswordField
         {...form.field('tradePassword')}

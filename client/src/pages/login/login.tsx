@@ -4,9 +4,12 @@ import { afterLoginPath } from '@client/app/guard';
 import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { rules } from '@client/components/form/validation';
+import { required } from '@client/components/form/validation';
 import { login, useSessionEnded } from '@client/state';
 import '@client/components/form/form.css';
+import { z } from 'zod';
+
+const schema = z.object({ account: required(), password: required() });
 
 /** Passed in navigation state by registration, so the new account is filled in. */
 export interface LoginState {
@@ -21,10 +24,7 @@ export function LoginPage() {
   const prefill = (location.state as LoginState | null)?.account ?? '';
   // Why the last session ended under the user, when it did (streams/session-link.ts).
   const ended = useSessionEnded();
-  const form = useForm(
-    { account: prefill, password: '' },
-    { account: rules.required, password: rules.required },
-  );
+  const form = useForm({ account: prefill, password: '' }, schema);
 
   const send = form.onSubmit(async (values) => {
     await login({ account: values.account.trim(), password: values.password });

@@ -5,14 +5,33 @@ import { register } from '@client/api/auth';
 import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { digitsOnly, rules } from '@client/components/form/validation';
+import {
+  checked,
+  digitsOnly,
+  maxLengthOf,
+  required,
+  sameAs,
+} from '@client/components/form/validation';
+import { passwordSchema, tradePasswordSchema } from '@shared/accounts';
 import { setRegisterInfo, showToast, useRegisterInfo } from '@client/state';
 import type { LoginState } from './login';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
 import { paths } from '@client/app/route-table';
+import { z } from 'zod';
 
 const REGISTER_CHECK = paths.registerCheck;
+
+const schema = z
+  .object({
+    password: checked(passwordSchema, 'account.rules.password'),
+    passwordConfirm: required(),
+    tradePassword: checked(tradePasswordSchema, 'account.rules.tradePassword'),
+    tradePasswordConfirm: required(),
+  })
+  .superRefine(sameAs('password', 'passwordConfirm', 'errors.PASSWORD_MISMATCH'))
+  .superRefine(sameAs('tradePassword', 'tradePasswordConfirm', 'errors.TRADE_PASSWORD_MISMATCH'));
+const passwordMax = maxLengthOf(passwordSchema);
 
 /**
  * /pages/login/register, step 2: login password and transaction password, each confirmed.
@@ -26,12 +45,7 @@ export function RegisterPage() {
   const [finished, setFinished] = useState(false);
   const form = useForm(
     { password: '', passwordConfirm: '', tradePassword: '', tradePasswordConfirm: '' },
-    {
-      password: rules.password,
-      passwordConfirm: rules.sameAs('password', 'errors.PASSWORD_MISMATCH'),
-      tradePassword: rules.tradePassword,
-      tradePasswordConfirm: rules.sameAs('tradePassword', 'errors.TRADE_PASSWORD_MISMATCH'),
-    },
+    schema,
   );
 
   const send = form.onSubmit(async (values) => {
@@ -70,7 +84,7 @@ export function RegisterPage() {
               testId="password"
               type="password"
               autoComplete="new-password"
-              maxLength={64}
+              maxLength={passwordMax}
             />
             <TextField
               {...form.field('passwordConfirm')}
@@ -78,7 +92,7 @@ export function RegisterPage() {
               testId="password-confirm"
               type="password"
               autoComplete="new-password"
-              maxLength={64}
+              maxLength={passwordMax}
             />
             <TextField
               {...form.field('tradePassword')}

@@ -4,11 +4,19 @@ import { checkRegistration } from '@client/api/auth';
 import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { rules } from '@client/components/form/validation';
+import { checked, maxLengthOf } from '@client/components/form/validation';
+import { accountSchema, inviteCodeSchema, phoneSchema } from '@shared/accounts';
 import { setRegisterInfo, useRegisterInfo } from '@client/state';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
 import { paths } from '@client/app/route-table';
+import { z } from 'zod';
+
+export const registerCheckSchema = z.object({
+  account: checked(accountSchema, 'account.rules.account'),
+  phone: checked(phoneSchema, 'account.rules.phone'),
+  inviteCode: checked(inviteCodeSchema, 'errors.INVITE_INVALID'),
+});
 
 /**
  * /pages/login/registerCheck, step 1: account, phone and account-opening code, checked by the
@@ -24,7 +32,7 @@ export function RegisterCheckPage() {
       phone: saved?.phone ?? '',
       inviteCode: saved?.inviteCode ?? '',
     },
-    { account: rules.account, phone: rules.phone, inviteCode: rules.inviteCode },
+    registerCheckSchema,
   );
 
   const send = form.onSubmit(async (values) => {
@@ -52,7 +60,7 @@ export function RegisterCheckPage() {
             testId="account"
             autoComplete="username"
             autoCapitalize="none"
-            maxLength={20}
+            maxLength={maxLengthOf(accountSchema)}
             enterKeyHint="next"
           />
           <TextField
@@ -63,7 +71,7 @@ export function RegisterCheckPage() {
             type="tel"
             inputMode="tel"
             autoComplete="tel"
-            maxLength={16}
+            maxLength={maxLengthOf(phoneSchema)}
             enterKeyHint="next"
           />
           <TextField
@@ -72,7 +80,7 @@ export function RegisterCheckPage() {
             testId="invite-code"
             autoComplete="off"
             autoCapitalize="characters"
-            maxLength={32}
+            maxLength={maxLengthOf(inviteCodeSchema)}
             enterKeyHint="next"
           />
           <SubmitButton busy={form.submitting}>{t('account.register.next')}</SubmitButton>

@@ -4,27 +4,37 @@ import { changePassword, type PasswordKind } from '@client/api/auth';
 import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { digitsOnly, rules, type Rules } from '@client/components/form/validation';
+import {
+  checked,
+  digitsOnly,
+  maxLengthOf,
+  required,
+  sameAs,
+} from '@client/components/form/validation';
+import { changePasswordBody, passwordSchema, tradePasswordSchema } from '@shared/accounts';
+import { z } from 'zod';
 import { showToast } from '@client/state';
 import '@client/components/form/form.css';
 import { paths } from '@client/app/route-table';
 
 const SETTINGS = paths.settings;
 
-type Field = 'oldPassword' | 'newPassword' | 'confirmPassword';
-
-const ruleset: Record<PasswordKind, Rules<Field>> = {
-  login: {
-    oldPassword: rules.required,
-    newPassword: rules.password,
-    confirmPassword: rules.sameAs('newPassword', 'errors.PASSWORD_MISMATCH'),
-  },
-  trade: {
-    oldPassword: rules.required,
-    newPassword: rules.tradePassword,
-    confirmPassword: rules.sameAs('newPassword', 'errors.TRADE_PASSWORD_MISMATCH'),
-  },
-};
+const schemas = {
+  login: z
+    .object({
+      oldPassword: required(),
+      newPassword: checked(passwordSchema, 'account.rules.password'),
+      confirmPassword: required(),
+    })
+    .superRefine(sameAs('newPassword', 'confirmPassword', 'errors.PASSWORD_MISMATCH')),
+  trade: z
+    .object({
+      oldPassword: required(),
+      newPassword: checked(tradePasswordSchema, 'account.rules.tradePassword'),
+      confirmPassword: required(),
+    })
+    .superRefine(sameAs('newPassword', 'confirmPassword', 'errors.TRADE_PASSWORD_MISMATCH')),
+} satisfies Record<PasswordKind, z.ZodType>;
 
 /** `?kind=trade` changes the transaction password; anything else the login password. */
 export function passwordKind(param: string | null): PasswordKind {
@@ -35,13 +45,13 @@ function PasswordForm({ kind }: { kind: PasswordKind }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const form = useForm({ oldPassword: '', newPassword: '', confirmPassword: '' }, ruleset[kind]);
+  const form = useForm({ oldPassword: '', newPassword: '', confirmPassword: '' }, schemas[kind]);
   const trade = kind === 'trade';
   // The transaction password is six digits: a numeric keypad, and nothing else is accepted
   // (the filter also trims a pasted "123 456", which maxLength would have cut first).
   const keypad = trade
     ? ({ inputMode: 'numeric', filter: digitsOnly, autoComplete: 'off' } as const)
-    : ({ maxLength: 64 } as const);
+    : ({ maxLength: maxLengthOf(changePasswordBody.shape.oldPassword) } as const);
 
   const send = form.onSubmit(async (values) => {
     await changePassword(kind, values);

@@ -1,9 +1,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { depositBody } from '@shared/wallet.schemas';
+import { maxLengthOf } from '@client/components/form/validation';
 import '@client/components/wallet/picker.css';
 
-/** Spec §5: a textarea of at most 140 characters. */
-export const REMARK_MAX = 140;
+/** Spec §5: a textarea of at most 140 characters (the server's limit, from its schema). */
+const REMARK_MAX = maxLengthOf(depositBody.options[0].shape.remark) ?? 0;
 
 /** The optional remark, with a live "n/140" counter. */
 export function RemarkField({ value, onValue }: { value: string; onValue: (v: string) => void }) {

@@ -1,18 +1,17 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bankAccountForm } from '@shared/bank-account';
 import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
+import { checked, maxLengthOf, picked, ruled } from '@client/components/form/validation';
 import { CopyRow } from '@client/components/wallet/CopyButton';
 import { groupedDigits } from '@client/components/wallet/money';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import {
   accountNumberLabel,
-  payerAccountRule,
   depositAmountRule,
   msg,
-  text,
+  textWording,
   wholeAmountInput,
 } from '@client/components/wallet/rules';
 import { UploadProgress } from '@client/components/wallet/UploadProgress';
@@ -21,13 +20,26 @@ import { ChannelPage, CreditNote, useAmountParam, useDepositSubmit } from './dep
 import { RemarkField } from './RemarkField';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
+import { depositBody } from '@shared/wallet.schemas';
+import { z } from 'zod';
 
 type BankChannel = Extract<DepositChannel, { channel: 'bank' }>;
+
+const payer = depositBody.options[0].shape;
+
+const bankSchema = (details: BankChannel) =>
+  z.object({
+    amount: ruled(depositAmountRule(details)),
+    payerBank: checked(payer.payerBank, textWording),
+    payerCard: checked(payer.payerCard, msg('wallet.rules.cardNumber')),
+    payerName: checked(payer.payerName, textWording),
+    screenshot: picked<PickedImage>(msg('wallet.rules.screenshot')),
+    remark: z.string(),
+  });
 
 function BankDepositForm({ details }: { details: BankChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
-  const [shot, setShot] = useState<PickedImage | null>(null);
   const { submit, progress } = useDepositSubmit();
   const form = useForm(
     {
@@ -35,20 +47,14 @@ function BankDepositForm({ details }: { details: BankChannel }) {
       payerBank: '',
       payerCard: '',
       payerName: '',
-      screenshot: '',
+      screenshot: null as PickedImage | null,
       remark: '',
     },
-    {
-      amount: depositAmountRule(details),
-      payerBank: text(60),
-      payerCard: payerAccountRule(),
-      payerName: text(50),
-      screenshot: (v) => (v ? null : msg('wallet.rules.screenshot')),
-    },
+    bankSchema(details),
   );
 
   const send = form.onSubmit(async (values) => {
-    if (!shot) return;
+    if (!values.screenshot) return;
     await submit(
       {
         channel: 'bank',
@@ -58,7 +64,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
         payerName: values.payerName.trim(),
         remark: values.remark.trim() || undefined,
       },
-      shot,
+      values.screenshot,
     );
   });
 
@@ -112,7 +118,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           label={t('wallet.fields.payerBank')}
           testId="payer-bank"
           autoComplete="off"
-          maxLength={60}
+          maxLength={maxLengthOf(payer.payerBank)}
         />
         <TextField
           {...form.field('payerCard')}
@@ -120,26 +126,23 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           testId="payer-card"
           inputMode="numeric"
           autoComplete="cc-number"
-          maxLength={40}
+          maxLength={maxLengthOf(payer.payerCard)}
         />
         <TextField
           {...form.field('payerName')}
           label={t('wallet.fields.payerName')}
           testId="payer-name"
           autoComplete="cc-name"
-          maxLength={50}
+          maxLength={maxLengthOf(payer.payerName)}
         />
         <ImagePicker
           label={t('wallet.deposit.screenshot')}
           placeholder={t('wallet.deposit.screenshotHint')}
           testId="screenshot"
-          value={shot}
-          error={form.errors.screenshot ?? null}
+          value={form.values.screenshot}
+          error={form.errorOf('screenshot')}
           disabled={form.submitting}
-          onChange={(picked) => {
-            setShot(picked);
-            form.field('screenshot').onValue('chosen');
-          }}
+          onChange={(image) => form.setValue('screenshot', image)}
         />
         <RemarkField value={form.values.remark} onValue={form.field('remark').onValue} />
         {progress && <UploadProgress sent={progress.sent} total={progress.total} />}

@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { amountToMinor } from '@shared/amount-input';
 import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
+import { picked, ruled } from '@client/components/form/validation';
 import { CopyButton } from '@client/components/wallet/CopyButton';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import { amountInput, depositAmountRule, msg } from '@client/components/wallet/rules';
@@ -14,24 +14,29 @@ import { RemarkField } from './RemarkField';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 import { QrCode } from '@client/components/wallet/QrCode';
+import { z } from 'zod';
 
 type CoinChannel = Exclude<DepositChannel, { channel: 'bank' }>;
+
+const coinSchema = (details: CoinChannel) =>
+  z.object({
+    quantity: ruled(depositAmountRule(details)),
+    screenshot: picked<PickedImage>(msg('wallet.rules.screenshot')),
+    remark: z.string(),
+  });
 
 function UsdtDepositForm({ details }: { details: CoinChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
-  const [shot, setShot] = useState<PickedImage | null>(null);
   const { submit, progress } = useDepositSubmit();
   const form = useForm(
-    { quantity: useAmountParam(false), screenshot: '', remark: '' },
-    {
-      quantity: depositAmountRule(details),
-      screenshot: (v) => (v ? null : msg('wallet.rules.screenshot')),
-    },
+    { quantity: useAmountParam(false), screenshot: null as PickedImage | null, remark: '' },
+    coinSchema(details),
   );
 
   const send = form.onSubmit(async (values) => {
     const quantity = amountToMinor(values.quantity.trim());
+    const shot = values.screenshot;
     if (!shot || quantity === null) return;
     await submit(
       { channel: details.channel, quantity, remark: values.remark.trim() || undefined },
@@ -83,13 +88,10 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
           label={t('wallet.deposit.screenshot')}
           placeholder={t('wallet.deposit.screenshotHint')}
           testId="screenshot"
-          value={shot}
-          error={form.errors.screenshot ?? null}
+          value={form.values.screenshot}
+          error={form.errorOf('screenshot')}
           disabled={form.submitting}
-          onChange={(picked) => {
-            setShot(picked);
-            form.field('screenshot').onValue('chosen');
-          }}
+          onChange={(image) => form.setValue('screenshot', image)}
         />
         <RemarkField value={form.values.remark} onValue={form.field('remark').onValue} />
         {progress && <UploadProgress sent={progress.sent} total={progress.total} />}

@@ -8,6 +8,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
+import { ruled } from '@client/components/form/validation';
 import {
   depositChannelInfo,
   isDepositChannel,
@@ -23,6 +24,7 @@ import { useMoney } from '@client/components/wallet/useMoney';
 import { useRequest } from '@client/state';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
+import { z } from 'zod';
 
 /** Quick amounts offered as one-tap choices (whole units of the entry). */
 const presets = [100, 500, 1000, 5000];
@@ -34,7 +36,7 @@ function AmountStep({ details }: { details: DepositChannel }) {
   const format = useFormat();
   const bank = details.channel === 'bank';
   const field = bank ? 'amount' : 'quantity';
-  const form = useForm({ value: '' }, { value: depositAmountRule(details) });
+  const form = useForm({ value: '' }, z.object({ value: ruled(depositAmountRule(details)) }));
   const credit = depositCredit(details, form.values.value);
 
   const next = form.onSubmit((values) => {

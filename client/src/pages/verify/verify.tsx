@@ -8,11 +8,16 @@ import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import type { MessageKey, Rule } from '@client/components/form/validation';
+import {
+  checked,
+  isBlank,
+  maxLengthOf,
+  picked,
+  required,
+} from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
 import { msg } from '@client/components/wallet/rules';
-import { required } from '@client/components/form/validation';
 import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
 import { UploadProgress } from '@client/components/wallet/UploadProgress';
 import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
@@ -20,38 +25,43 @@ import { refreshUser, showToast, useRequest } from '@client/state';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 import '@client/components/wallet/records.css';
+import { z } from 'zod';
 
-type Field = 'name' | 'idNumber' | 'nationality' | 'front' | 'back';
+const kyc = kycBody.shape;
 
-const nameRule: Rule<Field> = (value) => {
-  const trimmed = value.trim();
-  return (
-    required(value) ?? (trimmed.length < 2 || trimmed.length > 50 ? msg('kyc.rules.name') : null)
-  );
-};
-
-/** The server's ID number rule (shared/src/kyc.ts), which depends on the nationality. */
-const idNumberRule: Rule<Field> = (value, values) => {
-  const blank = required(value);
-  if (blank) return blank;
-  const parsed = kycBody.safeParse({
-    name: 'ok',
-    nationality: values.nationality || 'US',
-    idNumber: value,
+const schema = z
+  .object({
+    name: checked(kyc.name, msg('kyc.rules.name')),
+    idNumber: required(),
+    nationality: required(),
+    front: picked<PickedImage>(msg('kyc.rules.photo')),
+    back: picked<PickedImage>(msg('kyc.rules.photo')),
+  })
+  .superRefine((v, ctx) => {
+    // The server's ID number rule (shared/src/kyc.ts) depends on the nationality; checked on
+    // its own (a stand-in name), so a name still to fix does not hide it.
+    if (isBlank(v.idNumber)) return;
+    const parsed = kycBody.safeParse({
+      name: 'ok',
+      nationality: v.nationality || 'US',
+      idNumber: v.idNumber,
+    });
+    if (parsed.error?.issues.some((i) => i.path[0] === 'idNumber'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['idNumber'],
+        message: msg(v.nationality === 'CN' ? 'kyc.rules.idCn' : 'kyc.rules.idOther'),
+      });
   });
-  const bad = !parsed.success && parsed.error.issues.some((i) => i.path[0] === 'idNumber');
-  if (!bad) return null;
-  return msg(values.nationality === 'CN' ? 'kyc.rules.idCn' : 'kyc.rules.idOther');
-};
 
-const photoRule = (value: string): MessageKey | null => (value ? null : msg('kyc.rules.photo'));
+const idNumberMax = maxLengthOf(kyc.idNumber);
 
 /** ID numbers are letters and digits: anything else is dropped, letters are capitalised. */
 const idInput = (raw: string) =>
   raw
     .replace(/[^0-9a-z]/gi, '')
     .toUpperCase()
-    .slice(0, 30);
+    .slice(0, idNumberMax);
 
 const tone: Record<KycStatus, Tone> = {
   none: 'pending',
@@ -62,29 +72,25 @@ const tone: Record<KycStatus, Tone> = {
 
 function KycForm({ onSubmitted }: { onSubmitted: (state: KycState) => void }) {
   const { t } = useTranslation();
-  const [photos, setPhotos] = useState<{ front: PickedImage | null; back: PickedImage | null }>({
-    front: null,
-    back: null,
-  });
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
-  const form = useForm<Field>(
-    { name: '', idNumber: '', nationality: '', front: '', back: '' },
+  const form = useForm(
     {
-      name: nameRule,
-      idNumber: idNumberRule,
-      nationality: required,
-      front: photoRule,
-      back: photoRule,
+      name: '',
+      idNumber: '',
+      nationality: '',
+      front: null as PickedImage | null,
+      back: null as PickedImage | null,
     },
+    schema,
   );
 
   const send = form.onSubmit(async (v) => {
-    if (!photos.front || !photos.back) return;
+    if (!v.front || !v.back) return;
     setProgress({ sent: 0, total: 0 });
     try {
       const state = await submitKyc(
         { name: v.name.trim(), idNumber: v.idNumber.trim(), nationality: v.nationality },
-        { front: photos.front.blob, back: photos.back.blob },
+        { front: v.front.blob, back: v.back.blob },
         { onProgress: (sent, total) => setProgress({ sent, total }) },
       );
       showToast(t('kyc.submitted'));
@@ -100,13 +106,10 @@ function KycForm({ onSubmitted }: { onSubmitted: (state: KycState) => void }) {
       placeholder={t(side === 'front' ? 'kyc.frontHint' : 'kyc.backHint')}
       testId={side === 'front' ? 'kyc-front' : 'kyc-back'}
       camera
-      value={photos[side]}
-      error={form.errors[side] ?? null}
+      value={form.values[side]}
+      error={form.errorOf(side)}
       disabled={form.submitting}
-      onChange={(picked) => {
-        setPhotos((p) => ({ ...p, [side]: picked }));
-        form.field(side).onValue('chosen');
-      }}
+      onChange={(image) => form.setValue(side, image)}
     />
   );
 
@@ -118,7 +121,7 @@ function KycForm({ onSubmitted }: { onSubmitted: (state: KycState) => void }) {
         label={t('kyc.name')}
         testId="kyc-name"
         autoComplete="name"
-        maxLength={50}
+        maxLength={maxLengthOf(kyc.name)}
       />
       <CountrySelect
         {...form.field('nationality')}
@@ -132,7 +135,7 @@ function KycForm({ onSubmitted }: { onSubmitted: (state: KycState) => void }) {
         testId="kyc-id-number"
         autoComplete="off"
         autoCapitalize="characters"
-        maxLength={30}
+        maxLength={idNumberMax}
         filter={idInput}
       />
       {photo('front')}

@@ -15,7 +15,9 @@ import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { rules } from '@client/components/form/validation';
+import { checked, required, ruled } from '@client/components/form/validation';
+import { tradePasswordSchema } from '@shared/accounts';
+import { z } from 'zod';
 import { AccountLabel } from '@client/components/wallet/AccountLabel';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
 import { newIdempotencyKey } from '@client/components/wallet/money';
@@ -50,11 +52,11 @@ function WithdrawForm({
   const max = Math.min(AMOUNT_MAX, Math.floor(limits.max / 100));
   const form = useForm(
     { accountId: accounts.length === 1 ? accounts[0]!.id : '', amount: '', tradePassword: '' },
-    {
-      accountId: (v) => (v ? null : msg('wallet.rules.chooseAccount')),
-      amount: withdrawAmountRule(limits),
-      tradePassword: rules.tradePassword,
-    },
+    z.object({
+      accountId: required(msg('wallet.rules.chooseAccount')),
+      amount: ruled(withdrawAmountRule(limits)),
+      tradePassword: checked(tradePasswordSchema, 'account.rules.tradePassword'),
+    }),
   );
   const account = form.field('accountId');
   const amount = form.field('amount');
