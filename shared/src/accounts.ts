@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { appInfoDto, loginAnswerDto, userDto } from './dto';
 import { freeText } from './text';
 
 /** Account rules of DECISIONS.md (Accounts), shared by the server's validation and the client's forms. */
@@ -63,28 +64,6 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 export type KycStatus = 'none' | 'pending' | 'verified' | 'rejected';
 
 /** GET /api/me */
-export interface User {
-  id: string;
-  account: string;
-  phone: string;
-  nickname: string;
-  inviteCode: string;
-  creditScore: number;
-  kyc: { status: KycStatus; reason?: string };
-  createdAt: number;
-}
-
-export interface LoginAnswer {
-  token: string;
-  user: User;
-}
-
-export interface AppInfo {
-  name: string;
-  currency: string;
-  serviceUrl: string;
-  depositChannels: string[];
-  languages: string[];
-  /** Present (true) only on a server started with TEST_CLOCK=1: /api/test/clock exists. */
-  testClock?: boolean;
-}
+export type User = z.infer<typeof userDto>;
+export type LoginAnswer = z.infer<typeof loginAnswerDto>;
+export type AppInfo = z.infer<typeof appInfoDto>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type * as dto from './dto';
 import { defaultLanguage, languages } from './languages';
 import { freeText } from './text';
 import { idValue, pageQuery } from './wallet.schemas';
@@ -16,58 +17,22 @@ export type PageSlug = (typeof pageSlugs)[number];
  * Texts (pages, news bodies) are plain text: paragraphs separated by a blank line, `## ` starts a
  * heading line and `- ` a list item. No markup reaches the page, so nothing in them can run.
  */
-export interface ContentPage {
-  slug: PageSlug;
-  /** The language the text is in: the one asked for, else zh-CN, else any there is. */
-  lang: string;
-  title: string;
-  body: string;
-  updatedAt: number;
-}
-
-export interface NewsSummary {
-  id: string;
-  lang: string;
-  title: string;
-  /** The start of the body, for lists. */
-  summary: string;
-  publishedAt: number;
-}
-
-export interface NewsItem extends NewsSummary {
-  body: string;
-}
+export type ContentPage = z.infer<typeof dto.contentPageDto>;
+export type NewsSummary = z.infer<typeof dto.newsSummaryDto>;
+export type NewsItem = z.infer<typeof dto.newsItemDto>;
 
 export const bannerThemes = ['blue', 'green', 'amber', 'violet'] as const;
 export type BannerTheme = (typeof bannerThemes)[number];
 
-export interface Banner {
-  id: string;
-  title: string;
-  subtitle: string;
-  /** An in-app route (`/pages/...`), or null for a banner that only informs. */
-  link: string | null;
-  theme: BannerTheme;
-}
+export type Banner = HomeContent['banners'][number];
 
 export const highlightIcons = ['tape', 'clock', 'shield', 'support'] as const;
 export type HighlightIcon = (typeof highlightIcons)[number];
 
-export interface Highlight {
-  id: string;
-  icon: HighlightIcon;
-  title: string;
-  body: string;
-}
+export type Highlight = HomeContent['highlights'][number];
 
 /** GET /api/content/home: everything Home shows besides the live products. */
-export interface HomeContent {
-  banners: Banner[];
-  highlights: Highlight[];
-  news: NewsSummary[];
-  /** Whether more news exists beyond `news` (the cursor to go on with). */
-  newsCursor: string | null;
-}
+export type HomeContent = z.infer<typeof dto.homeContentDto>;
 
 /**
  * System messages are stored as a kind with parameters, not as text: the client words them in
@@ -88,44 +53,10 @@ export const systemMessageKinds = [
 export type SystemMessageKind = (typeof systemMessageKinds)[number];
 export type MessageKind = SystemMessageKind | 'custom';
 
-export interface MessageParams {
-  /** Minor units (an order's stake). */
-  amount?: number;
-  /** A settled order's payout, minor units. */
-  payout?: number;
-  /** A settled order's product id. */
-  product?: string;
-  /** A review's reason, or a void order's reason code (FEED_STALE, NO_ENTRY_TICK). */
-  reason?: string;
-  /** The deposit, withdrawal or order the message is about. */
-  ref?: string;
-}
-
-export interface Message {
-  id: string;
-  kind: MessageKind;
-  params: MessageParams;
-  /**
-   * The operator's text for `custom`; for the other kinds a zh-CN rendering, for readers that do
-   * not know the kind (the client words known kinds itself).
-   */
-  title: string;
-  body: string;
-  /** Sent to every user rather than to this one. */
-  broadcast: boolean;
-  read: boolean;
-  createdAt: number;
-}
-
+export type Message = z.infer<typeof dto.messageDto>;
+export type MessageParams = Message['params'];
 /** What POST /api/ops/messages answers. */
-export interface OpsMessage {
-  id: string;
-  userId: string | null;
-  kind: MessageKind;
-  title: string;
-  body: string;
-  createdAt: number;
-}
+export type OpsMessage = z.infer<typeof dto.opsMessageDto>;
 
 // Request schemas.
 

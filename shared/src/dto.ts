@@ -6,8 +6,12 @@ import { depositChannels, transferKinds } from './wallet';
 /**
  * The answers of the REST API as zod schemas: what GET /api/openapi.json describes (each `id` is a
  * component of it) and what a route declares it answers (server/src/platform/http/route.ts).
- * Requests are described by the schemas the routes parse with (*.schemas.ts, accounts.ts, …). A
- * type test (server/src/platform/http/openapi.test.ts) holds each one to its type in shared/.
+ * Requests are described by the schemas the routes parse with (*.schemas.ts, accounts.ts, …).
+ *
+ * The types the server and the client use for these answers are inferred from them (`export type
+ * Order = z.infer<typeof orderDto>` in orders.ts, …), so a field is added, documented or changed
+ * here and nowhere else (a field's `.describe` is its documentation, in the document too). Those
+ * modules import this one as types only: this one imports value lists (errorCodes, …) from them.
  */
 
 const ms = z.int().describe('epoch milliseconds');
@@ -42,21 +46,30 @@ export const appInfoDto = z
   .object({
     ...each(text, 'name', 'currency', 'serviceUrl'),
     ...each(z.array(text), 'depositChannels', 'languages'),
-    testClock: z.boolean().optional(),
+    testClock: z
+      .boolean()
+      .optional()
+      .describe(
+        'present (true) only on a server started with TEST_CLOCK=1: /api/test/clock exists',
+      ),
   })
   .meta({ id: 'AppInfo' });
 export const accountSummaryDto = z
   .object({
-    ...each(money, 'available', 'inOrders', 'withdrawHold', 'savings', 'totalAssets'),
-    ...each(money, 'pnlTotal', 'pnlToday'),
+    ...each(money, 'available', 'inOrders', 'withdrawHold', 'savings'),
+    totalAssets: money.describe('minor units, real money only: practice money is never part of it'),
+    pnlTotal: money.describe('minor units, real orders only'),
+    pnlToday: money,
     creditScore: z.int(),
     verified: z.boolean(),
     practice: z
       .object({
-        ...each(money, 'available', 'inOrders', 'pnlTotal', 'pnlToday'),
+        ...each(money, 'available', 'inOrders'),
+        pnlTotal: money.describe('minor units, practice orders only'),
+        pnlToday: money,
         resetTo: money.describe('PRACTICE_BALANCE: what a reset sets the practice balance to'),
       })
-      .describe('the practice balance: never part of the real figures above'),
+      .describe('the practice balance (issue 19): never part of the real figures above'),
   })
   .meta({ id: 'AccountSummary' });
 
@@ -64,22 +77,30 @@ export const tickRefDto = z
   .object({ seq: z.int(), ts: ms, price: decimal })
   .meta({ id: 'TickRef' });
 export const tapeTickDto = tickRefDto
-  .extend({ qty: z.int().describe('lots') })
+  .extend({ qty: z.int().describe('lots of the product') })
   .meta({ id: 'TapeTick' });
 export const fairnessPeriodDto = z
   .object({
     productId: text,
-    ...each(ms, 'periodStart', 'periodEnd', 'committedAt'),
+    ...each(ms, 'periodStart', 'periodEnd'),
     commitment: text.describe('SHA-256 of the secret, hex'),
-    model: z.object({
-      ...each(z.int(), 'version', 'precision', 'tickSize'),
-      startPrice: decimal,
-      ...each(z.number(), 'annualVol', 'jumpsPerDay', 'typicalLots'),
-    }),
+    committedAt: ms.describe(
+      "when the commitment was stored (epoch ms): before the period's first tick",
+    ),
+    model: z
+      .object({
+        ...each(z.int(), 'version', 'precision', 'tickSize'),
+        startPrice: decimal,
+        ...each(z.number(), 'annualVol', 'jumpsPerDay', 'typicalLots'),
+      })
+      .describe("the published model parameters the period's ticks are computed with"),
     start: z
       .object({ seq: z.int(), ts: ms.nullable(), ...each(text, 'logPrice', 'logVol') })
-      .nullable(),
-    secret: text.nullable().describe('hex, once revealed'),
+      .nullable()
+      .describe(
+        "where the period's ticks start from (the last tick before it and the model's state after it); null before its first tick",
+      ),
+    secret: text.nullable().describe('the 256-bit secret, hex, once revealed; null until then'),
     revealedAt: ms.nullable(),
   })
   .meta({ id: 'FairnessPeriod' });
@@ -90,12 +111,18 @@ export const productDto = z
     precision: z.int(),
     status: z.enum(['open', 'closed', 'maintenance']),
     opensAt: ms.optional(),
-    durations: z.array(z.object({ seconds: z.int(), rate: decimal })),
+    durations: z
+      .array(z.object({ seconds: z.int(), rate: decimal }))
+      .describe('the duration ladder: seconds and the earnings rate ("0.85" = 85 %)'),
     ...each(money, 'minStake', 'maxStake'),
     last: orNull(tickRefDto),
-    stats24h: z.object(
-      each(decimal, 'open', 'high', 'low', 'last', 'change', 'changePct', 'volume', 'amount'),
-    ),
+    stats24h: z
+      .object(
+        each(decimal, 'open', 'high', 'low', 'last', 'change', 'changePct', 'volume', 'amount'),
+      )
+      .describe(
+        "rolling 24-hour figures: prices at the product's precision, volume in base units, amount in quote",
+      ),
   })
   .meta({ id: 'Product' });
 export const orderDto = z
@@ -126,15 +153,20 @@ export const fundRecordDto = z
     amount: money.describe('signed: credits positive, debits negative'),
     balanceAfter: money,
     createdAt: ms,
-    ref: text.nullable(),
+    ref: text.nullable().describe('what moved it, e.g. `deposit:12`, `withdrawal:7`'),
   })
   .meta({ id: 'FundRecord' });
 export const depositChannelDto = z
   .discriminatedUnion('channel', [
     z.object({
       channel: z.literal('bank'),
-      ...each(text, 'bankName', 'cardNumber', 'holderName'),
-      country: text.describe("the receiving account's country: the number's form follows it"),
+      ...each(text, 'bankName', 'holderName'),
+      cardNumber: text.describe(
+        'in the form of `country` (shared/src/bank-account.ts): IBAN, card or account number',
+      ),
+      country: text.describe(
+        "the receiving account's country (ISO 3166 alpha-2): the number's form follows it",
+      ),
       branch: text.optional().describe('where the country addresses transfers to a branch (JP)'),
       ...each(money, 'min', 'max'),
     }),
@@ -142,7 +174,7 @@ export const depositChannelDto = z
       channel: z.enum(['usdt-trc20', 'usdt-erc20']),
       network,
       address: text,
-      rate: decimal,
+      rate: decimal.describe('account currency credited per USDT, a decimal string'),
       ...each(money, 'min', 'max'),
     }),
   ])
@@ -152,10 +184,12 @@ export const depositDto = z
     id,
     channel: z.enum(depositChannels),
     amount: money.describe('what is (or will be) credited'),
-    quantity: z.int().optional().describe('USDT channels: USDT in minor units'),
-    rate: decimal.optional(),
+    quantity: z.int().optional().describe('USDT channels: the USDT sent, in minor units'),
+    rate: decimal.optional().describe('USDT channels: the rate applied, a decimal string'),
     remark: text.optional(),
-    screenshotId: text.describe('GET /api/uploads/{id}'),
+    screenshotId: text.describe(
+      'the transfer screenshot: GET /api/uploads/{id} (its owner and operators only)',
+    ),
     status: z.enum(['pending', 'approved', 'rejected']),
     ...reviewed,
   })
@@ -183,7 +217,7 @@ export const withdrawalDto = z
   .object({
     id,
     accountId: id,
-    account: withdrawalAccountDto,
+    account: withdrawalAccountDto, // the destination, as bound (a `.describe` would inline it)
     amount: money,
     status: z.enum(['pending', 'success', 'failed']),
     ...reviewed,
@@ -194,12 +228,15 @@ export const opsKycSubmissionDto = z
   .object({
     id,
     ...ofUser,
-    ...each(text, 'name', 'idNumber', 'nationality', 'frontId', 'backId'),
+    ...each(text, 'name', 'idNumber', 'nationality'),
+    ...each(text.describe('the photo: GET /api/uploads/{id}'), 'frontId', 'backId'),
     status: z.enum(['pending', 'verified', 'rejected']),
     ...reviewed,
     sameIdNumber: z
       .array(z.object({ ...ofUser, status: z.enum(['pending', 'verified']) }))
-      .describe('other accounts with this ID number under review or verified'),
+      .describe(
+        'other accounts with this ID number (compared normalised) under review or verified, for the operator to weigh (a family sharing a phone, a typo, or one person with several accounts); never refused for it',
+      ),
   })
   .meta({ id: 'OpsKycSubmission' });
 
@@ -207,7 +244,8 @@ export const newsSummaryDto = z
   .object({
     id,
     lang: text,
-    ...each(text, 'title', 'summary'),
+    title: text,
+    summary: text.describe('the start of the body, for lists'),
     publishedAt: ms,
   })
   .meta({ id: 'NewsSummary' });
@@ -215,7 +253,9 @@ const messageKind = z.enum([...content.systemMessageKinds, 'custom']);
 const banner = z.object({
   id,
   ...each(text, 'title', 'subtitle'),
-  link: text.nullable(),
+  link: text
+    .nullable()
+    .describe('an in-app route (`/pages/...`), or null for a banner that only informs'),
   theme: z.enum(content.bannerThemes),
 });
 const highlight = z.object({ id, icon: z.enum(content.highlightIcons), title: text, body: text });
@@ -227,18 +267,27 @@ export const errorDto = z
       code: z.enum(errorCodes),
       message: text,
       field: text.optional(),
-      requestId: text.optional(),
+      requestId: text
+        .optional()
+        .describe("the request's X-Request-Id, as logged (docs/API.md, Conventions)"),
     }),
   })
   .meta({ id: 'Error' });
 export const registeredDto = z.object({ user: userDto }).meta({ id: 'Registered' });
 export const loginAnswerDto = z.object({ token: text, user: userDto }).meta({ id: 'LoginAnswer' });
 export const candleDto = z
-  .object({ t: ms, ...each(decimal, 'o', 'h', 'l', 'c', 'v') })
+  .object({
+    t: ms.describe('the bucket start, epoch ms'),
+    ...each(decimal, 'o', 'h', 'l', 'c'),
+    v: decimal.describe('volume in base units, a decimal string'),
+  })
   .meta({ id: 'Candle' });
 export const opsWithdrawalDto = withdrawalDto.extend(ofUser).meta({ id: 'OpsWithdrawal' });
 export const withdrawalRulesDto = z
-  .object({ ...each(money, 'min', 'max'), requiresKyc: z.boolean() })
+  .object({
+    ...each(money.describe('bounds of one withdrawal, minor units'), 'min', 'max'),
+    requiresKyc: z.boolean().describe('whether a verified identity is needed'),
+  })
   .meta({ id: 'WithdrawalRules' });
 export const ledgerCheckDto = z
   .object({ ok: z.boolean(), problems: z.array(text) })
@@ -248,18 +297,25 @@ export const kycStateDto = z
   .meta({ id: 'KycState' });
 export const savingsOverviewDto = z
   .object({
-    ...each(money, 'total', 'confirmed', 'pending', 'yesterdayIncome', 'totalIncome'),
+    total: money.describe('confirmed + pending, minor units'),
+    ...each(money, 'confirmed', 'pending'),
+    yesterdayIncome: money.describe(
+      'minor units credited at the last cut-off (for the platform day that ended then)',
+    ),
+    totalIncome: money,
     ...each(money, 'inRemainingToday', 'outRemainingToday'),
-    annualRate: decimal,
+    annualRate: decimal.describe('a decimal string: "0.0365" is 3.65 %'),
   })
   .meta({ id: 'SavingsOverview' });
 export const savingsRecordDto = z
   .object({
     id,
     type: z.enum(['in', 'out', 'income']),
-    amount: money,
-    day: text.describe('the platform day, YYYY-MM-DD'),
-    createdAt: ms,
+    amount: money.describe('minor units, always positive: the type says which way it went'),
+    day: text.describe(
+      'the platform day, YYYY-MM-DD; for income, the day that ended at the cut-off',
+    ),
+    createdAt: ms.describe('when it happened (income: the cut-off), epoch ms'),
   })
   .meta({ id: 'SavingsRecord' });
 export const testClockStateDto = z
@@ -268,7 +324,13 @@ export const testClockStateDto = z
 export const contentPageDto = z
   .object({
     slug: z.enum(content.pageSlugs),
-    ...each(text, 'lang', 'title', 'body'),
+    lang: text.describe(
+      'the language the text is in: the one asked for, else zh-CN, else any there is',
+    ),
+    title: text,
+    body: text.describe(
+      'plain text: paragraphs separated by a blank line, `## ` starts a heading line and `- ` a list item',
+    ),
     updatedAt: ms,
   })
   .meta({ id: 'ContentPage' });
@@ -278,7 +340,9 @@ export const homeContentDto = z
     banners: z.array(banner),
     highlights: z.array(highlight),
     news: z.array(newsSummaryDto),
-    newsCursor: text.nullable(),
+    newsCursor: text
+      .nullable()
+      .describe('the cursor to go on with beyond `news`; null when there is no more news'),
   })
   .meta({ id: 'HomeContent' });
 export const messageDto = z
@@ -294,8 +358,11 @@ export const messageDto = z
       reason: text.optional().describe("a review's reason, or a void order's reason code"),
       ref: text.optional().describe('the deposit, withdrawal or order the message is about'),
     }),
+    // The operator's text for `custom`; for the other kinds a zh-CN rendering, for readers that do
+    // not know the kind (the client words known kinds itself).
     ...each(text, 'title', 'body'),
-    ...each(z.boolean(), 'broadcast', 'read'),
+    broadcast: z.boolean().describe('sent to every user rather than to this one'),
+    read: z.boolean(),
     createdAt: ms,
   })
   .meta({ id: 'Message' });

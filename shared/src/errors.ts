@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { errorDto } from './dto';
+
 /** Stable error codes of the public contract (API.md). The client maps each to a translated text. */
 export const errorCodes = [
   'VALIDATION_FAILED',
@@ -37,7 +40,5 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
-export interface ErrorBody {
-  /** `requestId`: the request's `X-Request-Id`, as logged (docs/API.md, Conventions). */
-  error: { code: ErrorCode; message: string; field?: string; requestId?: string };
-}
+/** The one error body of every 4xx and 5xx. */
+export type ErrorBody = z.infer<typeof errorDto>;

@@ -1,42 +1,12 @@
 import { z } from 'zod';
-import type { KycStatus } from './accounts';
+import type { kycStateDto, opsKycSubmissionDto } from './dto';
 import { freeText } from './text';
 import { nationality, pageQuery } from './wallet.schemas';
 
 /** GET /api/kyc: the state of the user's latest identity submission. */
-export interface KycState {
-  status: KycStatus;
-  reason?: string;
-  submittedAt?: number;
-}
-
-/** Another account whose identity check holds the same ID number (compared normalised). */
-export interface SameIdNumber {
-  userId: string;
-  userAccount: string;
-  status: 'pending' | 'verified';
-}
-
+export type KycState = z.infer<typeof kycStateDto>;
 /** What an operator reviews; the photos are fetched with GET /api/uploads/:id. */
-export interface OpsKycSubmission {
-  id: string;
-  userId: string;
-  userAccount: string;
-  name: string;
-  idNumber: string;
-  nationality: string;
-  frontId: string;
-  backId: string;
-  status: Exclude<KycStatus, 'none'>;
-  reason?: string;
-  createdAt: number;
-  reviewedAt?: number;
-  /**
-   * Other accounts with this ID number under review or verified, for the operator to weigh (a
-   * family sharing a phone, a typo, or one person with several accounts); never refused for it.
-   */
-  sameIdNumber: SameIdNumber[];
-}
+export type OpsKycSubmission = z.infer<typeof opsKycSubmissionDto>;
 
 /** Mainland China resident ID: 15 digits, or 18 with a final check character that may be X. */
 const chineseId = /^(\d{15}|\d{17}[\dX])$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { orderDto, tickRefDto } from './dto';
 import { freeText } from './text';
 
 export type Direction = 'up' | 'down';
@@ -18,35 +19,10 @@ export type OrderStatus = 'open' | 'won' | 'lost' | 'draw' | 'void';
  */
 export type VoidReason = 'FEED_STALE' | 'NO_ENTRY_TICK';
 
-export interface TickRef {
-  seq: number;
-  ts: number;
-  price: string;
-}
+export type TickRef = z.infer<typeof tickRefDto>;
 
 /** The Order DTO of API.md. Money in minor units; `rate` a decimal string ("0.85"). */
-export interface Order {
-  id: string;
-  mode: TradeMode;
-  productId: string;
-  direction: Direction;
-  amount: number;
-  duration: number;
-  rate: string;
-  status: OrderStatus;
-  /**
-   * The first tick recorded after acceptance; null until it is recorded (and for good on a
-   * NO_ENTRY_TICK void).
-   */
-  entry: TickRef | null;
-  exit: TickRef | null;
-  payout: number | null;
-  pnl: number | null;
-  createdAt: number;
-  expiresAt: number;
-  settledAt: number | null;
-  voidReason: string | null;
-}
+export type Order = z.infer<typeof orderDto>;
 
 export const placeOrderBody = z.object({
   productId: freeText().min(1).max(32),

@@ -1,25 +1,10 @@
-import type { ProductCategory, ProductStatus, Stats24h, Tick } from './market';
-
-/** One rung of a product's duration ladder: seconds and the earnings rate ("0.85" = 85 %). */
-export interface DurationRate {
-  seconds: number;
-  rate: string;
-}
+import type { z } from 'zod';
+import type { candleDto, productDto } from './dto';
 
 /** The product DTO of API.md. Prices are decimal strings at `precision` decimals. */
-export interface Product {
-  id: string;
-  name: string;
-  category: ProductCategory;
-  precision: number;
-  status: ProductStatus;
-  opensAt?: number;
-  durations: DurationRate[];
-  minStake: number;
-  maxStake: number;
-  last: Pick<Tick, 'seq' | 'ts' | 'price'> | null;
-  stats24h: Stats24h;
-}
+export type Product = z.infer<typeof productDto>;
+/** One rung of a product's duration ladder: seconds and the earnings rate ("0.85" = 85 %). */
+export type DurationRate = Product['durations'][number];
 
 /** Chart intervals and their length in ms. */
 export const intervalMs = {
@@ -35,11 +20,4 @@ export type Interval = keyof typeof intervalMs;
 export const intervals = Object.keys(intervalMs) as Interval[];
 
 /** A candle on the wire: `t` is the bucket start (epoch ms), prices are decimal strings, `v` base volume. */
-export interface Candle {
-  t: number;
-  o: string;
-  h: string;
-  l: string;
-  c: string;
-  v: string;
-}
+export type Candle = z.infer<typeof candleDto>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AMOUNT_MAX } from './amount-input';
+import type { savingsOverviewDto, savingsRecordDto, testClockStateDto } from './dto';
 
 /**
  * The savings balance ("Yu'ebao", product DECISIONS.md): transfers in and out of the available
@@ -10,33 +11,12 @@ import { AMOUNT_MAX } from './amount-input';
 export const savingsLimits = { min: 100, max: AMOUNT_MAX * 100 } as const;
 
 /** GET /api/savings */
-export interface SavingsOverview {
-  /** confirmed + pending */
-  total: number;
-  confirmed: number;
-  pending: number;
-  /** Income credited at the last cut-off (for the platform day that ended then). */
-  yesterdayIncome: number;
-  totalIncome: number;
-  /** Annual rate, a decimal string ("0.0365" = 3.65 %). */
-  annualRate: string;
-  inRemainingToday: number;
-  outRemainingToday: number;
-}
+export type SavingsOverview = z.infer<typeof savingsOverviewDto>;
 
 export type SavingsRecordType = 'in' | 'out' | 'income';
 
 /** One line of GET /api/savings/records, and the answer of a transfer in or out. */
-export interface SavingsRecord {
-  id: string;
-  type: SavingsRecordType;
-  /** Always positive; the type says which way it went. */
-  amount: number;
-  /** The platform day it belongs to (YYYY-MM-DD); for income, the day that ended at the cut-off. */
-  day: string;
-  /** When it happened (income: the cut-off), epoch ms. */
-  createdAt: number;
-}
+export type SavingsRecord = z.infer<typeof savingsRecordDto>;
 
 /** POST /api/savings/in and /api/savings/out. Range is the server's rule (AMOUNT_OUT_OF_RANGE). */
 export const savingsTransferBody = z.object({
@@ -60,7 +40,4 @@ export const testClockBody = z.object({
 });
 
 /** The test clock's answer: its time now and the next daily cut-off. */
-export interface TestClockState {
-  now: number;
-  nextCutoff: number;
-}
+export type TestClockState = z.infer<typeof testClockStateDto>;

@@ -1,5 +1,4 @@
 import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
-import type { ContentPage } from '@shared/content';
 import type { Page } from '@shared/wallet';
 import { request } from './client';
 
@@ -35,14 +34,8 @@ export function getSavingsRecords(
   });
 }
 
-/** A content page (`savings-rules`) in the given language; `lang` is the text's own. */
-export function getContentPage(
-  slug: string,
-  lang: string,
-  signal?: AbortSignal,
-): Promise<ContentPage> {
-  return request<ContentPage>(`/pages/${encodeURIComponent(slug)}`, { query: { lang }, signal });
-}
+/** The savings rules page (`savings-rules`) is a content page like any other. */
+export { getContentPage } from './content';
 
 /** Test clock (servers started with TEST_CLOCK=1 only): its time and the next cut-off. */
 export function getTestClock(): Promise<TestClockState> {
