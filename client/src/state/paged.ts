@@ -44,7 +44,7 @@ export function flattenPages<T extends Row>(data: InfiniteData<Page<T>> | undefi
 export function usePagedQuery<T extends Row>(
   queryKey: QueryKey,
   load: (cursor: string | null) => Promise<Page<T>>,
-  { first, refetchOnShow = false }: QueryOptions & { first?: Page<T> } = {},
+  { first, refetchOnShow = false, perVisit = false }: QueryOptions & { first?: Page<T> } = {},
 ): Paged<T> {
   const query = useInfiniteQuery(
     {
@@ -54,6 +54,7 @@ export function usePagedQuery<T extends Row>(
       getNextPageParam: (last: Page<T>) => last.nextCursor,
       initialData: first ? { pages: [first], pageParams: [null] } : undefined,
       refetchOnWindowFocus: refetchOnShow ? 'always' : false,
+      ...(perVisit ? { gcTime: 0 } : {}),
     },
     queryClient,
   );

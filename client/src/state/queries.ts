@@ -7,16 +7,26 @@ export type RequestState<T> =
 export interface QueryOptions {
   /** Ask again when the page is shown again (data another party changes: reviews, payments). */
   refetchOnShow?: boolean;
+  /**
+   * Read afresh on every visit, not kept once the page goes (data this user's own actions on
+   * other pages change with no event to say so: the accounts bound).
+   */
+  perVisit?: boolean;
 }
 
 /** A query read as the screens' loading / ready / error, with `retry` (also a reload). */
 export function useApiQuery<T>(
   queryKey: QueryKey,
   load: () => Promise<T>,
-  { refetchOnShow = false }: QueryOptions = {},
+  { refetchOnShow = false, perVisit = false }: QueryOptions = {},
 ): RequestState<T> & { retry: () => void } {
   const query = useQuery(
-    { queryKey, queryFn: load, refetchOnWindowFocus: refetchOnShow ? 'always' : false },
+    {
+      queryKey,
+      queryFn: load,
+      refetchOnWindowFocus: refetchOnShow ? 'always' : false,
+      ...(perVisit ? { gcTime: 0 } : {}),
+    },
     queryClient,
   );
   const retry = () => void query.refetch();

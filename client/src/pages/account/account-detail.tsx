@@ -33,8 +33,10 @@ export function AccountDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
-  const account = useApiQuery(['me', 'withdrawal-account', id], () =>
-    valid ? getWithdrawalAccount(id) : Promise.resolve(null),
+  const account = useApiQuery(
+    ['me', 'withdrawal-account', id],
+    () => (valid ? getWithdrawalAccount(id) : Promise.resolve(null)),
+    { perVisit: true },
   );
   return (
     <>

@@ -70,9 +70,11 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
 /** /pages/withdraw-list/withdraw-open: the user's deposits, newest first, with their review state. */
 export function DepositListPage() {
   const { t } = useTranslation();
-  // Read again on every `balance` or `message` event (query-bridge.ts) and when shown again.
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
   const paged = usePagedQuery(queryKeys.deposits, (cursor) => listDeposits({ cursor }), {
     refetchOnShow: true,
+    perVisit: true,
   });
   return (
     <>

@@ -27,11 +27,12 @@ export function MoneyRecordPage() {
   const filterId = useId();
   const [params, setParams] = useSearchParams();
   const type = isKind(params.get('type')) ? (params.get('type') as TransferKind) : undefined;
-  // Read again on every `balance` or `message` event (query-bridge.ts) and when shown again.
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
   const paged = usePagedQuery(
     queryKeys.fundRecords(type ?? ''),
     (cursor) => listFundRecords({ cursor, type }),
-    { refetchOnShow: true },
+    { refetchOnShow: true, perVisit: true },
   );
 
   return (

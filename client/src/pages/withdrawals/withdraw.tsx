@@ -178,8 +178,10 @@ function WithdrawForm({
  */
 export function WithdrawPage() {
   const { t } = useTranslation();
-  const data = useApiQuery(['me', 'withdraw-form'], () =>
-    Promise.all([listWithdrawalAccounts(), getWithdrawalRules()]),
+  const data = useApiQuery(
+    ['me', 'withdraw-form'],
+    () => Promise.all([listWithdrawalAccounts(), getWithdrawalRules()]),
+    { perVisit: true },
   );
   return (
     <>

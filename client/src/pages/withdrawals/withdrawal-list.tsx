@@ -20,9 +20,11 @@ export function WithdrawalListPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const format = useFormat();
-  // Read again on every `balance` or `message` event (query-bridge.ts) and when shown again.
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
   const paged = usePagedQuery(queryKeys.withdrawals, (cursor) => listWithdrawals({ cursor }), {
     refetchOnShow: true,
+    perVisit: true,
   });
   return (
     <>
