@@ -87,8 +87,10 @@ export function AccountPage() {
   const [params] = useSearchParams();
   // Loaded again on every visit of this page, ?bind= included: a form opened after a binding
   // elsewhere (another tab, the withdraw page) must know what is bound now.
-  const accounts = useApiQuery(['me', 'withdrawal-accounts', location.key, location.search], () =>
-    listWithdrawalAccounts(),
+  const accounts = useApiQuery(
+    ['me', 'withdrawal-accounts', location.key, location.search],
+    () => listWithdrawalAccounts(),
+    { perVisit: true },
   );
   const bind = params.get('bind');
   const binding: Kind | null = bind === 'bank' || bind === 'coin' ? bind : null;
