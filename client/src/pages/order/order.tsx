@@ -33,7 +33,7 @@ function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
   const { list, load, retry, loadMore, more } = useOrderList(tab, mode);
   const names = useProductNames();
   const sentinel = useRef<HTMLDivElement>(null);
-  const canLoadMore = list.loaded && list.nextCursor !== null && !more.busy && !more.error;
+  const canLoadMore = list.loaded && list.hasMore && !more.busy && !more.error;
 
   // Next page when the end of the list scrolls into view.
   useEffect(() => {
@@ -66,7 +66,7 @@ function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
         ))}
       </ul>
       <div ref={sentinel} className="order-list__end">
-        {list.nextCursor === null ? (
+        {!list.hasMore ? (
           <p className="order-list__no-more" data-testid="no-more">
             {t('common.noMore')}
           </p>

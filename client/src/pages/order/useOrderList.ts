@@ -21,7 +21,7 @@ const OVERDUE_CHECK_MS = 2_000;
 type Load = { status: 'loading' } | { status: 'ready' } | { status: 'error'; error: unknown };
 
 export interface OrderListState {
-  list: { items: readonly Order[]; nextCursor: string | null; loaded: boolean };
+  list: { items: readonly Order[]; hasMore: boolean; loaded: boolean };
   load: Load;
   retry: () => void;
   loadMore: () => void;
@@ -61,7 +61,7 @@ export function useOrderList(tab: OrderTab, mode: TradeMode = 'real'): OrderList
 
   const loaded = paged.status === 'ready';
   return {
-    list: { items: paged.items, nextCursor: paged.hasMore ? 'more' : null, loaded },
+    list: { items: paged.items, hasMore: paged.hasMore, loaded },
     load:
       paged.status === 'error' ? { status: 'error', error: paged.error } : { status: paged.status },
     retry: paged.retry,
