@@ -4,7 +4,10 @@ import { App, preloadPage } from '@client/app/App';
 import { registerServiceWorker } from '@client/app/service-worker';
 import { startTheme } from '@client/app/theme';
 import { initI18n } from '@client/i18n';
-import { startSession } from '@client/state';
+// The boot path imports the state modules it needs, not state/index.ts: the queries' hooks and
+// atoms stay in the page chunks that use them.
+import { startQueryBridge } from '@client/state/query-bridge';
+import { startSession } from '@client/state/session';
 
 // The stored or system theme goes on <html> before anything is drawn.
 startTheme();
@@ -13,6 +16,8 @@ const root = createRoot(document.getElementById('root')!);
 
 // The stored session goes to the api client and the socket before any page asks for data.
 startSession();
+// Socket events into the query cache (balances, orders, messages, reconnects).
+startQueryBridge();
 
 // The page's chunk is fetched alongside the language files, not after them.
 preloadPage(window.location.hash || '#/');

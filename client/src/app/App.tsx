@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoadingState } from '@client/components/StateViews';
-import { prefetchProducts } from '@client/state';
+import { prefetchProducts } from '@client/state/query-client';
 // React.lazy with a retry: a page chunk that fails to load shows the chunk error with Retry.
 import { lazy, type LazyPage } from './lazy-page';
 import { Layout } from './Layout';

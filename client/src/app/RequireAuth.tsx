@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import { useIsLoggedIn } from '@client/state';
+import { useIsLoggedIn } from '@client/state/session';
 import { guardRedirect } from './guard';
 
 /** Sends a signed-out visitor of a guarded page to login, with the way back in `redirect`. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { clearSessionEnded, useSessionEnded } from '@client/state';
+import { clearSessionEnded, useSessionEnded } from '@client/state/session';
 import { loginPath, needsLogin } from './guard';
 import { LOGIN } from './route-table';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useOffline } from '@client/state';
+import { useOffline } from '@client/state/market';
 
 /**
  * "Network signal lost", app-wide, driven by the watchdog in streams/watchdog.ts. The live

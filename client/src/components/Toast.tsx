@@ -1,4 +1,4 @@
-import { useToast } from '@client/state';
+import { useToast } from '@client/state/toast';
 
 /**
  * The one toast region of the app (mounted by the layout). The live region stays in the page

@@ -1,62 +1,36 @@
-import { useEffect, useState } from 'react';
-import { atom, useAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
+import { atomWithQuery } from 'jotai-tanstack-query';
 import type { AccountSummary } from '@shared/wallet';
 import { getSummary } from '@client/api/account';
-import { isAbort } from '@client/api/client';
-import { reconnected$, userEvent$ } from '@client/streams';
-import { useToken } from './session';
+import { queryClient, queryKeys } from './query-client';
+import { tokenAtom } from './session';
 
-const summaryAtom = atom<AccountSummary | null>(null);
+/**
+ * The signed-in user's account summary as an atom over its query: loaded over REST while a
+ * screen shows it, replaced by every `balance` event and read again after a reconnect (both in
+ * query-bridge.ts). Trading screens compose it with the market (trade-mode.ts).
+ */
+const summaryQueryAtom = atomWithQuery(
+  (get) => ({
+    queryKey: queryKeys.summary,
+    queryFn: () => getSummary(),
+    enabled: get(tokenAtom) !== null,
+  }),
+  () => queryClient,
+);
 
 export type SummaryState =
   | { status: 'loading'; summary: AccountSummary | null }
   | { status: 'ready'; summary: AccountSummary }
   | { status: 'error'; summary: AccountSummary | null; error: unknown };
 
-/**
- * The logged-in user's account summary: loaded over REST, replaced live by every `balance`
- * event, and loaded again after a reconnect (events sent while offline were missed).
- */
 export function useAccountSummary(): SummaryState & { retry: () => void } {
-  const token = useToken();
-  const [summary, setSummary] = useAtom(summaryAtom);
-  const [state, setState] = useState<
-    { status: 'loading' | 'ready' } | { status: 'error'; error: unknown }
-  >({ status: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!token) {
-      setSummary(null);
-      return;
-    }
-    const controller = new AbortController();
-    const load = () =>
-      getSummary(controller.signal).then(
-        (s) => {
-          setSummary(s);
-          setState({ status: 'ready' });
-        },
-        (error: unknown) => {
-          if (!isAbort(error)) setState({ status: 'error', error });
-        },
-      );
-    void load();
-    const subs = [
-      userEvent$('balance').subscribe((s) => {
-        setSummary(s);
-        setState({ status: 'ready' });
-      }),
-      reconnected$.subscribe(() => void load()),
-    ];
-    return () => {
-      controller.abort();
-      for (const s of subs) s.unsubscribe();
-    };
-  }, [token, attempt, setSummary]);
-
-  const retry = () => setAttempt((n) => n + 1);
-  if (state.status === 'error') return { status: 'error', summary, error: state.error, retry };
-  if (state.status === 'ready' && summary) return { status: 'ready', summary, retry };
+  const query = useAtomValue(summaryQueryAtom);
+  const retry = () => void query.refetch();
+  const summary = query.data ?? null;
+  if (query.status === 'error' && !query.isFetching) {
+    return { status: 'error', summary, error: query.error, retry };
+  }
+  if (summary) return { status: 'ready', summary, retry };
   return { status: 'loading', summary, retry };
 }

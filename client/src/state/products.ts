@@ -1,36 +1,44 @@
 import { useMemo } from 'react';
+import { atom, useAtomValue } from 'jotai';
+import { atomWithQuery } from 'jotai-tanstack-query';
 import type { Product } from '@shared/product';
-import { getProduct, getProducts } from '@client/api/market';
+import { getProduct } from '@client/api/market';
 import { mergeLive, type LiveProduct } from './live-product';
-import { useMarket, useProductEvents } from './market';
-import { prefetch, useRequest, type RequestState } from './request';
+import { marketAtom, productEventsAtom, useMarket, useProductEvents } from './market';
+import { useApiQuery, type RequestState } from './queries';
+import { productsQuery, queryClient, queryKeys } from './query-client';
 
 export type LiveRequest<T> = RequestState<T> & { retry: () => void };
 
-const loadProducts = (signal: AbortSignal) => getProducts(undefined, signal);
+const productsQueryAtom = atomWithQuery(
+  () => productsQuery,
+  () => queryClient,
+);
 
-/** Starts loading the product list for a page about to show it (see `prefetch`). */
-export function prefetchProducts(): void {
-  prefetch('products', loadProducts);
-}
+/** The product list from REST composed with the live market snapshot and product events. */
+const liveProductsAtom = atom((get): LiveRequest<LiveProduct[]> => {
+  const query = get(productsQueryAtom);
+  const retry = () => void query.refetch();
+  if (query.data) {
+    const market = get(marketAtom);
+    const events = get(productEventsAtom);
+    const data = query.data.map((p) => mergeLive(p, market.get(p.id), events.get(p.id)));
+    return { status: 'ready', data, retry };
+  }
+  if (query.status === 'error' && !query.isFetching) {
+    return { status: 'error', error: query.error, retry };
+  }
+  return { status: 'loading', retry };
+});
 
 /** Every product from REST, kept live by the market snapshot (re-renders once a second). */
 export function useProducts(): LiveRequest<LiveProduct[]> {
-  const request = useRequest('products', loadProducts);
-  const market = useMarket();
-  const events = useProductEvents();
-  const rows = request.status === 'ready' ? request.data : null;
-  const data = useMemo(
-    () => rows?.map((p) => mergeLive(p, market.get(p.id), events.get(p.id))) ?? null,
-    [rows, market, events],
-  );
-  if (request.status !== 'ready' || data === null) return request as LiveRequest<LiveProduct[]>;
-  return { status: 'ready', data, retry: request.retry };
+  return useAtomValue(liveProductsAtom);
 }
 
 /** One product from REST, kept live by the market snapshot; `raw` keeps the REST record. */
 export function useProduct(id: string): LiveRequest<{ live: LiveProduct; raw: Product }> {
-  const request = useRequest(`product:${id}`, (signal) => getProduct(id, signal));
+  const request = useApiQuery([...queryKeys.products, id], () => getProduct(id));
   const market = useMarket();
   const events = useProductEvents();
   const raw = request.status === 'ready' ? request.data : null;

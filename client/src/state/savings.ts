@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { SavingsOverview } from '@shared/savings';
 import { getSavings } from '@client/api/savings';
-import { isAbort } from '@client/api/client';
-import { reconnected$, userEvent$ } from '@client/streams';
+import { queryClient, queryKeys } from './query-client';
 import { useToken } from './session';
 
 export type SavingsState =
@@ -12,41 +11,20 @@ export type SavingsState =
 
 /**
  * The savings figures: loaded over REST, and again whenever the user's balances change (the
- * `balance` event follows every transfer and every cut-off that paid income), after a reconnect,
- * and on `reload()`. The last figures stay on screen while new ones load.
+ * `balance` event follows every transfer and every cut-off that paid income), after a reconnect
+ * (both in query-bridge.ts), and on `reload()`. The last figures stay on screen while new ones load.
  */
 export function useSavings(): SavingsState & { reload: () => void } {
   const token = useToken();
-  const [overview, setOverview] = useState<SavingsOverview | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!token) return;
-    const controller = new AbortController();
-    const load = () =>
-      getSavings(controller.signal).then(
-        (o) => {
-          setOverview(o);
-          setError(null);
-        },
-        (err: unknown) => {
-          if (!isAbort(err)) setError(err);
-        },
-      );
-    void load();
-    const subs = [
-      userEvent$('balance').subscribe(() => void load()),
-      reconnected$.subscribe(() => void load()),
-    ];
-    return () => {
-      controller.abort();
-      for (const s of subs) s.unsubscribe();
-    };
-  }, [token, attempt]);
-
-  const reload = () => setAttempt((n) => n + 1);
-  if (error) return { status: 'error', overview, error, reload };
+  const query = useQuery(
+    { queryKey: queryKeys.savings, queryFn: () => getSavings(), enabled: token !== null },
+    queryClient,
+  );
+  const reload = () => void query.refetch();
+  const overview = query.data ?? null;
+  if (query.status === 'error' && !query.isFetching) {
+    return { status: 'error', overview, error: query.error, reload };
+  }
   if (overview) return { status: 'ready', overview, reload };
   return { status: 'loading', overview, reload };
 }

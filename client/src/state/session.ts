@@ -2,8 +2,9 @@ import { atom, getDefaultStore, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
 import type { AppInfo, LoginAnswer, LoginBody, RegisterCheckBody, User } from '@shared/accounts';
 import * as authApi from '@client/api/auth';
-import { isAbort, onUnauthorized, setAuthToken } from '@client/api/client';
+import { onUnauthorized, setAuthToken } from '@client/api/client';
 import { sessionEnded$, setSocketToken, type SessionEndNotice } from '@client/streams';
+import { queryClient, queryKeys } from './query-client';
 import {
   browserStorage,
   guardedStorage,
@@ -116,20 +117,21 @@ export async function clearCache(): Promise<void> {
 
 /**
  * Fetches /api/me for the current token. A 401 signs out (through the api client's listener);
- * other failures keep the cached user, so a flaky network does not empty the screen.
+ * other failures keep the cached user, so a flaky network does not empty the screen. A query:
+ * calls made while a read is out share it, and a read younger than `maxAgeMs` (none by default)
+ * serves without asking again (the start's read serves the first page's visit).
  */
-export async function refreshUser(signal?: AbortSignal): Promise<User | null> {
+export async function refreshUser(maxAgeMs = 0): Promise<User | null> {
   const token = store.get(tokenAtom);
   if (!token) return null;
-  try {
-    const user = await authApi.getMe(signal);
-    // A logout or another login while the request was out: this answer is stale.
-    if (store.get(tokenAtom) === token) store.set(userAtom, user);
-    return user;
-  } catch (err) {
-    if (isAbort(err)) return null;
-    throw err;
-  }
+  const user = await queryClient.fetchQuery({
+    queryKey: queryKeys.user,
+    queryFn: () => authApi.getMe(),
+    staleTime: maxAgeMs,
+  });
+  // A logout or another login while the request was out: this answer is stale.
+  if (store.get(tokenAtom) === token) store.set(userAtom, user);
+  return user;
 }
 
 async function refreshAppInfo(): Promise<void> {

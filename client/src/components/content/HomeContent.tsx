@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import type { HomeContent } from '@shared/content';
 import { getHomeContent } from '@client/api/content';
 import { ErrorState } from '@client/components/StateViews';
-import { useRequest, type RequestState } from '@client/state';
+import { useApiQuery, type RequestState } from '@client/state';
 import { BannerCarousel } from './BannerCarousel';
 import { Highlights } from './Highlights';
 import { NewsList } from './NewsList';
@@ -15,7 +15,7 @@ export type HomeRequest = RequestState<HomeContent> & { retry: () => void; lang:
 export function useHomeContent(): HomeRequest {
   const { i18n } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
-  const request = useRequest(`home:${lang}`, (signal) => getHomeContent(lang, signal));
+  const request = useApiQuery(['home', lang], () => getHomeContent(lang));
   return { ...request, lang };
 }
 

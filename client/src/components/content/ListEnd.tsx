@@ -1,13 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { errorText } from '@client/components/error-text';
-import type { PagedList } from './usePagedList';
+import type { Paged } from '@client/state/paged';
 
 /** Under a list: "load more", its progress or error, or "no more" at the end (seed spec §8). */
 export function ListEnd({
   list,
   testId,
 }: {
-  list: Pick<PagedList<unknown>, 'loadingMore' | 'moreError' | 'hasMore' | 'loadMore'>;
+  list: Pick<Paged<unknown>, 'loadingMore' | 'moreError' | 'hasMore' | 'loadMore'>;
   testId?: string;
 }) {
   const { t } = useTranslation();

@@ -3,10 +3,10 @@ import { Link } from 'react-router-dom';
 import type { NewsSummary } from '@shared/content';
 import type { Page } from '@shared/wallet';
 import { getNews } from '@client/api/content';
+import { usePagedQuery } from '@client/state/paged';
 import { EmptyState } from '@client/components/StateViews';
 import { ListEnd } from './ListEnd';
 import { RelativeTime } from './RelativeTime';
-import { usePagedList } from './usePagedList';
 import { paths } from '@client/app/route-table';
 
 export const newsPath = (id: string) => `${paths.news}?id=${encodeURIComponent(id)}`;
@@ -14,11 +14,7 @@ export const newsPath = (id: string) => `${paths.news}?id=${encodeURIComponent(i
 /** News, newest first: the first page comes with Home's content, more on demand. */
 export function NewsList({ first, lang }: { first: Page<NewsSummary>; lang: string }) {
   const { t } = useTranslation();
-  const list = usePagedList(
-    `news:${lang}`,
-    (cursor, signal) => getNews(lang, cursor, signal),
-    first,
-  );
+  const list = usePagedQuery(['news', lang], (cursor) => getNews(lang, cursor), { first });
   return (
     <section className="section" aria-labelledby="news-title">
       <div className="section__head">

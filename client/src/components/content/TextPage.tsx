@@ -5,7 +5,7 @@ import type { PageTitleKey } from '@client/i18n/keys';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { ApiError } from '@client/api/client';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import { RichText } from './RichText';
 import './content.css';
 
@@ -16,7 +16,7 @@ import './content.css';
 export function TextPage({ slug, titleKey }: { slug: PageSlug; titleKey: PageTitleKey }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
-  const page = useRequest(`page:${slug}:${lang}`, (signal) => getContentPage(slug, lang, signal));
+  const page = useApiQuery(['page', slug, lang], () => getContentPage(slug, lang));
   const title = page.status === 'ready' ? page.data.title : t(titleKey);
   return (
     <>

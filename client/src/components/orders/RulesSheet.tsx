@@ -4,7 +4,7 @@ import { getTradingRules } from '@client/api/orders';
 import { Dialog, DialogTitle } from '@client/components/Dialog';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import { parseTextBlocks } from './text-blocks';
 import './orders.css';
 
@@ -42,7 +42,7 @@ function TextBlocks({ body }: { body: string }) {
 
 function RulesBody({ lang }: { lang: string }) {
   const { t } = useTranslation();
-  const rules = useRequest(`rules:${lang}`, (signal) => getTradingRules(lang, signal));
+  const rules = useApiQuery(['rules', lang], () => getTradingRules(lang));
   switch (rules.status) {
     case 'loading':
       return <LoadingState />;

@@ -2,8 +2,7 @@ import { useEffect, useEffectEvent, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
-import type { Paged } from './usePaged';
-import type { Row } from './paging';
+import type { Paged, Row } from '@client/state/paged';
 import './records.css';
 
 /**

@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getUpload } from '@client/api/wallet';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 
 /**
  * An upload only its owner may see (a deposit screenshot): fetched with the session token,
@@ -10,10 +10,10 @@ import { useRequest } from '@client/state';
  */
 export function PrivateImage({ id, alt }: { id: string; alt: string }) {
   const { t } = useTranslation();
-  const image = useRequest(`upload:${id}`, async (signal) =>
-    URL.createObjectURL(await getUpload(id, signal)),
-  );
-  const url = image.status === 'ready' ? image.data : null;
+  // The cache keeps the image's bytes; the URL for them lives as long as this element.
+  const image = useApiQuery(['me', 'upload', id], () => getUpload(id));
+  const blob = image.status === 'ready' ? image.data : null;
+  const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
   useEffect(
     () => () => {
       if (url) URL.revokeObjectURL(url);
@@ -25,7 +25,7 @@ export function PrivateImage({ id, alt }: { id: string; alt: string }) {
   return (
     <img
       className="picker__preview"
-      src={image.data}
+      src={url ?? undefined}
       alt={alt}
       title={t('wallet.deposit.screenshot')}
       data-testid={`upload-${id}`}

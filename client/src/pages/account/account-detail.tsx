@@ -10,7 +10,7 @@ import { ServiceLink } from '@client/components/wallet/ServiceLink';
 import { bankAccountForm } from '@shared/bank-account';
 import { groupedDigits } from '@client/components/wallet/money';
 import { accountNumberLabel } from '@client/components/wallet/rules';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import '@client/components/wallet/wallet.css';
 
 function Row({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
@@ -33,8 +33,10 @@ export function AccountDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
-  const account = useRequest(`withdrawal-account:${id}`, (signal) =>
-    valid ? getWithdrawalAccount(id, signal) : Promise.resolve(null),
+  const account = useApiQuery(
+    ['me', 'withdrawal-account', id],
+    () => (valid ? getWithdrawalAccount(id) : Promise.resolve(null)),
+    { perVisit: true },
   );
   return (
     <>

@@ -8,7 +8,7 @@ import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { AccountLabel } from '@client/components/wallet/AccountLabel';
 import { walletPaths } from '@client/components/wallet/routes';
 import { ServiceLink } from '@client/components/wallet/ServiceLink';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import { BindBankForm, BindCoinForm } from './bind-forms';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -87,9 +87,10 @@ export function AccountPage() {
   const [params] = useSearchParams();
   // Loaded again on every visit of this page, ?bind= included: a form opened after a binding
   // elsewhere (another tab, the withdraw page) must know what is bound now.
-  const accounts = useRequest(
-    `withdrawal-accounts#${location.key}${location.search}`,
-    listWithdrawalAccounts,
+  const accounts = useApiQuery(
+    ['me', 'withdrawal-accounts', location.key, location.search],
+    () => listWithdrawalAccounts(),
+    { perVisit: true },
   );
   const bind = params.get('bind');
   const binding: Kind | null = bind === 'bank' || bind === 'coin' ? bind : null;

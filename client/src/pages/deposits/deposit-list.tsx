@@ -10,9 +10,9 @@ import { PagedList } from '@client/components/wallet/PagedList';
 import { PrivateImage } from '@client/components/wallet/PrivateImage';
 import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
 import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
-import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { usePaged } from '@client/components/wallet/usePaged';
+import { queryKeys } from '@client/state';
+import { usePagedQuery } from '@client/state/paged';
 import '@client/components/wallet/wallet.css';
 
 const tone: Record<DepositStatus, Tone> = { pending: 'pending', approved: 'good', rejected: 'bad' };
@@ -70,8 +70,12 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
 /** /pages/withdraw-list/withdraw-open: the user's deposits, newest first, with their review state. */
 export function DepositListPage() {
   const { t } = useTranslation();
-  const paged = usePaged('deposits', (cursor, signal) => listDeposits({ cursor }, signal));
-  useLiveRefresh(paged.refresh);
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
+  const paged = usePagedQuery(queryKeys.deposits, (cursor) => listDeposits({ cursor }), {
+    refetchOnShow: true,
+    perVisit: true,
+  });
   return (
     <>
       <PageHeader title={t('pages.depositList')} back>

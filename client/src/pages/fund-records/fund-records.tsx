@@ -7,9 +7,9 @@ import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';
 import { amountTone } from '@client/components/wallet/amount-tone';
 import { PagedList } from '@client/components/wallet/PagedList';
-import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { usePaged } from '@client/components/wallet/usePaged';
+import { queryKeys } from '@client/state';
+import { usePagedQuery } from '@client/state/paged';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 
@@ -27,10 +27,13 @@ export function MoneyRecordPage() {
   const filterId = useId();
   const [params, setParams] = useSearchParams();
   const type = isKind(params.get('type')) ? (params.get('type') as TransferKind) : undefined;
-  const paged = usePaged(`ledger:${type ?? ''}`, (cursor, signal) =>
-    listFundRecords({ cursor, type }, signal),
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
+  const paged = usePagedQuery(
+    queryKeys.fundRecords(type ?? ''),
+    (cursor) => listFundRecords({ cursor, type }),
+    { refetchOnShow: true, perVisit: true },
   );
-  useLiveRefresh(paged.refresh);
 
   return (
     <>

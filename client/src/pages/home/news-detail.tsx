@@ -6,7 +6,7 @@ import { RelativeTime } from '@client/components/content/RelativeTime';
 import { RichText } from '@client/components/content/RichText';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import '@client/components/content/content.css';
 
 /** /pages/index/detail?id=…: one news item in the current language (or zh-CN's text). */
@@ -15,8 +15,8 @@ export function NewsDetailPage() {
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const id = useSearchParams()[0].get('id') ?? '';
   const valid = /^[1-9]\d{0,15}$/.test(id);
-  const item = useRequest(`news:${id}:${lang}`, (signal) =>
-    valid ? getNewsItem(id, lang, signal) : Promise.reject(new ApiError('NOT_FOUND', 'no id', 404)),
+  const item = useApiQuery(['news', id, lang], () =>
+    valid ? getNewsItem(id, lang) : Promise.reject(new ApiError('NOT_FOUND', 'no id', 404)),
   );
   return (
     <>

@@ -6,10 +6,10 @@ import { getMessages, markAllMessagesRead, markMessageRead } from '@client/api/c
 import { ListEnd } from '@client/components/content/ListEnd';
 import { messageLinks, messageText } from '@client/components/content/message-text';
 import { RelativeTime } from '@client/components/content/RelativeTime';
-import { usePagedList } from '@client/components/content/usePagedList';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
-import { noteMessagesRead, showToast, useAppInfo, useMessageEvents } from '@client/state';
+import { noteMessagesRead, queryKeys, showToast, useAppInfo } from '@client/state';
+import { updatePagedRows, usePagedQuery } from '@client/state/paged';
 import { errorText } from '@client/components/error-text';
 import '@client/components/content/content.css';
 
@@ -68,13 +68,15 @@ function MessageItem({
  */
 export function MessagesPage() {
   const { t } = useTranslation();
-  const list = usePagedList('messages', (cursor, signal) => getMessages(cursor, signal));
+  // New messages come in as the bridge reads the list again on each `message` event.
+  const list = usePagedQuery(queryKeys.messageList, (cursor) => getMessages(cursor));
   const [open, setOpen] = useState<string | null>(null);
-  useMessageEvents(() => list.refresh());
   const hasUnread = list.items.some((m) => !m.read);
 
   const setRead = (ids: Set<string> | 'all', read: boolean) =>
-    list.update((m) => (ids === 'all' || ids.has(m.id) ? { ...m, read } : m));
+    updatePagedRows<Message>(queryKeys.messageList, (m) =>
+      ids === 'all' || ids.has(m.id) ? { ...m, read } : m,
+    );
 
   const toggle = (m: Message) => {
     setOpen((current) => (current === m.id ? null : m.id));

@@ -1,15 +1,21 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { getProducts } from '@client/api/market';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
 import type { TradeMode } from '@shared/orders';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
-import { useRequest, useTradeMode } from '@client/state';
+import {
+  isOrderTab,
+  orderTabs,
+  queryKeys,
+  useApiQuery,
+  useTradeMode,
+  type OrderTab,
+} from '@client/state';
+import { getProducts } from '@client/api/market';
 import { OrderCard } from './OrderCard';
-import { isOrderTab, orderTabs, type OrderTab } from './order-list';
 import { PnlSummary } from './PnlSummary';
 import { useOrderList } from './useOrderList';
 import '@client/components/orders/orders.css';
@@ -17,7 +23,7 @@ import './order.css';
 
 /** Product names for the cards (the id stands in until they arrive, or if they cannot). */
 function useProductNames(): ReadonlyMap<string, string> {
-  const products = useRequest('products', (signal) => getProducts(undefined, signal));
+  const products = useApiQuery(queryKeys.products, () => getProducts());
   const data = products.status === 'ready' ? products.data : null;
   return useMemo(() => new Map(data?.map((p) => [p.id, p.name]) ?? []), [data]);
 }
@@ -27,7 +33,7 @@ function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
   const { list, load, retry, loadMore, more } = useOrderList(tab, mode);
   const names = useProductNames();
   const sentinel = useRef<HTMLDivElement>(null);
-  const canLoadMore = list.loaded && list.nextCursor !== null && !more.busy && !more.error;
+  const canLoadMore = list.loaded && list.hasMore && !more.busy && !more.error;
 
   // Next page when the end of the list scrolls into view.
   useEffect(() => {
@@ -60,7 +66,7 @@ function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
         ))}
       </ul>
       <div ref={sentinel} className="order-list__end">
-        {list.nextCursor === null ? (
+        {!list.hasMore ? (
           <p className="order-list__no-more" data-testid="no-more">
             {t('common.noMore')}
           </p>
@@ -134,7 +140,7 @@ export function OrderPage() {
         ))}
       </div>
       <section id="order-panel" role="tabpanel" aria-labelledby={`order-tab-${tab}`}>
-        {/* Keyed: each tab (and mode) is its own list, loaded afresh when chosen. */}
+        {/* Keyed: each tab (and mode) is its own list (its own query), kept live by events. */}
         <OrderListView key={`${mode}-${tab}`} tab={tab} mode={mode} />
       </section>
     </>

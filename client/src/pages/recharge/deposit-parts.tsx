@@ -12,7 +12,7 @@ import { newIdempotencyKey } from '@client/components/wallet/money';
 import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
 import { depositCredit } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { showToast, useRequest } from '@client/state';
+import { showToast, useApiQuery } from '@client/state';
 
 /** Loads the platform's receiving details of one channel, with the page's loading and error states. */
 export function ChannelPage({
@@ -23,7 +23,7 @@ export function ChannelPage({
   children: (details: DepositChannel) => ReactNode;
 }) {
   const { t } = useTranslation();
-  const channels = useRequest('deposit-channels', getDepositChannels);
+  const channels = useApiQuery(['me', 'deposit-channels'], () => getDepositChannels());
   const details =
     channels.status === 'ready' ? channels.data.find((c) => c.channel === channel) : undefined;
   return (

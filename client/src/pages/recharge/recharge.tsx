@@ -7,7 +7,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import '@client/components/wallet/wallet.css';
 
 /**
@@ -18,7 +18,7 @@ export function RechargePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const money = useMoney();
-  const channels = useRequest('deposit-channels', getDepositChannels);
+  const channels = useApiQuery(['me', 'deposit-channels'], () => getDepositChannels());
   const [chosen, setChosen] = useState<DepositChannelId | null>(null);
   const [missing, setMissing] = useState(false);
 

@@ -3,7 +3,7 @@ import { ApiError } from '@client/api/client';
 import { getContentPage } from '@client/api/savings';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import { parseRulesText } from './rules-text';
 import './savings.css';
 
@@ -14,8 +14,8 @@ import './savings.css';
 export function SavingsRulesPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
-  const rules = useRequest(`savings-rules:${lang}`, (signal) =>
-    getContentPage('savings-rules', lang, signal),
+  const rules = useApiQuery(['page', 'savings-rules', lang], () =>
+    getContentPage('savings-rules', lang),
   );
   return (
     <>

@@ -21,7 +21,7 @@ import {
   wholeAmountInput,
 } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { useRequest } from '@client/state';
+import { useApiQuery } from '@client/state';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 import { z } from 'zod';
@@ -102,7 +102,7 @@ export function TransferPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const channelId = params.get('channel');
-  const channels = useRequest('deposit-channels', getDepositChannels);
+  const channels = useApiQuery(['me', 'deposit-channels'], () => getDepositChannels());
   const details =
     channels.status === 'ready' && isDepositChannel(channelId)
       ? channels.data.find((c) => c.channel === channelId)

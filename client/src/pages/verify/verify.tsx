@@ -20,8 +20,7 @@ import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePi
 import { msg } from '@client/components/wallet/rules';
 import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
 import { UploadProgress } from '@client/components/wallet/UploadProgress';
-import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
-import { refreshUser, showToast, useRequest } from '@client/state';
+import { queryKeys, refreshUser, showToast, useApiQuery } from '@client/state';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 import '@client/components/wallet/records.css';
@@ -154,16 +153,12 @@ function KycForm({ onSubmitted }: { onSubmitted: (state: KycState) => void }) {
 export function VerifyPage() {
   const { t } = useTranslation();
   const format = useFormat();
-  const [version, setVersion] = useState(0);
-  const kyc = useRequest(`kyc#${version}`, getKyc);
-  const status = kyc.status === 'ready' ? kyc.data.status : null;
-  // A review arrives as a balance event (the summary's `verified` flag): reload while waiting.
-  useLiveRefresh(() => {
-    if (status === 'pending') setVersion((v) => v + 1);
-  });
+  // A review arrives as a balance event (the summary's `verified` flag): query-bridge.ts reads
+  // the check again then, and the page asks again when shown again.
+  const kyc = useApiQuery(queryKeys.kyc, () => getKyc(), { refetchOnShow: true });
 
   const onSubmitted = () => {
-    setVersion((v) => v + 1);
+    kyc.retry();
     void refreshUser().catch(() => undefined);
   };
 

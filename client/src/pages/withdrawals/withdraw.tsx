@@ -24,7 +24,7 @@ import { newIdempotencyKey } from '@client/components/wallet/money';
 import { walletPaths } from '@client/components/wallet/routes';
 import { msg, withdrawAmountRule } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { showToast, useAccountSummary, useRequest } from '@client/state';
+import { showToast, useAccountSummary, useApiQuery } from '@client/state';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 
@@ -180,8 +180,10 @@ function WithdrawForm({
  */
 export function WithdrawPage() {
   const { t } = useTranslation();
-  const data = useRequest('withdraw-form', (signal) =>
-    Promise.all([listWithdrawalAccounts(signal), getWithdrawalRules(signal)]),
+  const data = useApiQuery(
+    ['me', 'withdraw-form'],
+    () => Promise.all([listWithdrawalAccounts(), getWithdrawalRules()]),
+    { perVisit: true },
   );
   return (
     <>

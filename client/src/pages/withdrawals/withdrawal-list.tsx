@@ -8,9 +8,9 @@ import { AccountLabel } from '@client/components/wallet/AccountLabel';
 import { PagedList } from '@client/components/wallet/PagedList';
 import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
 import { walletPaths } from '@client/components/wallet/routes';
-import { useLiveRefresh } from '@client/components/wallet/useLiveRefresh';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { usePaged } from '@client/components/wallet/usePaged';
+import { queryKeys } from '@client/state';
+import { usePagedQuery } from '@client/state/paged';
 import '@client/components/wallet/wallet.css';
 
 const tone: Record<WithdrawalStatus, Tone> = { pending: 'pending', success: 'good', failed: 'bad' };
@@ -20,8 +20,12 @@ export function WithdrawalListPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const format = useFormat();
-  const paged = usePaged('withdrawals', (cursor, signal) => listWithdrawals({ cursor }, signal));
-  useLiveRefresh(paged.refresh);
+  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
+  // shown again.
+  const paged = usePagedQuery(queryKeys.withdrawals, (cursor) => listWithdrawals({ cursor }), {
+    refetchOnShow: true,
+    perVisit: true,
+  });
   return (
     <>
       <PageHeader title={t('pages.withdrawList')} back>

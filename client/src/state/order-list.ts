@@ -138,3 +138,29 @@ export function overdueOrders(
         (o.entry === null && serverNow - o.createdAt > graceMs)),
   );
 }
+
+/**
+ * A live `order` event applied to one tab's cached pages: to the page that holds the order, else
+ * to the first page whose range takes it (a new order: the first); an order beyond the pages
+ * loaded is left for the page that will bring it.
+ */
+export function applyOrderToPages(
+  pages: readonly Page<Order>[],
+  tab: OrderTab,
+  order: Order,
+  settledIds: ReadonlySet<string>,
+): Page<Order>[] {
+  const holder = pages.findIndex((p) => p.items.some((o) => o.id === order.id));
+  const target =
+    holder !== -1
+      ? holder
+      : pages.findIndex((p) => p.nextCursor === null || compareIds(order.id, p.nextCursor) > 0);
+  return pages.map((page, i) => {
+    if (i !== target) return page;
+    const list = { items: page.items, nextCursor: page.nextCursor, loaded: true, settledIds };
+    const next = applyOrderEvent(list, tab, order);
+    return next.items === page.items
+      ? page
+      : { items: [...next.items], nextCursor: page.nextCursor };
+  });
+}
