@@ -52,6 +52,7 @@ export function favouritesRoutes(auth: AuthService, favourites: FavouritesServic
       summary: 'Unmark a favourite (one not marked: no change)',
       params: productIdParam,
       responses: { 200: favouritesDto },
+      errors: { 404: ['NOT_FOUND'] },
     },
     async (req, res) => {
       const { id } = parseOrThrow(productIdParam, req.params);

@@ -25,8 +25,10 @@ export function createFavouritesService(d: { db: Db; market: Pick<MarketService,
       await repo.addFavourite(d.db, userId, id);
       return list(userId);
     },
+    /** Unmarks `productId` (404 NOT_FOUND for a product not in the catalogue, as `add`). */
     async remove(userId: number, productId: string): Promise<string[]> {
-      await repo.removeFavourite(d.db, userId, productId);
+      const { id } = d.market.spec(productId);
+      await repo.removeFavourite(d.db, userId, id);
       return list(userId);
     },
   };

@@ -63,10 +63,11 @@ describe.each(dbDrivers())('favourite products on %s', (kind) => {
 
   it('refuse unknown products, bad ids and callers without a session', async () => {
     const u = await registerUser(api, 'fav');
-    for (const id of ['NOPE', 'btcusdt']) {
-      const res = await api.http.put(`/api/me/favourites/${id}`).set(u.auth).expect(404);
-      expect(res.body.error.code).toBe('NOT_FOUND');
-    }
+    for (const id of ['NOPE', 'btcusdt'])
+      for (const method of ['put', 'delete'] as const) {
+        const res = await api.http[method](`/api/me/favourites/${id}`).set(u.auth).expect(404);
+        expect(res.body.error.code).toBe('NOT_FOUND');
+      }
     const long = await api.http.put(`/api/me/favourites/${'X'.repeat(33)}`).set(u.auth);
     expect(long.status).toBe(400);
     expect(long.body.error.code).toBe('VALIDATION_FAILED');
