@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { registerOverApi } from '@tests/support/journey';
 
 /**
  * Issue 4 journeys: register in two steps, log in, the personal centre and its invitation code,
@@ -23,22 +24,8 @@ describe('account journeys (Chromium, embedded app)', () => {
   const newAccount = () => `e2e_${process.pid % 10_000}_${++serial}`;
 
   /** Registers through the API, for tests whose subject is not registration. */
-  const registerByApi = async (account: string, password = 'first-pass-1') => {
-    const res = await fetch(`${app.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password,
-        passwordConfirm: password,
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    expect(res.status).toBe(201);
-  };
+  const registerByApi = (account: string, password = 'first-pass-1') =>
+    registerOverApi(app, account, password);
 
   const open = async (page: Page, route: string) => {
     await page.goto(`${app.url}/#${route}`);

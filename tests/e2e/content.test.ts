@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { opsJson } from '@tests/support/journey';
+import { logInOverApi, opsJson, registerOverApi } from '@tests/support/journey';
 import { defaultCatalogue } from '@sim/catalogue';
 
 /** A 1×1 PNG, by its bytes. */
@@ -136,26 +136,7 @@ describe('content journeys (Chromium, embedded app)', () => {
   it('raises the message badge live when the operator approves a deposit, and lowers it once read', async () => {
     const account = `content_${process.pid % 10_000}`;
     const password = 'content-pass-1';
-    const json = { 'Content-Type': 'application/json' };
-    const registered = await api('/auth/register', {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password,
-        passwordConfirm: password,
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    expect(registered.status).toBe(201);
-    const login = await api('/auth/login', {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ account, password }),
-    });
+    const token = await logInOverApi(app, await registerOverApi(app, account, password));
     const form = new FormData();
     for (const [k, v] of Object.entries({
       channel: 'bank',
@@ -168,7 +149,7 @@ describe('content journeys (Chromium, embedded app)', () => {
     form.append('screenshot', new Blob([tinyPng], { type: 'image/png' }), 'shot.png');
     const deposit = await api('/deposits', {
       method: 'POST',
-      headers: { Authorization: `Bearer ${login.body.token as string}` },
+      headers: { Authorization: `Bearer ${token}` },
       body: form,
     });
     expect(deposit.body).toMatchObject({ status: 'pending' });

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { opsJson } from '@tests/support/journey';
+import { opsJson, registerOverApi } from '@tests/support/journey';
 
 /** A small valid PNG (a colour gradient), made here: no fixture files. */
 function png(width: number, height: number): Buffer {
@@ -57,24 +57,9 @@ describe('money journeys (Chromium, embedded app)', () => {
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
   const ops = (...args: string[]) => opsJson<unknown>(app, ...args);
 
-  const register = async () => {
-    const account = `money_${process.pid % 10_000}_${++serial}`;
-    const res = await fetch(`${app.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password: 'money-pass-1',
-        passwordConfirm: 'money-pass-1',
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    expect(res.status).toBe(201);
-    return account;
-  };
+  const register = async () =>
+    (await registerOverApi(app, `money_${process.pid % 10_000}_${++serial}`, 'money-pass-1'))
+      .account;
 
   const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();

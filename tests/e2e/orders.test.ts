@@ -1,16 +1,10 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
-import type { AccountSummary, Deposit } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
-import { repoRoot } from '@tests/support/processes';
-import { runOps } from '@tests/support/journey';
-
-const run = promisify(execFile);
+import { fundByDeposit, logInOverApi, registerOverApi, runOps } from '@tests/support/journey';
 
 /** A 1×1 PNG, for the deposit's transfer screenshot. */
 const png = Buffer.from(
@@ -60,50 +54,15 @@ describe('timed orders (Chromium, embedded app)', () => {
   };
 
   /** Registers with the invitation code WELCOME and logs in; returns the session token. */
-  const newUser = async (): Promise<string> => {
-    const account = `ord_${process.pid % 10_000}_${Date.now() % 100_000}`;
-    const password = 'order-pass-1';
-    await api('/api/auth/register', {
-      method: 'POST',
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password,
-        passwordConfirm: password,
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    const { token } = await api<{ token: string }>('/api/auth/login', {
-      method: 'POST',
-      body: JSON.stringify({ account, password }),
-    });
-    return token;
-  };
+  const newUser = async (): Promise<string> =>
+    logInOverApi(
+      app,
+      await registerOverApi(app, `ord_${process.pid % 10_000}_${Date.now() % 100_000}`),
+    );
 
   /** Funds the user the real way: a USDT deposit with a screenshot, approved by the operator CLI. */
   const fund = async (token: string, quantity: number): Promise<void> => {
-    const form = new FormData();
-    form.append('channel', 'usdt-trc20');
-    form.append('quantity', String(quantity));
-    form.append('screenshot', new Blob([png], { type: 'image/png' }), 'transfer.png');
-    const deposit = await api<Deposit>('/api/deposits', { method: 'POST', body: form }, token);
-    expect(deposit.status).toBe('pending');
-    const cli = await run(
-      path.join(repoRoot, 'node_modules/.bin/tsx'),
-      ['scripts/ops.ts', 'deposits', 'approve', deposit.id],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          DATA_DIR: app.dataDir,
-          PORT: String(app.port),
-          OPERATOR_TOKEN: '',
-        },
-      },
-    );
-    expect(cli.stderr).toBe('');
+    await fundByDeposit(app, token, { channel: 'usdt-trc20', quantity }, png);
   };
 
   /** A phone page whose storage already holds the session (as after a login). */

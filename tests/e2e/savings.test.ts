@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { SavingsOverview, TestClockState } from '@shared/savings';
-import type { Deposit } from '@shared/wallet';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
 import { images } from '@tests/support/wallet';
-import { runOps } from '@tests/support/journey';
+import { fundByDeposit, logInOverApi, registerOverApi } from '@tests/support/journey';
 
 /**
  * Issue 8 journey: transfer in and see pending shares; move the test clock past the cut-off and
@@ -43,32 +42,8 @@ describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
 
   /** Registers with WELCOME, then funds the account the real way: deposit + operator CLI. */
   const fundedUser = async (amount: number): Promise<string> => {
-    await api('/api/auth/register', {
-      method: 'POST',
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password,
-        passwordConfirm: password,
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    const { token } = await api<{ token: string }>('/api/auth/login', {
-      method: 'POST',
-      body: JSON.stringify({ account, password }),
-    });
-    const form = new FormData();
-    form.append('channel', 'bank');
-    form.append('amount', String(amount));
-    form.append('payerBank', 'Bank of Tests');
-    form.append('payerCard', '6222020012345678');
-    form.append('payerName', 'Test Payer');
-    form.append('screenshot', new Blob([images.png], { type: 'image/png' }), 'transfer.png');
-    const deposit = await api<Deposit>('/api/deposits', { method: 'POST', body: form }, token);
-    const cli = await runOps(app, 'deposits', 'approve', deposit.id);
-    expect(cli.stderr).toBe('');
+    const token = await logInOverApi(app, await registerOverApi(app, account, password));
+    await fundByDeposit(app, token, { channel: 'bank', amount }, images.png);
     return token;
   };
 

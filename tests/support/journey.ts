@@ -31,3 +31,86 @@ export async function opsJson<T = unknown>(
 ): Promise<T> {
   return JSON.parse((await runOps(app, ...args)).stdout) as T;
 }
+
+/** What a journey's user signs in with; the trade password of every test user is 123456. */
+export interface JourneyUser {
+  account: string;
+  password: string;
+}
+
+/**
+ * Registers `account` with the invitation code WELCOME through the API, for journeys whose
+ * subject is not registration. Throws unless the app answers 201.
+ */
+export async function registerOverApi(
+  app: Pick<AppUnderTest, 'url'>,
+  account: string,
+  password = 'journey-pass-1',
+): Promise<JourneyUser> {
+  const res = await fetch(`${app.url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      account,
+      phone: '+8613800138000',
+      inviteCode: 'WELCOME',
+      password,
+      passwordConfirm: password,
+      tradePassword: '123456',
+      tradePasswordConfirm: '123456',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`register ${account}: ${res.status} ${await res.text()}`);
+  return { account, password };
+}
+
+/** Logs `user` in through the API; returns the session token. */
+export async function logInOverApi(
+  app: Pick<AppUnderTest, 'url'>,
+  user: JourneyUser,
+): Promise<string> {
+  const res = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (res.status !== 200)
+    throw new Error(`log in ${user.account}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** A deposit a journey's user makes: a USDT quantity or a bank amount, in whole units. */
+export type JourneyDeposit =
+  { channel: 'usdt-trc20' | 'usdt-erc20'; quantity: number } | { channel: 'bank'; amount: number };
+
+/**
+ * Funds a user the real way: a deposit with a transfer screenshot (`png`, the bytes of one),
+ * approved by the operator CLI. Returns the deposit's id.
+ */
+export async function fundByDeposit(
+  app: Pick<AppUnderTest, 'url' | 'dataDir' | 'port'>,
+  token: string,
+  deposit: JourneyDeposit,
+  png: BlobPart,
+): Promise<string> {
+  const form = new FormData();
+  form.append('channel', deposit.channel);
+  if (deposit.channel === 'bank') {
+    form.append('amount', String(deposit.amount));
+    form.append('payerBank', 'Bank of Tests');
+    form.append('payerCard', '6222020012345678');
+    form.append('payerName', 'Test Payer');
+  } else form.append('quantity', String(deposit.quantity));
+  form.append('screenshot', new Blob([png], { type: 'image/png' }), 'transfer.png');
+  const res = await fetch(`${app.url}/api/deposits`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`deposit: ${res.status} ${await res.text()}`);
+  const { id, status } = (await res.json()) as { id: string; status: string };
+  if (status !== 'pending') throw new Error(`deposit ${id} is ${status}, not pending`);
+  const cli = await runOps(app, 'deposits', 'approve', id);
+  if (cli.stderr) throw new Error(`deposits approve ${id}: ${cli.stderr}`);
+  return id;
+}

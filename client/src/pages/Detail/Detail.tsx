@@ -84,7 +84,8 @@ function IndicatorToggles({
           type="button"
           className="indicators__button"
           aria-pressed={choice[key]}
-          aria-label={t(`market.indicators.${key}Name`)}
+          // The visible abbreviation first (what a voice user says), then what it stands for.
+          aria-label={`${t(`market.indicators.${key}`)}: ${t(`market.indicators.${key}Name`)}`}
           data-testid={`indicator-${key}`}
           onClick={() => onChange({ ...choice, [key]: !choice[key] })}
         >
