@@ -7,6 +7,7 @@
  * Exits 1 when any order differs, 2 on a usage error.
  */
 import { parseArgs } from 'node:util';
+import { runCli, UsageError } from './cli';
 import type { TradeMode } from '@shared/orders';
 import { httpOrderSource, verifyOrders, type OrderFinding } from './order-verifier';
 
@@ -15,8 +16,6 @@ const usage = `usage: npm run verify:orders -- --token <token> [--url <server>] 
   --url             the server (default OPS_URL, else http://localhost:3000)
   --mode            which orders: real, practice or all (default all)
   --max-feed-delay  the deployment's MAX_FEED_DELAY_MS (default 3000)`;
-
-class UsageError extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -73,17 +72,4 @@ async function main(): Promise<number> {
   return report.mismatches.length ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (
-      err instanceof UsageError ||
-      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`${(err as Error).message}\n${usage}`);
-      process.exit(2);
-    }
-    console.error(`verify:orders: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+runCli('verify:orders', usage, main);

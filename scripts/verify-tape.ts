@@ -8,6 +8,7 @@
  * 24 hours.
  */
 import { parseArgs } from 'node:util';
+import { runCli, UsageError } from './cli';
 import { httpTapeSource, verifyTape, type PeriodReport } from '@sim/verify-tape';
 
 const usage = `usage: npm run verify:tape -- --product <id> [--from <time>] [--to <time>] [--url <server>]
@@ -22,8 +23,6 @@ function parseTime(value: string | undefined, fallback: number, name: string): n
   if (!Number.isFinite(ms)) throw new UsageError(`--${name}: not a time: ${value}`);
   return ms;
 }
-
-class UsageError extends Error {}
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z');
 
@@ -80,17 +79,4 @@ async function main(): Promise<number> {
   return report.failed || report.uncovered ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (
-      err instanceof UsageError ||
-      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      console.error(`${(err as Error).message}\n${usage}`);
-      process.exit(2);
-    }
-    console.error(`verify:tape: ${(err as Error).message}`);
-    process.exit(1);
-  },
-);
+runCli('verify:tape', usage, main);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { registerOverApi } from '@tests/support/journey';
 
 /**
  * Issue 11 (part): the installable app on the production build served by the embedded app.
@@ -71,22 +72,11 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
 
   /** Registers through the API and logs in through the form. */
   const logIn = async (page: Page) => {
-    const account = `pwa_${process.pid % 10_000}_${++serial}`;
-    const password = 'first-pass-1';
-    const res = await fetch(`${app.url}/api/auth/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        account,
-        phone: '+8613800138000',
-        inviteCode: 'WELCOME',
-        password,
-        passwordConfirm: password,
-        tradePassword: '123456',
-        tradePasswordConfirm: '123456',
-      }),
-    });
-    expect(res.status).toBe(201);
+    const { account, password } = await registerOverApi(
+      app,
+      `pwa_${process.pid % 10_000}_${++serial}`,
+      'first-pass-1',
+    );
     await page.goto(`${app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('password').fill(password);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +7,8 @@ import { buildTestApi, registerUser, type TestApi } from '../support/api';
 import { bulkOrders } from '../support/bulk-orders';
 import { dbDrivers, openTestDb, type TestDb } from '../support/db';
 import { backdateOrder, fund, recordTick } from '../support/orders';
+import { runScript } from '../support/processes';
 
-const repoRoot = new URL('../..', import.meta.url).pathname;
 const ORDERS = 200;
 const MAX_FEED_DELAY_MS = 3000;
 const P = 6_700_000; // SOLUSDT, 3 decimals: 6700.000
@@ -121,20 +120,7 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
     ]);
 
     // Run asynchronously: this process serves the API the command line reads.
-    const cli = await new Promise<{ stdout: string; stderr: string; status: number | null }>(
-      (resolve) =>
-        execFile(
-          process.execPath,
-          ['--import', 'tsx', 'scripts/verify-orders.ts', '--url', url, '--token', user.token],
-          { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
-          (err, stdout, stderr) =>
-            resolve({
-              stdout,
-              stderr,
-              status: err ? ((err as { code?: number }).code ?? null) : 0,
-            }),
-        ),
-    );
+    const cli = await runScript(['scripts/verify-orders.ts', '--url', url, '--token', user.token]);
     expect(cli.stdout, cli.stderr).toContain(`order ${altered} (real SOLUSDT`);
     expect(cli.stdout).toMatch(
       new RegExp(`${ORDERS} closed orders on .*: 1 mismatch, 0 unverifiable`),

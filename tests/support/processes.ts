@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -53,4 +53,23 @@ export async function waitForHttp(url: string, status = 200, ms = 30_000): Promi
       throw new Error(`${url} did not answer ${status} in ${ms} ms (${last})`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Runs a repository script (`scripts/…`) with tsx, asynchronously: a test that serves the API the
+ * script reads must keep its event loop free. Answers its output and exit status, never throws.
+ */
+export function runScript(
+  args: string[],
+  timeout = 120_000,
+): Promise<{ stdout: string; stderr: string; status: number | null }> {
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', ...args],
+      { cwd: repoRoot, encoding: 'utf8', timeout },
+      (err, stdout, stderr) =>
+        resolve({ stdout, stderr, status: err ? ((err as { code?: number }).code ?? null) : 0 }),
+    ),
+  );
 }

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execFile } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FairnessPeriod, Tick } from '@shared/market';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
@@ -12,7 +11,7 @@ import { httpTapeSource, verifyTape } from '@sim/verify-tape';
 import { buildTestApi, type TestApi } from '@tests/support/api';
 import { bulkUsers } from '@tests/support/bulk-orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { repoRoot } from '@tests/support/processes';
+import { runScript } from '@tests/support/processes';
 import { WEDNESDAY_AFTERNOON } from '@tests/support/market';
 import { createFairnessService } from './fairness.service';
 
@@ -337,32 +336,17 @@ describe.each(dbDrivers())('the provably fair live feed on %s', (kind) => {
 
     // The command line: a line per period, the failure named, exit code 1.
     // Run asynchronously: this process serves the API the command line reads.
-    const cli = await new Promise<{ stdout: string; stderr: string; status: number | null }>(
-      (resolve) =>
-        execFile(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'scripts/verify-tape.ts',
-            '--product',
-            'BTCUSDT',
-            '--from',
-            String(from - 120_000),
-            '--to',
-            new Date(to).toISOString(),
-            '--url',
-            url,
-          ],
-          { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
-          (err, stdout, stderr) =>
-            resolve({
-              stdout,
-              stderr,
-              status: err ? ((err as { code?: number }).code ?? null) : 0,
-            }),
-        ),
-    );
+    const cli = await runScript([
+      'scripts/verify-tape.ts',
+      '--product',
+      'BTCUSDT',
+      '--from',
+      String(from - 120_000),
+      '--to',
+      new Date(to).toISOString(),
+      '--url',
+      url,
+    ]);
     expect(cli.stdout, cli.stderr).toContain('FAILED');
     expect(cli.stdout).toContain('does not match the commitment');
     expect(cli.stdout).toMatch(/periods verified \(\d+ ticks\), 1 failed/);
