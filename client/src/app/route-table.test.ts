@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { appRoutes, homeAliases, isTabPath, tabRoutes } from './route-table';
 
+// Every source file of the client, as text (tests and the REST client, whose /api/pages/… are
+// content endpoints, not routes, left out).
+const sources = import.meta.glob<string>(
+  [
+    '../**/*.ts',
+    '../**/*.tsx',
+    '!../**/*.test.ts',
+    '!../**/*.test.tsx',
+    '!../api/**',
+    '!./route-table.ts',
+  ],
+  { eager: true, query: '?raw', import: 'default' },
+);
+
 describe('route table', () => {
   it('holds every route of the spec once', () => {
     const paths = appRoutes.map((r) => r.path);
@@ -28,5 +42,14 @@ describe('route table', () => {
     ]);
     expect(isTabPath('/pages/product/product')).toBe(true);
     expect(isTabPath('/pages/Detail/Detail')).toBe(false);
+  });
+
+  it("is the only place the spec's URLs are written: others use `paths`", () => {
+    const literal = /["'`]\/pages\/[\w-]+\/[\w-]+/;
+    const found = Object.entries(sources)
+      .filter(([, text]) => literal.test(text))
+      .map(([file, text]) => `${file}: ${text.match(literal)![0]}`);
+    expect(Object.keys(sources).length).toBeGreaterThan(100);
+    expect(found).toEqual([]);
   });
 });

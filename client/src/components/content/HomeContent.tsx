@@ -8,6 +8,7 @@ import { BannerCarousel } from './BannerCarousel';
 import { Highlights } from './Highlights';
 import { NewsList } from './NewsList';
 import './content.css';
+import { paths } from '@client/app/route-table';
 
 export type HomeRequest = RequestState<HomeContent> & { retry: () => void; lang: string };
 
@@ -53,11 +54,11 @@ export function HomeFooter() {
   return (
     <footer className="home-footer">
       <nav aria-label={t('content.home.footer')}>
-        <Link to="/pages/yinsi/yinsi" data-testid="privacy-link">
+        <Link to={paths.privacy} data-testid="privacy-link">
           {t('pages.privacy')}
         </Link>
-        <Link to="/pages/yinsi/gy">{t('pages.privacy2')}</Link>
-        <Link to="/pages/aboutUs/aboutUs">{t('pages.aboutUs')}</Link>
+        <Link to={paths.privacy2}>{t('pages.privacy2')}</Link>
+        <Link to={paths.aboutUs}>{t('pages.aboutUs')}</Link>
       </nav>
     </footer>
   );

@@ -12,6 +12,7 @@ import {
 } from '@client/components/content/HomeContent';
 import { QuickLinks } from '@client/components/content/QuickLinks';
 import { useProducts } from '@client/state';
+import { paths } from '@client/app/route-table';
 
 /**
  * Home (/pages/index/index): banners, shortcuts, the live recommended products, platform
@@ -35,7 +36,7 @@ export function HomePage() {
       <section className="section" aria-labelledby="recommended-title">
         <div className="section__head">
           <h2 id="recommended-title">{t('market.recommended')}</h2>
-          <Link to="/pages/product/product" className="section__link">
+          <Link to={paths.product} className="section__link">
             {t('market.allProducts')}
           </Link>
         </div>

@@ -8,6 +8,7 @@ import { required } from '@client/components/form/validation';
 import { login, useSessionEnded } from '@client/state';
 import '@client/components/form/form.css';
 import { z } from 'zod';
+import { paths } from '@client/app/route-table';
 
 const schema = z.object({ account: required(), password: required() });
 
@@ -63,7 +64,7 @@ export function LoginPage() {
         </form>
         <p className="auth__switch">
           {t('account.login.noAccount')}{' '}
-          <Link to="/pages/login/registerCheck" data-testid="to-register">
+          <Link to={paths.registerCheck} data-testid="to-register">
             {t('account.login.toRegister')}
           </Link>
         </p>

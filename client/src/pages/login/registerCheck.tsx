@@ -87,7 +87,7 @@ export function RegisterCheckPage() {
         </form>
         <p className="auth__switch">
           {t('account.register.haveAccount')}{' '}
-          <Link to="/pages/login/login">{t('account.register.toLogin')}</Link>
+          <Link to={paths.login}>{t('account.register.toLogin')}</Link>
         </p>
       </div>
     </>

@@ -12,6 +12,7 @@ import { TransferForm } from './TransferForm';
 import { useSavingsFormat } from './savings-format';
 import '@client/components/form/form.css';
 import './savings.css';
+import { paths } from '@client/app/route-table';
 
 function Figures({ overview }: { overview: SavingsOverview }) {
   const { t } = useTranslation();
@@ -135,7 +136,7 @@ export function SavingsPage() {
         <ul>
           <li>
             <Link
-              to="/pages/Particulars/Particulars"
+              to={paths.savingsRecords}
               className="savings-links__row"
               data-testid="savings-records-link"
             >
@@ -145,7 +146,7 @@ export function SavingsPage() {
           </li>
           <li>
             <Link
-              to="/pages/money/detail"
+              to={paths.savingsRules}
               className="savings-links__row"
               data-testid="savings-rules-link"
             >

@@ -9,6 +9,7 @@ import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
 import { MarketColorsSelect } from './MarketColorsSelect';
 import { ThemeSelect } from './ThemeSelect';
+import { paths } from '@client/app/route-table';
 
 /** /pages/set/set: language, theme, market colours, password changes, and clearing the cache (which signs out). */
 export function SettingsPage() {
@@ -55,7 +56,7 @@ export function SettingsPage() {
         <ul>
           <li>
             <Link
-              to="/pages/password/password?kind=login"
+              to={`${paths.password}?kind=login`}
               className="menu__row"
               data-testid="change-password"
             >
@@ -65,7 +66,7 @@ export function SettingsPage() {
           </li>
           <li>
             <Link
-              to="/pages/password/password?kind=trade"
+              to={`${paths.password}?kind=trade`}
               className="menu__row"
               data-testid="change-trade-password"
             >
