@@ -41,3 +41,19 @@ export interface TickQuery {
 export function getTicks(query: TickQuery, signal?: AbortSignal): Promise<TapeTick[]> {
   return request<TapeTick[]>('/market/ticks', { query: { ...query }, signal });
 }
+
+/** The signed-in user's favourite product ids, in the order marked (the same on every device). */
+export interface Favourites {
+  products: string[];
+}
+
+export function getFavourites(): Promise<Favourites> {
+  return request<Favourites>('/me/favourites');
+}
+
+/** Marks or unmarks a favourite; answers the whole list as it now is. */
+export function setFavourite(id: string, on: boolean): Promise<Favourites> {
+  return request<Favourites>(`/me/favourites/${encodeURIComponent(id)}`, {
+    method: on ? 'PUT' : 'DELETE',
+  });
+}

@@ -8,13 +8,18 @@ import { ChangeBadge } from './ChangeBadge';
 import { EmptyState, ErrorState, LoadingState } from './StateViews';
 import './market.css';
 import { paths } from '@client/app/route-table';
+import { favouritesFirst, useFavourites } from '@client/state/favourites';
 
 export function detailPath(id: string): string {
   return `${paths.detail}?id=${encodeURIComponent(id)}`;
 }
 
 /** What a row shows: a row whose figures did not move is not drawn again on the next snapshot. */
-const sameRow = (a: { product: LiveProduct }, b: { product: LiveProduct }) =>
+const sameRow = (
+  a: { product: LiveProduct; favourite: boolean },
+  b: { product: LiveProduct; favourite: boolean },
+) =>
+  a.favourite === b.favourite &&
   a.product.id === b.product.id &&
   a.product.name === b.product.name &&
   a.product.price === b.product.price &&
@@ -23,7 +28,13 @@ const sameRow = (a: { product: LiveProduct }, b: { product: LiveProduct }) =>
   a.product.volume === b.product.volume &&
   a.product.status === b.product.status;
 
-const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct }) {
+const ProductRow = memo(function ProductRow({
+  product,
+  favourite,
+}: {
+  product: LiveProduct;
+  favourite: boolean;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
   const name = useProductName()(product);
@@ -35,7 +46,19 @@ const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct 
         data-testid={`product-row-${product.id}`}
       >
         <span className="product-row__name">
-          <strong>{name}</strong>
+          <strong>
+            {favourite && (
+              <span
+                className="product-row__favourite"
+                data-testid="favourite-mark"
+                role="img"
+                aria-label={t('market.favourite.marked')}
+              >
+                ★{' '}
+              </span>
+            )}
+            {name}
+          </strong>
           <small>
             {name !== product.name && <span className="product-row__code">{product.name} · </span>}
             {t('market.volumeShort', { value: format.compact(product.volume) })}
@@ -56,9 +79,13 @@ const ProductRow = memo(function ProductRow({ product }: { product: LiveProduct 
   );
 }, sameRow);
 
-/** Name, latest price, 24h change and 24h volume per product; each row opens the detail. */
+/**
+ * Name, latest price, 24h change and 24h volume per product, the user's favourites first and
+ * starred; each row opens the detail.
+ */
 export function ProductList({ products }: { products: LiveProduct[] }) {
   const { t } = useTranslation();
+  const { ids, isFavourite } = useFavourites();
   return (
     <div className="product-list">
       <div className="product-list__head" aria-hidden="true">
@@ -67,8 +94,8 @@ export function ProductList({ products }: { products: LiveProduct[] }) {
         <span>{t('market.change24h')}</span>
       </div>
       <ul>
-        {products.map((product) => (
-          <ProductRow key={product.id} product={product} />
+        {favouritesFirst(products, ids).map((product) => (
+          <ProductRow key={product.id} product={product} favourite={isFavourite(product.id)} />
         ))}
       </ul>
     </div>

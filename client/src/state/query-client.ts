@@ -44,6 +44,7 @@ export const queryKeys = {
   products: ['products'] as const,
   user: ['me', 'user'] as const,
   summary: ['me', 'summary'] as const,
+  favourites: ['me', 'favourites'] as const,
   savings: ['me', 'savings'] as const,
   /** The messages list and the unread count. */
   messages: ['me', 'messages'] as const,

@@ -10,7 +10,10 @@ import { useFormat } from '@client/i18n/useFormat';
 import { useProductName } from '@client/i18n/useProductName';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import { useIsLoggedIn, useProduct, useTradeMode, type LiveProduct } from '@client/state';
+import { errorText } from '@client/components/error-text';
 import { useChartIndicators, type ChartIndicators } from '@client/state/chart-indicators';
+import { useFavourites } from '@client/state/favourites';
+import { showToast } from '@client/state/toast';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
 import { MarketNotice } from './MarketNotice';
@@ -67,6 +70,25 @@ function IntervalSwitcher({
   );
 }
 
+/** The star in the header: marks the product as a favourite on every device of the user. */
+function FavouriteToggle({ productId }: { productId: string }) {
+  const { t } = useTranslation();
+  const { isFavourite, toggle } = useFavourites((error) => showToast(errorText(t, error)));
+  const on = isFavourite(productId);
+  return (
+    <button
+      type="button"
+      className="favourite-toggle"
+      aria-pressed={on}
+      aria-label={t(on ? 'market.favourite.remove' : 'market.favourite.add')}
+      data-testid="favourite-toggle"
+      onClick={() => toggle(productId)}
+    >
+      <span aria-hidden="true">{on ? '★' : '☆'}</span>
+    </button>
+  );
+}
+
 /** Moving average and Bollinger bands on or off, over candles (the line view has none). */
 function IndicatorToggles({
   choice,
@@ -117,6 +139,7 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
         }
         back
       >
+        {loggedIn && <FavouriteToggle productId={product.id} />}
         {loggedIn && <TradeModeSwitch place="header" />}
       </PageHeader>
       {loggedIn && mode === 'practice' && <PracticeBand testId="header-practice-band" />}
