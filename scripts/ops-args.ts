@@ -15,6 +15,10 @@ const optionNames = [
   'opens-at',
   'out',
   'file',
+  'name',
+  'role',
+  'operator',
+  'target',
 ] as const;
 type OptionName = (typeof optionNames)[number];
 

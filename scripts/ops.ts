@@ -103,12 +103,57 @@ export const commands: Record<string, Record<string, Command>> = {
   },
   users: {
     'credit-score': {
-      usage: 'users credit-score <userId> <score>',
-      build: (a) => ({
+      usage: 'users credit-score <userId> <score> [--reason "…"]',
+      build: (a, f) => ({
         method: 'POST',
         path: `/api/ops/users/${need(a[0], 'userId')}/credit-score`,
-        body: { score: Number(need(a[1], 'score')) },
+        body: { score: Number(need(a[1], 'score')), ...(f.reason ? { reason: f.reason } : {}) },
       }),
+    },
+    freeze: {
+      usage: 'users freeze <userId> --reason "…"   (no login, orders, withdrawals or transfers)',
+      build: (a, f) => ({
+        method: 'POST',
+        path: `/api/ops/users/${need(a[0], 'userId')}/freeze`,
+        body: { reason: need(f.reason, '--reason') },
+      }),
+    },
+    unfreeze: {
+      usage: 'users unfreeze <userId> --reason "…"',
+      build: (a, f) => ({
+        method: 'POST',
+        path: `/api/ops/users/${need(a[0], 'userId')}/unfreeze`,
+        body: { reason: need(f.reason, '--reason') },
+      }),
+    },
+  },
+  operators: {
+    create: {
+      usage: 'operators create --name NAME --role reviewer|support|admin',
+      build: (_a, f) => ({
+        method: 'POST',
+        path: '/api/ops/operators',
+        body: { name: need(f.name, '--name'), role: need(f.role, '--role') },
+      }),
+      notes: () => [
+        'note: hand the password and the TOTP secret (or the otpauth URI as a QR code) to the operator',
+        'note: over a safe channel; they are not shown again (a lost one: create a new operator).',
+      ],
+    },
+    list: {
+      usage: 'operators list',
+      build: () => ({ method: 'GET', path: '/api/ops/operators' }),
+    },
+  },
+  audit: {
+    list: {
+      usage: 'audit list [--operator NAME] [--target user=7]',
+      build: (_a, f) => {
+        const q = new URLSearchParams();
+        if (f.operator) q.set('operator', f.operator);
+        if (f.target) q.set('target', f.target);
+        return { method: 'GET', path: `/api/ops/audit${q.size ? `?${q}` : ''}` };
+      },
     },
   },
   products: {

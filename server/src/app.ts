@@ -23,6 +23,9 @@ import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
+import { operatorsRoutes } from './modules/operator/operators.routes';
+import type { OperatorsService } from './modules/operator/operators.service';
+import { operatorGate } from './platform/http/operator-gate';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import { openApiRoutes } from './platform/http/openapi';
 import { uploadRoutes } from './modules/uploads/upload.routes';
@@ -69,6 +72,8 @@ export interface ApiDeps {
    * operator endpoints closed.
    */
   operatorTokenHash: OperatorTokenHashes | null;
+  /** Named operators, their sessions and the audit log (issue 20). */
+  operators: OperatorsService;
   /** Request durations by route pattern and status (`http_request_duration_seconds`). */
   metrics?: Pick<Metrics, 'httpDuration'>;
 }
@@ -93,8 +98,19 @@ export function createApiApp({
   messages,
   testClock,
   operatorTokenHash,
+  operators,
   metrics,
 }: ApiDeps): Express {
+  const gate = operatorGate({
+    tokenHash: operatorTokenHash,
+    operators,
+    audit: operators,
+    onAuditFailure: (err, entry) =>
+      log.error(
+        { err, event: 'operator.audit_failed', action: entry.action, target: entry.target },
+        'an operator action committed but its audit line was not written',
+      ),
+  });
   const app = express();
   app.disable('x-powered-by');
   // First: every response, refusals by later middleware too, carries a request id and an
@@ -135,15 +151,16 @@ export function createApiApp({
   api.use(favouritesRoutes(auth, favourites));
   api.use(ordersRoutes(auth, orders));
   api.use(authRoutes(auth));
-  api.use(operatorRoutes({ market, auth, tokenHash: operatorTokenHash }));
-  api.use(uploadRoutes({ uploads, auth, operatorTokenHash }));
+  api.use(operatorsRoutes(operators, gate));
+  api.use(operatorRoutes({ market, auth, gate }));
+  api.use(uploadRoutes({ uploads, auth, isReviewer: (token) => gate.reaches(token, 'reviews') }));
   api.use(walletRoutes(wallet, auth));
-  api.use(walletOpsRoutes(wallet, operatorTokenHash));
+  api.use(walletOpsRoutes(wallet, gate));
   api.use(practiceRoutes(practice, auth));
-  api.use(ordersOpsRoutes(orders, operatorTokenHash));
-  api.use(kycRoutes({ kyc, auth, operatorTokenHash }));
+  api.use(ordersOpsRoutes(orders, gate));
+  api.use(kycRoutes({ kyc, auth, gate }));
   api.use(contentRoutes({ content, messages, auth }));
-  api.use(contentOpsRoutes({ content, messages, operatorTokenHash }));
+  api.use(contentOpsRoutes({ content, messages, gate }));
   api.use(savingsRoutes(savings, auth));
   if (testClock) api.use(testClockRoutes(testClock));
   // The contract's own description (API.md): GET /api/openapi.json, generated from the routes

@@ -387,3 +387,55 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
 export const favouritesDto = z
   .object({ products: z.array(text).describe('product ids, the first marked first') })
   .meta({ id: 'Favourites' });
+
+/** Issue 20: a named operator of the console (never its password or second-factor secret). */
+export const operatorDto = z
+  .object({
+    id,
+    name: text,
+    role: z.enum(['reviewer', 'support', 'admin']),
+    createdAt: ms,
+    disabled: z.boolean(),
+  })
+  .meta({ id: 'Operator' });
+
+/** POST /api/ops/operators: the new operator and, once only, what they sign in with. */
+export const newOperatorDto = z
+  .object({
+    operator: operatorDto,
+    password: text.describe('generated; shown once, stored only as an argon2id hash'),
+    totpSecret: text.describe('base32 TOTP secret (RFC 6238, 30 s, 6 digits); shown once'),
+    otpauthUri: text.describe('the same secret as an otpauth:// URI, for a QR code'),
+  })
+  .meta({ id: 'NewOperator' });
+
+export const operatorSessionDto = z
+  .object({ token: text, operator: operatorDto, expiresAt: ms })
+  .meta({ id: 'OperatorSession' });
+
+/** GET /api/ops/me: who the bearer is; the service token is `service`, with no id. */
+export const operatorCallerDto = z
+  .object({
+    id: id.nullable(),
+    name: text,
+    role: z.enum(['reviewer', 'support', 'admin', 'service']),
+  })
+  .meta({ id: 'OperatorCaller' });
+
+/** One line of the append-only audit log of operator actions. */
+export const auditLineDto = z
+  .object({
+    id,
+    at: ms,
+    operator: text.describe("the operator's name, or `service` for the service token"),
+    operatorId: id.nullable(),
+    role: text,
+    action: text.describe('method and route: `POST /api/ops/deposits/:id/approve`'),
+    target: text.nullable().describe('what it acted on: `id=12`, `user=7`'),
+    before: z.unknown().describe('the state before, where the action says it'),
+    after: z.unknown().describe('the answer, or the state after'),
+    reason: text.nullable(),
+    address: text.nullable(),
+    status: z.int(),
+  })
+  .meta({ id: 'AuditLine' });

@@ -35,6 +35,7 @@ export const errorCodes = [
   'PRACTICE_ORDERS_OPEN',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'ACCOUNT_FROZEN',
   'INTERNAL',
 ] as const;
 

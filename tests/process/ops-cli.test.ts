@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transfer } from '@server/modules/ledger/ledger';
 import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '../support/api';
@@ -85,7 +86,40 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
   it('exits 1 when the server refuses the call (a wrong token)', async () => {
     const res = await ops(url, ['ledger', 'check'], 'not-the-token-0000');
     expect(res.status).toBe(1);
-    expect(res.stderr).toContain('FORBIDDEN');
+    expect(res.stderr).toContain('UNAUTHENTICATED');
+  });
+
+  it('creates the first admin with operators create; the admin signs in with the password and a TOTP code', async () => {
+    const name = `admin_${driver}`;
+    const made = await ops(url, ['operators', 'create', '--name', name, '--role', 'admin']);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stderr).toContain('not shown again');
+    const answer = JSON.parse(made.stdout) as { password: string; totpSecret: string };
+    const session = await fetch(`${url}/api/ops/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name,
+        password: answer.password,
+        code: await generate({ secret: answer.totpSecret }),
+      }),
+    });
+    expect(session.status).toBe(200);
+    const { token } = (await session.json()) as { token: string };
+    // The admin's own session works the CLI too, and is named in the audit log it reads.
+    const listed = await ops(url, ['operators', 'list'], token);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).items).toEqual([
+      expect.objectContaining({ name, role: 'admin' }),
+    ]);
+    const frozen = await ops(url, ['users', 'freeze', '99999999', '--reason', 'test'], token);
+    expect(frozen.status).toBe(1);
+    const audit = await ops(url, ['audit', 'list', '--target', `operator=`]);
+    expect(audit.status, audit.stderr).toBe(0);
+    expect(JSON.parse(audit.stdout).items[0]).toMatchObject({
+      operator: name,
+      action: 'POST /api/ops/session',
+    });
   });
 
   it('seeds the default content once with content seed: Home gets its banners and highlights', async () => {

@@ -22,6 +22,10 @@ import { createFavouritesService } from '@server/modules/market/favourites.servi
 import { createMarketService } from '@server/modules/market/market.service';
 import { orderFigures } from '@server/modules/orders/order-figures';
 import { createOrdersService } from '@server/modules/orders/orders.service';
+import {
+  createOperatorsService,
+  operatorLoginLimits,
+} from '@server/modules/operator/operators.service';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
 import { savingsPolicy } from '@server/modules/savings/savings.policy';
 import { createSavingsService } from '@server/modules/savings/savings.service';
@@ -181,6 +185,18 @@ export async function composeApi(
     content: createContentService(db),
     messages: createMessagesService(db, userEvents),
   };
+  const operators = createOperatorsService(db, {
+    perName: createCheckLimiter({
+      ...operatorLoginLimits.perName,
+      ...throttles,
+      keyPrefix: `${throttles.keyPrefix}:ops-login`,
+    }),
+    perAddress: createLimiter({
+      ...operatorLoginLimits.perAddress,
+      ...throttles,
+      keyPrefix: `${throttles.keyPrefix}:ops-login-address`,
+    }),
+  });
   const app = createApiApp({
     config,
     db,
@@ -191,7 +207,8 @@ export async function composeApi(
       ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
       : null,
     operatorTokenHash: o.operatorTokenHash,
+    operators,
     metrics,
   });
-  return { app, ...services, savingsJob, summaries, balancesChanged, clock, testClock };
+  return { app, ...services, operators, savingsJob, summaries, balancesChanged, clock, testClock };
 }

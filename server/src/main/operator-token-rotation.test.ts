@@ -51,14 +51,14 @@ describe('operator-token rotation', () => {
     const after = await apiWith({ OPERATOR_TOKEN: NEW });
 
     expect((await before(OLD)).status).toBe(200);
-    expect((await before(NEW)).status).toBe(403);
+    expect((await before(NEW)).status).toBe(401);
 
     expect((await during(OLD)).status).toBe(200);
     expect((await during(NEW)).status).toBe(200);
-    expect((await during('some-other-token-000000')).status).toBe(403);
+    expect((await during('some-other-token-000000')).status).toBe(401);
 
     expect((await after(NEW)).status).toBe(200);
-    expect((await after(OLD)).status).toBe(403);
+    expect((await after(OLD)).status).toBe(401);
   });
 
   it('takes OPERATOR_TOKEN_PREVIOUS only beside a different OPERATOR_TOKEN, and never prints it', () => {

@@ -10,10 +10,11 @@ export interface UserRow {
   invite_code: string;
   credit_score: number;
   created_at: Date;
+  frozen_at: Date | null;
 }
 
 const userColumns =
-  'id, account, phone, nickname, password_hash, trade_password_hash, invite_code, credit_score, created_at';
+  'id, account, phone, nickname, password_hash, trade_password_hash, invite_code, credit_score, created_at, frozen_at';
 
 export async function accountExists(db: Queryable, account: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM users WHERE lower(account) = lower($1)', [
@@ -115,12 +116,15 @@ export async function insertSession(
 export interface SessionRow {
   user_id: number;
   last_seen_at: Date;
+  frozen: boolean;
 }
 
 /** A live session: not revoked, not expired (by the database clock). */
 export async function liveSession(db: Queryable, tokenHash: string): Promise<SessionRow | null> {
   const { rows } = await db.query<SessionRow>(
-    'SELECT user_id, last_seen_at FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()',
+    `SELECT s.user_id, s.last_seen_at, u.frozen_at IS NOT NULL AS frozen
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
     [tokenHash],
   );
   return rows[0] ?? null;
@@ -153,4 +157,23 @@ export async function revokeOtherSessions(
     [userId, keepHash],
   );
   return rows.map((r) => r.token_hash);
+}
+
+/**
+ * Freezes (reason) or unfreezes (null) a user; the state before and after, or null for an
+ * unknown user.
+ */
+export async function setFrozen(
+  db: Queryable,
+  userId: number,
+  reason: string | null,
+): Promise<{ before: boolean; after: boolean } | null> {
+  const { rows } = await db.query<{ before: boolean; after: boolean }>(
+    `UPDATE users u SET frozen_at = CASE WHEN $2::text IS NULL THEN NULL ELSE coalesce(old.frozen_at, now()) END,
+            frozen_reason = $2
+     FROM users old WHERE u.id = $1 AND old.id = u.id
+     RETURNING old.frozen_at IS NOT NULL AS before, u.frozen_at IS NOT NULL AS after`,
+    [userId, reason],
+  );
+  return rows[0] ?? null;
 }

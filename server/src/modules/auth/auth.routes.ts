@@ -20,6 +20,7 @@ const clientIp = (req: Request) => req.ip ?? 'unknown';
 export function authRoutes(auth: AuthService): Router {
   const r = Router();
   const user = requireUser(auth);
+  const userSigningOut = requireUser(auth, { allowFrozen: true });
   const tag = 'Accounts';
 
   declare(
@@ -70,7 +71,7 @@ export function authRoutes(auth: AuthService): Router {
       tag,
       body: loginBody,
       responses: { 200: loginAnswerDto },
-      errors: { 401: ['BAD_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] },
+      errors: { 401: ['BAD_CREDENTIALS'], 403: ['ACCOUNT_FROZEN'], 429: ['TOO_MANY_ATTEMPTS'] },
     },
     async (req, res) => {
       res.json(await auth.login(parseOrThrow(loginBody, req.body), clientIp(req)));
@@ -84,7 +85,7 @@ export function authRoutes(auth: AuthService): Router {
       operationId: 'logout',
       summary: 'End the session',
       tag,
-      auth: user,
+      auth: userSigningOut,
       responses: { 204: null },
     },
     async (_req, res) => {

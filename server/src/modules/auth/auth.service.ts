@@ -10,7 +10,13 @@ import type {
 import type { KycState } from '@shared/kyc';
 import type { Db } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
-import { AppError, badRequest, conflict, unauthenticated } from '@server/platform/http/errors';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  unauthenticated,
+} from '@server/platform/http/errors';
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { CheckLimiter } from '@server/platform/check-limiter';
 import { addressKey, type Limiter } from '@server/platform/rate-limit';
@@ -180,6 +186,9 @@ export function createAuthService(
       const user = await repo.userByAccount(db, input.account);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), input.password);
       if (!user || !ok) throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong account or password');
+      // Told only to whoever knows the password: a guesser learns nothing of the account.
+      if (user.frozen_at)
+        throw new AppError(403, 'ACCOUNT_FROZEN', 'This account is frozen; contact support');
       await Promise.all([
         limiters.loginPair.reset(pair),
         limiters.loginPairDaily.reset(pair),
@@ -205,7 +214,7 @@ export function createAuthService(
       if (!s) return null;
       if (Date.now() - s.last_seen_at.getTime() > TOUCH_EVERY_MS)
         await repo.touchSession(db, tokenHash, SESSION_TTL_MS);
-      return { userId: s.user_id, tokenHash };
+      return { userId: s.user_id, tokenHash, frozen: s.frozen };
     },
 
     async me(userId: number): Promise<User> {
@@ -263,6 +272,17 @@ export function createAuthService(
 
     /** Operators set a user's credit score; false when there is no such user. */
     setCreditScore: (userId: number, score: number) => repo.updateCreditScore(db, userId, score),
+
+    /** A user's credit score, or null for an unknown user (the audit's "before"). */
+    creditScoreOf: async (userId: number) =>
+      (await repo.userById(db, userId))?.credit_score ?? null,
+
+    /** Freezes the user with a reason, or lifts the freeze (null); 404 for an unknown user. */
+    async setFrozen(userId: number, reason: string | null) {
+      const change = await repo.setFrozen(db, userId, reason);
+      if (!change) throw notFound('No such user');
+      return change;
+    },
 
     async createInvite(code?: string): Promise<string> {
       const wanted = code?.toUpperCase() ?? newInviteCode();

@@ -446,7 +446,7 @@ describe.each(dbDrivers())('accounts API on %s', (kind) => {
         .post('/api/ops/invites')
         .set('Authorization', 'Bearer wrong-token')
         .send({})
-        .expect(403);
+        .expect(401); // not a credential at all (a role without the right is 403: roles.test.ts)
       const ops = { Authorization: `Bearer ${OPERATOR_TOKEN}` };
       const made = await api.http.post('/api/ops/invites').set(ops).send({}).expect(201);
       expect(made.body.code).toMatch(/^[A-Z2-9]{8}$/);

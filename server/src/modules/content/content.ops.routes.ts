@@ -11,8 +11,7 @@ import {
 } from '@shared/content';
 import { contentPageDto, homeContentDto, newsItemDto, opsMessageDto } from '@shared/dto';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireOperator } from '@server/platform/http/auth';
-import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { declare, type RouteSpec } from '@server/platform/http/route';
 import type { ContentService } from './content.service';
 import type { MessagesService } from './messages.service';
@@ -24,11 +23,11 @@ import type { MessagesService } from './messages.service';
 export function contentOpsRoutes(deps: {
   content: ContentService;
   messages: MessagesService;
-  operatorTokenHash: OperatorTokenHashes | null;
+  gate: OperatorGate;
 }): Router {
   const { content, messages } = deps;
   const r = Router();
-  const operator = requireOperator(deps.operatorTokenHash);
+  const operator = deps.gate('admin');
   const ops = (s: Omit<RouteSpec, 'auth' | 'tag'>): RouteSpec => ({
     ...s,
     auth: operator,

@@ -166,7 +166,7 @@ describe.each(dbDrivers())('content on %s', (kind) => {
         .put('/api/ops/pages/about')
         .set({ Authorization: 'Bearer not-the-token' })
         .send({ lang: 'en', title: 'x', body: 'y' })
-        .expect(403);
+        .expect(401);
       await api.http
         .put('/api/ops/pages/terms')
         .set(opsAuth)

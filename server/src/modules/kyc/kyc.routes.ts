@@ -5,8 +5,7 @@ import { idParam, rejectBody } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
-import { requireOperator } from '@server/platform/http/auth';
-import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { declare, reviewQueue } from '@server/platform/http/route';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { KycService } from './kyc.service';
@@ -15,7 +14,7 @@ import type { KycService } from './kyc.service';
 export function kycRoutes(deps: {
   kyc: KycService;
   auth: AuthService;
-  operatorTokenHash: OperatorTokenHashes | null;
+  gate: OperatorGate;
 }): Router {
   const { kyc } = deps;
   const r = Router();
@@ -61,7 +60,7 @@ export function kycRoutes(deps: {
 
   const review = reviewQueue(
     { what: 'kyc', item: 'Kyc', noun: 'an identity check' },
-    requireOperator(deps.operatorTokenHash),
+    deps.gate('reviews'),
   );
   declare(r, review.list(kycReviewQuery, pageOf(opsKycSubmissionDto)), async (req, res) => {
     res.json(await kyc.review(parseOrThrow(kycReviewQuery, req.query)));

@@ -54,7 +54,7 @@ describe.each(dbDrivers())('product maintenance on %s', (kind) => {
     const later = Date.now() + 3_600_000;
     expect((await maintenance('BTCUSDT', { on: true }, {})).status).toBe(401);
     expect((await maintenance('BTCUSDT', { on: true }, { Authorization: 'Bearer x' })).status).toBe(
-      403,
+      401,
     );
     const unknown = await maintenance('NOPE', { on: true });
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'NOT_FOUND']);

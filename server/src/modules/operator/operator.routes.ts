@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { freeText } from '@shared/text';
 import { notFound, validationFailed } from '@server/platform/http/errors';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireOperator, type OperatorTokenHashes } from '@server/platform/http/auth';
+import type { OperatorArea, OperatorGate } from '@server/platform/http/operator-gate';
 import { declare, type RouteSpec } from '@server/platform/http/route';
+import { noteAudit } from '@server/platform/http/operator-gate';
 import type { AuthService } from '../auth/auth.service';
 import type { MarketService } from '../market/market.service';
 
@@ -17,7 +19,13 @@ const inviteBody = z.object({
 const userIdParam = z.object({
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
-const creditScoreBody = z.object({ score: z.number().int().min(0).max(1000) });
+const creditScoreBody = z.object({
+  score: z.number().int().min(0).max(1000),
+  reason: freeText().trim().min(1).max(500).optional().describe('kept in the audit log'),
+});
+const freezeBody = z.object({
+  reason: freeText().trim().min(1, 'reason is required').max(500).describe('kept in the audit log'),
+});
 const productIdParam = z.object({ id: z.string().min(1).max(32) });
 const maintenanceBody = z.object({
   on: z.boolean(),
@@ -30,24 +38,26 @@ const maintenanceBody = z.object({
     .describe('epoch ms, in the future; only with on: true'),
 });
 
-/** /api/ops/*: what operators do. Every route needs the operator token. */
+/**
+ * /api/ops/*: invitation codes, credit scores and maintenance. Each route names the console
+ * area whose roles may call it (platform/http/operator-gate.ts).
+ */
 export function operatorRoutes(deps: {
   market: MarketService;
   auth: AuthService;
-  tokenHash: OperatorTokenHashes | null;
+  gate: OperatorGate;
   now?: () => number;
 }): Router {
   const now = deps.now ?? Date.now;
   const r = Router();
-  const operator = requireOperator(deps.tokenHash);
-  const ops = (spec: Omit<RouteSpec, 'auth' | 'tag'>): RouteSpec => ({
+  const ops = (area: OperatorArea, spec: Omit<RouteSpec, 'auth' | 'tag'>): RouteSpec => ({
     ...spec,
-    auth: operator,
+    auth: deps.gate(area),
     tag: 'Operators',
   });
   declare(
     r,
-    ops({
+    ops('admin', {
       method: 'post',
       path: '/ops/invites',
       operationId: 'createInvite',
@@ -63,7 +73,7 @@ export function operatorRoutes(deps: {
   );
   declare(
     r,
-    ops({
+    ops('support', {
       method: 'post',
       path: '/ops/users/:id/credit-score',
       operationId: 'setCreditScore',
@@ -76,15 +86,46 @@ export function operatorRoutes(deps: {
     async (req, res) => {
       const { id } = parseOrThrow(userIdParam, req.params);
       const { score } = parseOrThrow(creditScoreBody, req.body);
-      if (!(await deps.auth.setCreditScore(id, score))) throw notFound('No such user');
+      const before = await deps.auth.creditScoreOf(id);
+      if (before === null || !(await deps.auth.setCreditScore(id, score)))
+        throw notFound('No such user');
+      noteAudit(res, { target: `user=${id}`, before: { score: before }, after: { score } });
       res.status(204).end();
     },
   );
+  // A frozen user may read their account but not log in, trade, withdraw or move money
+  // (403 ACCOUNT_FROZEN); unfreezing lifts it. Both need a reason, kept in the audit log.
+  for (const [action, frozen] of [
+    ['freeze', true],
+    ['unfreeze', false],
+  ] as const)
+    declare(
+      r,
+      ops('support', {
+        method: 'post',
+        path: `/ops/users/:id/${action}`,
+        operationId: `${action}User`,
+        summary: frozen
+          ? 'Freeze a user: no login, orders, withdrawals or transfers'
+          : 'Lift a freeze',
+        params: userIdParam,
+        body: freezeBody,
+        responses: { 200: z.object({ id: z.string(), frozen: z.boolean() }) },
+        errors: { 404: ['NOT_FOUND'] },
+      }),
+      async (req, res) => {
+        const { id } = parseOrThrow(userIdParam, req.params);
+        const { reason } = parseOrThrow(freezeBody, req.body);
+        const change = await deps.auth.setFrozen(id, frozen ? reason : null);
+        noteAudit(res, { target: `user=${id}`, before: { frozen: change.before } });
+        res.json({ id: String(id), frozen: change.after });
+      },
+    );
   // Maintenance (MarketService.setMaintenance): orders on the product are refused with
   // PRODUCT_MAINTENANCE from the next market state (within a second).
   declare(
     r,
-    ops({
+    ops('admin', {
       method: 'post',
       path: '/ops/products/:id/maintenance',
       operationId: 'setMaintenance',

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireOperator } from '@server/platform/http/auth';
-import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { declare } from '@server/platform/http/route';
 import type { OrdersService } from './orders.service';
 
@@ -20,10 +19,7 @@ const houseFigures = z.object({
  * /api/ops/house: the house's figures, real and practice apart (placements, exposure, house
  * result), so practice volume never looks like revenue.
  */
-export function ordersOpsRoutes(
-  orders: OrdersService,
-  operatorTokenHash: OperatorTokenHashes | null,
-): Router {
+export function ordersOpsRoutes(orders: OrdersService, gate: OperatorGate): Router {
   const r = Router();
   declare(
     r,
@@ -33,7 +29,7 @@ export function ordersOpsRoutes(
       operationId: 'houseFigures',
       summary: 'Placements, exposure and house result, real and practice apart',
       tag: 'Operators',
-      auth: requireOperator(operatorTokenHash),
+      auth: gate('admin'),
       responses: { 200: z.object({ real: houseFigures, practice: houseFigures }) },
     },
     async (_req, res) => {

@@ -3,17 +3,21 @@ import { unauthenticated } from '@server/platform/http/errors';
 import { bearerToken, guard, type Guard } from '@server/platform/http/auth';
 import { declare, type RouteSpec } from '@server/platform/http/route';
 import type { AuthService } from '../auth/auth.service';
-import { operatorTokenMatches, type OperatorTokenHashes } from '@server/platform/http/auth';
 import type { UploadService, Viewer } from './upload.service';
 
-/** 401 without a live session or the operator token; puts the viewer in `res.locals.viewer`. */
-function requireViewer(auth: AuthService, operatorTokenHash: OperatorTokenHashes | null): Guard {
+/**
+ * Whether a bearer token is an operator's that may see review material (the service token, or a
+ * session of a reviewer or an admin).
+ */
+export type ReviewerCheck = (token: string) => Promise<boolean>;
+
+/** 401 without a live session or a reviewing operator's token; puts the viewer in `res.locals.viewer`. */
+function requireViewer(auth: AuthService, isReviewer: ReviewerCheck): Guard {
   return guard('userOrOperator', async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) throw unauthenticated();
     let viewer: Viewer;
-    if (operatorTokenHash && operatorTokenMatches(token, operatorTokenHash))
-      viewer = { operator: true };
+    if (await isReviewer(token)) viewer = { operator: true };
     else {
       const session = await auth.authenticate(token);
       if (!session) throw unauthenticated();
@@ -28,7 +32,7 @@ function requireViewer(auth: AuthService, operatorTokenHash: OperatorTokenHashes
 export function uploadRoutes(deps: {
   uploads: UploadService;
   auth: AuthService;
-  operatorTokenHash: OperatorTokenHashes | null;
+  isReviewer: ReviewerCheck;
 }): Router {
   const r = Router();
   const spec = {
@@ -37,7 +41,7 @@ export function uploadRoutes(deps: {
     operationId: 'upload',
     summary: 'An uploaded image, to its owner or an operator',
     tag: 'Content',
-    auth: requireViewer(deps.auth, deps.operatorTokenHash),
+    auth: requireViewer(deps.auth, deps.isReviewer),
     responses: { 200: { media: 'image/*', description: 'The image' } },
     errors: { 404: ['NOT_FOUND'] },
   } satisfies RouteSpec;

@@ -7,8 +7,7 @@ import {
   withdrawalReviewQuery,
 } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { requireOperator } from '@server/platform/http/auth';
-import type { OperatorTokenHashes } from '@server/platform/http/auth';
+import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { declare, reviewQueue } from '@server/platform/http/route';
 import type { WalletService } from './wallet.service';
 
@@ -16,12 +15,9 @@ import type { WalletService } from './wallet.service';
  * /api/ops/deposits, /api/ops/withdrawals, /api/ops/ledger/check: operator review. A second
  * review of one item answers 409 INVALID_STATE, so repeating a call is harmless.
  */
-export function walletOpsRoutes(
-  wallet: WalletService,
-  operatorTokenHash: OperatorTokenHashes | null,
-): Router {
+export function walletOpsRoutes(wallet: WalletService, gate: OperatorGate): Router {
   const r = Router();
-  const operator = requireOperator(operatorTokenHash);
+  const operator = gate('reviews');
   const { deposits, withdrawals } = wallet;
   const deposit = reviewQueue({ what: 'deposits', item: 'Deposit', noun: 'a deposit' }, operator);
   const withdrawal = reviewQueue(
@@ -80,7 +76,7 @@ export function walletOpsRoutes(
       operationId: 'checkLedger',
       summary: 'Check that the ledger balances',
       tag: 'Operators',
-      auth: operator,
+      auth: gate('admin'),
       responses: { 200: ledgerCheckDto },
     },
     async (_req, res) => {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { forbidden, unauthenticated } from './errors';
+import { AppError, forbidden, unauthenticated } from './errors';
 
 /** Who may call a route (route.ts): the document's security follows from it. */
 export type Caller = 'user' | 'operator' | 'userOrOperator';
@@ -16,6 +16,8 @@ export const guard = (caller: Caller, check: RequestHandler): Guard =>
 export interface SessionInfo {
   userId: number;
   tokenHash: string;
+  /** An operator froze the account: it may read, not act (issue 20). */
+  frozen?: boolean;
 }
 
 /** What `requireUser` needs: the auth module's session check, and nothing else of it. */
@@ -29,15 +31,25 @@ export function bearerToken(header: string | undefined): string | null {
   return m?.[1] ?? null;
 }
 
-/** 401 UNAUTHENTICATED unless the request carries a live session; puts it in `res.locals.session`. */
-export function requireUser(auth: Authenticator): Guard {
-  return guard('user', async (req, res, next) => {
+/**
+ * 401 UNAUTHENTICATED unless the request carries a live session; puts it in `res.locals.session`.
+ * A frozen account's session may read (GET) but not act: 403 ACCOUNT_FROZEN, except where
+ * `allowFrozen` (signing out).
+ */
+export function requireUser(
+  auth: Authenticator,
+  { allowFrozen = false } = {},
+): Guard & { readonly refusesFrozen: boolean } {
+  const check = guard('user', async (req, res, next) => {
     const token = bearerToken(req.headers.authorization);
     const session = token ? await auth.authenticate(token) : null;
     if (!session) throw unauthenticated();
+    if (session.frozen && !allowFrozen && req.method !== 'GET' && req.method !== 'HEAD')
+      throw new AppError(403, 'ACCOUNT_FROZEN', 'This account is frozen; contact support');
     res.locals.session = session;
     next();
   });
+  return Object.assign(check, { refusesFrozen: !allowFrozen });
 }
 
 export const sessionOf = (locals: Record<string, unknown>): SessionInfo =>
@@ -60,28 +72,4 @@ export function operatorTokenMatches(presented: string, hashes: OperatorTokenHas
     if (a.length === b.length && timingSafeEqual(a, b)) matched = true;
   }
   return matched;
-}
-
-/** 401 without a token, 403 with a wrong one or when no operator token is configured. */
-export function requireOperator(tokenHash: OperatorTokenHashes | null): Guard {
-  return guard('operator', (req, res, next) => {
-    const token = bearerToken(req.headers.authorization);
-    if (!token) throw unauthenticated();
-    if (!tokenHash || !operatorTokenMatches(token, tokenHash)) throw forbidden();
-    // One line per operator action (what changes something): the path carries the ids; never
-    // the token or the body (messages, reasons and pages are content, not log material).
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      res.once('finish', () => {
-        req.log?.info(
-          {
-            event: 'operator.action',
-            method: req.method,
-            path: req.originalUrl.split('?', 1)[0],
-            status: res.statusCode,
-          },
-          `operator action ${req.method} ${req.originalUrl.split('?', 1)[0]} ${res.statusCode}`,
-        );
-      });
-    next();
-  });
 }

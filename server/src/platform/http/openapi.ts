@@ -1,3 +1,4 @@
+import { operatorRoles, roleAreas, type OperatorArea } from './operator-gate';
 import { Router } from 'express';
 import { z } from 'zod';
 import {
@@ -43,6 +44,13 @@ function errors(route: Declared): Record<number, ResponseConfig> {
   if (route.body) add(415, 'UNSUPPORTED_MEDIA_TYPE');
   if (caller) add(401, 'UNAUTHENTICATED');
   if (caller === 'operator') add(403, 'FORBIDDEN');
+  // A frozen account's session may read, not act (auth.ts requireUser).
+  if (
+    caller === 'user' &&
+    route.method !== 'get' &&
+    (route.auth as { refusesFrozen?: boolean }).refusesFrozen
+  )
+    add(403, 'ACCOUNT_FROZEN');
   if (route.idempotent) add(422, 'IDEMPOTENCY_MISMATCH');
   for (const [status, list = []] of Object.entries(route.errors ?? {}))
     list.forEach((code) => add(Number(status), code));
@@ -80,6 +88,13 @@ function requestOf(route: Declared): RouteConfig['request'] {
   return { params, query: route.query as z.ZodObject | undefined, body };
 }
 
+/** The console areas an operator route belongs to (operator-gate.ts), if it is one. */
+const areasOf = (route: Declared) =>
+  (route.auth as { areas?: readonly OperatorArea[] } | undefined)?.areas;
+
+const rolesReaching = (areas: readonly OperatorArea[]) =>
+  operatorRoles.filter((role) => areas.some((a) => roleAreas[role].includes(a)));
+
 function operation(route: Declared): RouteConfig {
   const caller = route.auth?.who;
   return {
@@ -87,6 +102,9 @@ function operation(route: Declared): RouteConfig {
     path: route.documentPath,
     operationId: route.operationId,
     summary: route.summary,
+    ...(areasOf(route) && {
+      description: `Operator roles: ${rolesReaching(areasOf(route)!).join(', ')}, and the service token.`,
+    }),
     tags: [route.tag],
     ...(caller && { security: security[caller] }),
     ...(route.idempotent && { parameters: [ref('IdempotencyKey', 'parameters')] }),
@@ -126,7 +144,13 @@ function build(routes: readonly Declared[]) {
     'bearer',
     bearer('A user session token, from POST /api/auth/login'),
   );
-  registry.registerComponent('securitySchemes', 'operator', bearer("The server's OPERATOR_TOKEN"));
+  registry.registerComponent(
+    'securitySchemes',
+    'operator',
+    bearer(
+      "A named operator's session token (POST /api/ops/session), or the server's OPERATOR_TOKEN (the service token)",
+    ),
+  );
   for (const route of routes) registry.registerPath(operation(route));
   const generator = new OpenApiGeneratorV31([errorDto, ...registry.definitions]);
   // No webhooks: the generator writes an empty list of them.
