@@ -44,10 +44,16 @@ describe('favourite products (Chromium, embedded app)', () => {
    * The rows appear with the product list; the favourites arrive in their own request, which may
    * answer a moment later, so the order is polled until it settles (or the limit says it never did).
    */
-  const expectFirstRows = async (page: Page, route: string, expected: { id: string; starred: boolean }[]) => {
+  const expectFirstRows = async (
+    page: Page,
+    route: string,
+    expected: { id: string; starred: boolean }[],
+  ) => {
     await page.goto(`${app.url}/#${route}`);
     await page.getByTestId('product-row-BTCUSDT').waitFor();
-    await expect.poll(async () => (await rows(page)).slice(0, 3), { timeout: 15_000 }).toEqual(expected);
+    await expect
+      .poll(async () => (await rows(page)).slice(0, 3), { timeout: 15_000 })
+      .toEqual(expected);
   };
   const starredFirst = [
     { id: 'XAUUSD', starred: true },
