@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CandlestickSeries,
@@ -12,6 +12,7 @@ import {
   type Time,
 } from 'lightweight-charts';
 import { merge, Subject } from 'rxjs';
+import type { Order } from '@shared/orders';
 import { intervalMs, type Interval } from '@shared/product';
 import { getCandles, getTicks } from '@client/api/market';
 import { useMarketColors } from '@client/app/market-colors';
@@ -22,6 +23,7 @@ import { useFormat } from '@client/i18n/useFormat';
 import { reconnected$, serverNow, ticks$ } from '@client/streams';
 import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
 import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
+import { positionMarks, type PositionMarks } from './chart-positions';
 import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
 
 export type ChartView = Interval | 'line';
@@ -72,6 +74,11 @@ const overlayColors = (colors: Palette) => ({
 const priceMargins = (withVolume: boolean) => ({
   scaleMargins: withVolume ? { top: 0.1, bottom: 0.24 } : { top: 0.2, bottom: 0.1 },
 });
+const positionColors = (colors: Palette) => ({
+  up: colors.up,
+  down: colors.down,
+  muted: colors.text,
+});
 const candleColors = (colors: Palette) => ({
   upColor: colors.up,
   downColor: colors.down,
@@ -120,17 +127,28 @@ function localization(lang: string, precision: number) {
  * The price chart. Bars go from the feed straight into the series (setData / update); React
  * state changes only for loading, empty and error, never per tick.
  */
+const none: readonly Order[] = [];
+
 export function Chart({
   productId,
   precision,
   view,
   indicators,
+  open = none,
+  closed = none,
+  children,
 }: {
   productId: string;
   precision: number;
   view: ChartView;
   /** The moving average and Bollinger bands to draw over candles (not over the line). */
   indicators: IndicatorChoice;
+  /** The user's open positions on this product (entry line, entry arrow, expiry line). */
+  open?: readonly Order[];
+  /** Recent settled orders on it (small entry and exit arrows). */
+  closed?: readonly Order[];
+  /** Drawn over the chart (the position chips). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
@@ -143,6 +161,10 @@ export function Chart({
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
   const overlaysRef = useRef<CandleOverlays | null>(null);
+  const layerRef = useRef<HTMLDivElement>(null);
+  const marksRef = useRef<PositionMarks | null>(null);
+  // Read when a series is made; later changes reach it through the positions effect below.
+  const ordersRef = useRef({ open, closed });
   // Read when the candle series are made (this effect runs before theirs); later changes reach
   // the series already drawn through the same effect.
   const indicatorsRef = useRef(indicators);
@@ -160,6 +182,8 @@ export function Chart({
     const chart = createChart(el, {
       autoSize: true,
       ...base,
+      // Corner labels only when whole, so the last-price tag never sits on a cut label.
+      rightPriceScale: { ...base.rightPriceScale, entireTextOnly: true, alignLabels: true },
       timeScale: { ...base.timeScale, timeVisible: true, secondsVisible: false },
     });
     chartRef.current = chart;
@@ -181,6 +205,7 @@ export function Chart({
     const colors = palette(el);
     chartRef.current.applyOptions(chartColors(colors, el));
     recolorRef.current?.(colors);
+    marksRef.current?.recolor(positionColors(colors));
   }, [theme, marketColors]);
 
   useEffect(() => {
@@ -194,6 +219,20 @@ export function Chart({
     // On unmount the chart effect's cleanup runs first and takes its series with it.
     const dropSeries = (series: ISeriesApi<SeriesType>) => {
       if (chartRef.current === chart) chart.removeSeries(series);
+    };
+    /** The user's orders over a new series; the cleanup takes them away with it. */
+    const drawPositions = (series: ISeriesApi<SeriesType>, barMs: number | null) => {
+      const layer = layerRef.current;
+      if (!layer) return () => undefined;
+      const marks = positionMarks(chart, series, layer, positionColors(colors), barMs);
+      marksRef.current = marks;
+      el.dataset.positionLines = String(
+        marks.set(ordersRef.current.open, ordersRef.current.closed),
+      );
+      return () => {
+        marksRef.current = null;
+        marks.remove(chartRef.current === chart);
+      };
     };
 
     let hasBars = false;
@@ -221,12 +260,16 @@ export function Chart({
           barCount = event.bars.length;
           lastTime = event.bars.at(-1)?.time ?? null;
           mark(false);
+          marksRef.current?.refresh();
           hasBars = event.bars.length > 0;
           setStatus({ kind: hasBars ? 'ready' : 'empty' });
           break;
         case 'update':
           draw.update(event.bar);
-          if (event.bar.time !== lastTime) barCount++;
+          if (event.bar.time !== lastTime) {
+            barCount++;
+            marksRef.current?.refresh();
+          } else marksRef.current?.layout();
           lastTime = event.bar.time;
           mark(true);
           if (!hasBars) {
@@ -245,6 +288,7 @@ export function Chart({
         priceFormat,
       });
       recolorRef.current = (c) => series.applyOptions(lineColors(c));
+      const undraw = drawPositions(series, null);
       const sub = lineFeed({
         ticks$: live$,
         reload$,
@@ -267,6 +311,7 @@ export function Chart({
       return () => {
         recolorRef.current = null;
         sub.unsubscribe();
+        undraw();
         dropSeries(series);
       };
     }
@@ -294,6 +339,7 @@ export function Chart({
       el.dataset.downColor = downColor;
     };
     markCandles();
+    const undraw = drawPositions(series, intervalMs[interval]);
     recolorRef.current = (c) => {
       series.applyOptions(candleColors(c));
       overlays.recolor(overlayColors(c));
@@ -332,10 +378,18 @@ export function Chart({
       recolorRef.current = null;
       overlaysRef.current = null;
       sub.unsubscribe();
+      undraw();
       overlays.remove(dropSeries);
       dropSeries(series);
     };
   }, [productId, precision, view, retry$]);
+
+  useEffect(() => {
+    ordersRef.current = { open, closed };
+    const el = containerRef.current;
+    const marks = marksRef.current;
+    if (el && marks) el.dataset.positionLines = String(marks.set(open, closed));
+  }, [open, closed]);
 
   return (
     <div className="chart-box">
@@ -347,6 +401,8 @@ export function Chart({
         role="figure"
         aria-label={t('market.chartLabel')}
       />
+      <div ref={layerRef} className="chart-box__positions" aria-hidden="true" />
+      {children}
       {status.kind !== 'ready' && (
         <div className="chart-box__overlay">
           {status.kind === 'loading' && <LoadingState />}

@@ -19,7 +19,7 @@ export function DurationPicker({
   const label = useDurationLabel();
   return (
     <fieldset className="ticket__durations">
-      <legend className="ticket__label">
+      <legend className="visually-hidden">
         {t('orders.ticket.duration')} · {t('orders.ticket.rate')}
       </legend>
       <div className="ticket__duration-list">
