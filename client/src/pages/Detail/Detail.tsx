@@ -37,7 +37,8 @@ function Stats({ product }: { product: LiveProduct }) {
   ];
   // One line under the price (it scrolls sideways on a narrow phone): the chart gets the room.
   return (
-    <dl className="stats" data-testid="stats">
+    // Focusable: a keyboard user scrolls it too.
+    <dl className="stats" data-testid="stats" tabIndex={0}>
       {rows.map((row) => (
         <div key={row.label} className="stats__item">
           <dt>{row.label}</dt>

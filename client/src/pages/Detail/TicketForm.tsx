@@ -358,13 +358,13 @@ export function TicketForm({
               {money(guess?.payout ?? null)}
             </dd>
           </div>
-          <span className="visually-hidden num" id="ticket-bounds">
-            {t('orders.ticket.bounds', {
-              min: money(bounds.minStake),
-              max: money(bounds.maxStake),
-            })}
-          </span>
         </dl>
+        <span className="visually-hidden num" id="ticket-bounds">
+          {t('orders.ticket.bounds', {
+            min: money(bounds.minStake),
+            max: money(bounds.maxStake),
+          })}
+        </span>
         {problem && (
           <p
             className="ticket__problem"
