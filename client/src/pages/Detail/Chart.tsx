@@ -28,6 +28,8 @@ import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
 
 export type ChartView = Interval | 'line';
 
+/** The blank margin each side of the line view, as a share of its points (twice on the right). */
+const EDGE = 0.05;
 /** Candles in view at first, readable on a phone; older ones are a swipe away. */
 const VISIBLE_CANDLES = 60;
 type Status =
@@ -260,7 +262,7 @@ export function Chart({
           barCount = event.bars.length;
           lastTime = event.bars.at(-1)?.time ?? null;
           mark(false);
-          marksRef.current?.refresh();
+          marksRef.current?.refresh(true);
           hasBars = event.bars.length > 0;
           setStatus({ kind: hasBars ? 'ready' : 'empty' });
           break;
@@ -303,7 +305,15 @@ export function Chart({
         handle(event, {
           set: (bars) => {
             series.setData(bars);
-            chart.timeScale().fitContent();
+            // All of it, with a margin each side: a time label on the first or the last point
+            // would be cut in half by the chart's edge.
+            const n = bars.length;
+            if (n > 1)
+              chart.timeScale().setVisibleLogicalRange({
+                from: -Math.ceil(n * EDGE),
+                to: n - 1 + Math.ceil(n * EDGE * 2),
+              });
+            else chart.timeScale().fitContent();
           },
           update: (bar) => series.update(bar),
         }),

@@ -84,15 +84,29 @@ export function positionMarks(
     const lastX = index === null ? null : scale.logicalToCoordinate(index as unknown as Logical);
     const nextX =
       index === null ? null : scale.logicalToCoordinate((index + 1) as unknown as Logical);
+    const plot = scale.width();
     for (const { el, at } of expiries) {
       if (!range || lastX === null || nextX === null) {
         el.hidden = true;
         continue;
       }
       const x = futureX(at, { time: range.last, x: lastX }, nextX - lastX, barMs ?? 1000);
-      el.hidden = x < 0 || x > layer.clientWidth;
-      el.style.transform = `translateX(${Math.round(x)}px)`;
+      el.hidden = x < 0;
+      // Beyond the right edge (a long order on a short view): held at the edge, marked so.
+      const beyond = x > plot - 1;
+      el.dataset.beyond = String(beyond);
+      el.style.transform = `translateX(${Math.round(beyond ? plot - 1 : x)}px)`;
     }
+  };
+
+  /** Scrolls candles so the furthest expiry is in view (up to 30 bars ahead), never back. */
+  const reveal = () => {
+    const range = edges();
+    if (!barMs || barMs <= 1000 || !range || open.length === 0) return;
+    const furthest = Math.max(...open.map((o) => o.expiresAt));
+    const ahead = Math.ceil((furthest / 1000 - range.last) / (barMs / 1000)) + 1;
+    const scale = chart.timeScale();
+    if (scale.scrollPosition() < ahead) scale.scrollToPosition(Math.min(ahead, 30), false);
   };
 
   const drawLines = () => {
@@ -129,16 +143,19 @@ export function positionMarks(
   return {
     /** The orders to draw (all of this product and mode). Returns the entry lines drawn. */
     set(nextOpen: readonly Order[], nextClosed: readonly Order[]): number {
+      const added = nextOpen.some((o) => !open.some((p) => p.id === o.id));
       open = nextOpen;
       closed = nextClosed;
       drawLines();
       drawMarkers();
+      if (added) reveal();
       layout();
       return lines.length;
     },
     /** A bar was drawn or the data reset: marks attach to bars, the expiry lines follow. */
-    refresh() {
+    refresh(reset = false) {
       drawMarkers();
+      if (reset) reveal();
       layout();
     },
     layout,
