@@ -210,10 +210,61 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
       await expect.poll(() => positionLines(page), live).toBe('1');
       expect(await axeViolations(page)).toEqual([]);
       expect(await layoutProblems(page)).toEqual([]);
+
+      // Settled, the position leaves the chart and the strip by itself, and stays on the chart
+      // as a pair of small entry and exit arrows.
+      await page
+        .getByTestId(`position-item-${id}`)
+        .waitFor({ state: 'detached', timeout: order.expiresAt - Date.now() + 20_000 });
+      await expect.poll(() => positionLines(page), live).toBe('0');
+      expect(await page.getByTestId(`position-chip-${id}`).count()).toBe(0);
+      expect(await page.getByTestId(`expiry-line-${id}`).count()).toBe(0);
+      const settled = await api<Order>(`/api/orders/${id}`, {}, token);
+      expect(['won', 'lost', 'draw']).toContain(settled.status);
+      await expect
+        .poll(() => page.getByTestId('position-layer').getAttribute('data-closed-marks'), live)
+        .toBe('2');
       expect(errors).toEqual([]);
       await context.close();
     }, 240_000);
   }
+
+  it('places without the dialog only once the user turned confirmation off in the settings', async () => {
+    const token = await fundedUser();
+    const context = await signedInContext(token, 'en');
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${app.url}/#/pages/set/set`);
+    const toggle = page.getByTestId('skip-confirm');
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.check();
+    await page.goto(detailUrl());
+    await page.getByTestId('buy-down').waitFor();
+    await expect
+      .poll(() => page.getByTestId('available-balance').innerText(), live)
+      .toBe('5,000.00');
+    await page.getByTestId('duration-30').click();
+    await page.getByTestId('amount').fill('20');
+    await page.getByTestId('buy-down').click();
+    await page.getByTestId('toast').filter({ hasText: 'Order placed' }).waitFor(live);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const item = page.locator('[data-testid^="position-item-"]');
+    await item.first().waitFor(live);
+    const id = (await item.first().getAttribute('data-testid'))!.replace('position-item-', '');
+    expect(await api<Order>(`/api/orders/${id}`, {}, token)).toMatchObject({
+      direction: 'down',
+      amount: 2_000,
+    });
+    // Turned off again, the dialog is back.
+    await page.goto(`${app.url}/#/pages/set/set`);
+    await page.getByTestId('skip-confirm').uncheck();
+    await page.goto(detailUrl());
+    await page.getByTestId('buy-down').click();
+    await page.getByRole('dialog').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 240_000);
 
   it('draws three positions at once, after a reload and after the socket reconnects', async () => {
     const token = await fundedUser();

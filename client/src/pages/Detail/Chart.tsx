@@ -411,7 +411,12 @@ export function Chart({
         role="figure"
         aria-label={t('market.chartLabel')}
       />
-      <div ref={layerRef} className="chart-box__positions" aria-hidden="true" />
+      <div
+        ref={layerRef}
+        className="chart-box__positions"
+        data-testid="position-layer"
+        aria-hidden="true"
+      />
       {children}
       {status.kind !== 'ready' && (
         <div className="chart-box__overlay">

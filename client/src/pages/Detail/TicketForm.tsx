@@ -24,14 +24,8 @@ import { checkAmount, inputMax, pickDuration } from './ticket';
 import { usePlaceOrder } from './usePlaceOrder';
 import { paths } from '@client/app/route-table';
 import { useSkipConfirm } from '@client/state/skip-confirm';
-import {
-  loadChoice,
-  maxAmount,
-  quickAmounts,
-  saveChoice,
-  stepAmount,
-  type RepeatOrder,
-} from './quick-ticket';
+import { AmountControls } from './AmountControls';
+import { loadChoice, maxAmount, saveChoice, type RepeatOrder } from './quick-ticket';
 
 const POSITIONS_PATH = `${paths.orders}?tab=positions`;
 
@@ -132,10 +126,11 @@ export function TicketForm({
     setInput(minorToDecimal(minor));
     setProblem(null);
   };
-  const quick = quickAmounts(bounds, available);
   const repeatRung = lastOrder ? durations.find((d) => d.seconds === lastOrder.duration) : null;
 
   const buy = (direction: Direction, override?: { amount: string; duration: number }) => {
+    // One order per tap: without the dialog, a second tap while the first is on its way waits.
+    if (busy) return;
     const useRung = override ? pickDuration(durations, override.duration) : rung;
     const useInput = override?.amount ?? input;
     if (!useRung) {
@@ -271,66 +266,17 @@ export function TicketForm({
             setProblem(null);
           }}
         />
-        <div className="ticket__amount">
-          <label className="visually-hidden" htmlFor="ticket-amount">
-            {t('orders.ticket.amount')}
-            {currency && ` (${currency})`}
-          </label>
-          <button
-            type="button"
-            className="ticket__step"
-            data-testid="amount-less"
-            aria-label={t('orders.ticket.less')}
-            onClick={() => setAmount(stepAmount(amount, -1, bounds))}
-          >
-            <span aria-hidden="true">−</span>
-          </button>
-          <input
-            id="ticket-amount"
-            className="ticket__input num"
-            data-testid="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            enterKeyHint="done"
-            placeholder={t('orders.ticket.enterAmount')}
-            value={input}
-            aria-describedby={problem ? 'ticket-bounds ticket-problem' : 'ticket-bounds'}
-            aria-invalid={problem ? true : undefined}
-            onChange={(event) => onAmount(event.target.value)}
-          />
-          <button
-            type="button"
-            className="ticket__step"
-            data-testid="amount-more"
-            aria-label={t('orders.ticket.more')}
-            onClick={() => setAmount(stepAmount(amount, 1, bounds))}
-          >
-            <span aria-hidden="true">+</span>
-          </button>
-          <button
-            type="button"
-            className="button button--secondary ticket__all"
-            data-testid="place-all"
-            title={t('orders.ticket.maxNote')}
-            disabled={available === null}
-            onClick={fillMax}
-          >
-            {t('orders.ticket.max')}
-          </button>
-        </div>
-        <div className="ticket__quick" role="group" aria-label={t('orders.ticket.quickAmounts')}>
-          {quick.map((q) => (
-            <button
-              key={q}
-              type="button"
-              className="ticket__chip num"
-              data-testid={`quick-${q}`}
-              aria-pressed={amount === q}
-              onClick={() => setAmount(q)}
-            >
-              {money(q)}
-            </button>
-          ))}
+        <AmountControls
+          input={input}
+          amount={amount}
+          bounds={bounds}
+          available={available}
+          currency={currency}
+          problem={problem}
+          onInput={onAmount}
+          onAmount={setAmount}
+          onMax={fillMax}
+        >
           {lastOrder && repeatRung && (
             <button
               type="button"
@@ -344,7 +290,7 @@ export function TicketForm({
               {durationLabel(lastOrder.duration)}
             </button>
           )}
-        </div>
+        </AmountControls>
         <dl className="ticket__estimate" data-testid="estimate">
           <div>
             <dt>{t('orders.ticket.estimate')}</dt>

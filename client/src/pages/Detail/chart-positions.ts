@@ -57,7 +57,10 @@ export function positionMarks(
 
   const drawMarkers = () => {
     const range = edges();
-    if (!range) return markers.setMarkers([]);
+    if (!range) {
+      layer.dataset.closedMarks = '0';
+      return markers.setMarkers([]);
+    }
     const specs = markerSpecs(open, closed, barMs, range.first);
     const list: SeriesMarker<Time>[] = specs.map((m) => {
       const order = [...open, ...closed].find((o) => o.id === m.orderId)!;
@@ -74,6 +77,7 @@ export function positionMarks(
       };
     });
     markers.setMarkers(list);
+    layer.dataset.closedMarks = String(specs.filter((m) => !m.open).length);
   };
 
   /** Places the expiry lines; called when the view scrolls, zooms, resizes or gets a bar. */
