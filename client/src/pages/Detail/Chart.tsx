@@ -88,6 +88,13 @@ const candleColors = (colors: Palette) => ({
   wickDownColor: colors.down,
 });
 
+/**
+ * No last-price tag on the axis: the library draws it over the axis label beneath it, half
+ * hiding that label. The dotted line still marks the last price, and the live price is the big
+ * figure above the chart.
+ */
+const lastPrice = { lastValueVisible: false, priceLineVisible: true } as const;
+
 const indicatorList = (c: IndicatorChoice) =>
   [c.ma && 'ma', c.boll && 'boll'].filter(Boolean).join(' ');
 
@@ -288,6 +295,7 @@ export function Chart({
         ...lineColors(colors),
         lineWidth: 2,
         priceFormat,
+        ...lastPrice,
       });
       recolorRef.current = (c) => series.applyOptions(lineColors(c));
       const undraw = drawPositions(series, null);
@@ -332,6 +340,7 @@ export function Chart({
       ...candleColors(colors),
       borderVisible: false,
       priceFormat,
+      ...lastPrice,
     });
     const overlays = candleOverlays(chart, overlayColors(colors), indicatorsRef.current);
     overlaysRef.current = overlays;
