@@ -31,11 +31,11 @@ export interface ProductOrders {
 
 const none: ProductOrders = { open: [], closed: [], all: [] };
 
-interface Timed {
+export interface Timed {
   at: number;
   order: Order;
 }
-interface Read {
+export interface Read {
   startedAt: number;
   page: Page<Order>;
 }
@@ -54,7 +54,7 @@ async function read(
  * before them); before the first read, the events alone. Events older than the read are in it
  * already: replaying them could bring back a position that settled while the socket was down.
  */
-function merged(tab: OrderTab, last: Read | null, events: readonly Timed[]): OrderList {
+export function merged(tab: OrderTab, last: Read | null, events: readonly Timed[]): OrderList {
   if (!last) {
     const start: OrderList = { ...emptyOrderList, loaded: true };
     return events.reduce((acc, e) => applyOrderEvent(acc, tab, e.order), start);
