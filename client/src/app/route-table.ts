@@ -70,6 +70,8 @@ export const paths = {
   savingsRecords: '/pages/Particulars/Particulars',
   savingsRules: '/pages/money/detail',
   detail: '/pages/Detail/Detail',
+  /** One order's details (`?id=<orderId>`). */
+  orderDetail: '/pages/order/detail',
   privacy: '/pages/yinsi/yinsi',
   privacy2: '/pages/yinsi/gy',
   password: '/pages/password/password',
@@ -78,7 +80,8 @@ export const paths = {
   rechargeBank: '/pages/recharge/recharge-bank-card',
   rechargeTrc20: '/pages/recharge/recharge-usdt-trc20',
   rechargeErc20: '/pages/recharge/recharge-usdt-erc20',
-} as const satisfies Record<BuiltPage, string>;
+  // orderDetail: linked from the detail page; its page and route come with the order details page.
+} as const satisfies Record<BuiltPage | 'orderDetail', string>;
 
 export const HOME = paths.home;
 export const LOGIN = paths.login;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CandlestickSeries,
@@ -12,6 +12,7 @@ import {
   type Time,
 } from 'lightweight-charts';
 import { merge, Subject } from 'rxjs';
+import type { Order } from '@shared/orders';
 import { intervalMs, type Interval } from '@shared/product';
 import { getCandles, getTicks } from '@client/api/market';
 import { useMarketColors } from '@client/app/market-colors';
@@ -22,10 +23,13 @@ import { useFormat } from '@client/i18n/useFormat';
 import { reconnected$, serverNow, ticks$ } from '@client/streams';
 import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
 import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
+import { positionMarks, type PositionMarks } from './chart-positions';
 import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
 
 export type ChartView = Interval | 'line';
 
+/** The blank margin each side of the line view, as a share of its points (twice on the right). */
+const EDGE = 0.05;
 /** Candles in view at first, readable on a phone; older ones are a swipe away. */
 const VISIBLE_CANDLES = 60;
 type Status =
@@ -72,12 +76,24 @@ const overlayColors = (colors: Palette) => ({
 const priceMargins = (withVolume: boolean) => ({
   scaleMargins: withVolume ? { top: 0.1, bottom: 0.24 } : { top: 0.2, bottom: 0.1 },
 });
+const positionColors = (colors: Palette) => ({
+  up: colors.up,
+  down: colors.down,
+  muted: colors.text,
+});
 const candleColors = (colors: Palette) => ({
   upColor: colors.up,
   downColor: colors.down,
   wickUpColor: colors.up,
   wickDownColor: colors.down,
 });
+
+/**
+ * No last-price tag on the axis: the library draws it over the axis label beneath it, half
+ * hiding that label. The dotted line still marks the last price, and the live price is the big
+ * figure above the chart.
+ */
+const lastPrice = { lastValueVisible: false, priceLineVisible: true } as const;
 
 const indicatorList = (c: IndicatorChoice) =>
   [c.ma && 'ma', c.boll && 'boll'].filter(Boolean).join(' ');
@@ -120,17 +136,28 @@ function localization(lang: string, precision: number) {
  * The price chart. Bars go from the feed straight into the series (setData / update); React
  * state changes only for loading, empty and error, never per tick.
  */
+const none: readonly Order[] = [];
+
 export function Chart({
   productId,
   precision,
   view,
   indicators,
+  open = none,
+  closed = none,
+  children,
 }: {
   productId: string;
   precision: number;
   view: ChartView;
   /** The moving average and Bollinger bands to draw over candles (not over the line). */
   indicators: IndicatorChoice;
+  /** The user's open positions on this product (entry line, entry arrow, expiry line). */
+  open?: readonly Order[];
+  /** Recent settled orders on it (small entry and exit arrows). */
+  closed?: readonly Order[];
+  /** Drawn over the chart (the position chips). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
@@ -143,6 +170,10 @@ export function Chart({
   const [status, setStatus] = useState<Status>({ kind: 'loading' });
   const retry$ = useMemo(() => new Subject<void>(), []);
   const overlaysRef = useRef<CandleOverlays | null>(null);
+  const layerRef = useRef<HTMLDivElement>(null);
+  const marksRef = useRef<PositionMarks | null>(null);
+  // Read when a series is made; later changes reach it through the positions effect below.
+  const ordersRef = useRef({ open, closed });
   // Read when the candle series are made (this effect runs before theirs); later changes reach
   // the series already drawn through the same effect.
   const indicatorsRef = useRef(indicators);
@@ -160,6 +191,8 @@ export function Chart({
     const chart = createChart(el, {
       autoSize: true,
       ...base,
+      // Corner labels only when whole, so the last-price tag never sits on a cut label.
+      rightPriceScale: { ...base.rightPriceScale, entireTextOnly: true, alignLabels: true },
       timeScale: { ...base.timeScale, timeVisible: true, secondsVisible: false },
     });
     chartRef.current = chart;
@@ -181,6 +214,7 @@ export function Chart({
     const colors = palette(el);
     chartRef.current.applyOptions(chartColors(colors, el));
     recolorRef.current?.(colors);
+    marksRef.current?.recolor(positionColors(colors));
   }, [theme, marketColors]);
 
   useEffect(() => {
@@ -194,6 +228,20 @@ export function Chart({
     // On unmount the chart effect's cleanup runs first and takes its series with it.
     const dropSeries = (series: ISeriesApi<SeriesType>) => {
       if (chartRef.current === chart) chart.removeSeries(series);
+    };
+    /** The user's orders over a new series; the cleanup takes them away with it. */
+    const drawPositions = (series: ISeriesApi<SeriesType>, barMs: number | null) => {
+      const layer = layerRef.current;
+      if (!layer) return () => undefined;
+      const marks = positionMarks(chart, series, layer, positionColors(colors), barMs);
+      marksRef.current = marks;
+      el.dataset.positionLines = String(
+        marks.set(ordersRef.current.open, ordersRef.current.closed),
+      );
+      return () => {
+        marksRef.current = null;
+        marks.remove(chartRef.current === chart);
+      };
     };
 
     let hasBars = false;
@@ -221,12 +269,16 @@ export function Chart({
           barCount = event.bars.length;
           lastTime = event.bars.at(-1)?.time ?? null;
           mark(false);
+          marksRef.current?.refresh(true);
           hasBars = event.bars.length > 0;
           setStatus({ kind: hasBars ? 'ready' : 'empty' });
           break;
         case 'update':
           draw.update(event.bar);
-          if (event.bar.time !== lastTime) barCount++;
+          if (event.bar.time !== lastTime) {
+            barCount++;
+            marksRef.current?.refresh();
+          } else marksRef.current?.layout();
           lastTime = event.bar.time;
           mark(true);
           if (!hasBars) {
@@ -243,8 +295,10 @@ export function Chart({
         ...lineColors(colors),
         lineWidth: 2,
         priceFormat,
+        ...lastPrice,
       });
       recolorRef.current = (c) => series.applyOptions(lineColors(c));
+      const undraw = drawPositions(series, null);
       const sub = lineFeed({
         ticks$: live$,
         reload$,
@@ -259,7 +313,15 @@ export function Chart({
         handle(event, {
           set: (bars) => {
             series.setData(bars);
-            chart.timeScale().fitContent();
+            // All of it, with a margin each side: a time label on the first or the last point
+            // would be cut in half by the chart's edge.
+            const n = bars.length;
+            if (n > 1)
+              chart.timeScale().setVisibleLogicalRange({
+                from: -Math.ceil(n * EDGE),
+                to: n - 1 + Math.ceil(n * EDGE * 2),
+              });
+            else chart.timeScale().fitContent();
           },
           update: (bar) => series.update(bar),
         }),
@@ -267,6 +329,7 @@ export function Chart({
       return () => {
         recolorRef.current = null;
         sub.unsubscribe();
+        undraw();
         dropSeries(series);
       };
     }
@@ -277,6 +340,7 @@ export function Chart({
       ...candleColors(colors),
       borderVisible: false,
       priceFormat,
+      ...lastPrice,
     });
     const overlays = candleOverlays(chart, overlayColors(colors), indicatorsRef.current);
     overlaysRef.current = overlays;
@@ -294,6 +358,7 @@ export function Chart({
       el.dataset.downColor = downColor;
     };
     markCandles();
+    const undraw = drawPositions(series, intervalMs[interval]);
     recolorRef.current = (c) => {
       series.applyOptions(candleColors(c));
       overlays.recolor(overlayColors(c));
@@ -332,10 +397,18 @@ export function Chart({
       recolorRef.current = null;
       overlaysRef.current = null;
       sub.unsubscribe();
+      undraw();
       overlays.remove(dropSeries);
       dropSeries(series);
     };
   }, [productId, precision, view, retry$]);
+
+  useEffect(() => {
+    ordersRef.current = { open, closed };
+    const el = containerRef.current;
+    const marks = marksRef.current;
+    if (el && marks) el.dataset.positionLines = String(marks.set(open, closed));
+  }, [open, closed]);
 
   return (
     <div className="chart-box">
@@ -347,6 +420,13 @@ export function Chart({
         role="figure"
         aria-label={t('market.chartLabel')}
       />
+      <div
+        ref={layerRef}
+        className="chart-box__positions"
+        data-testid="position-layer"
+        aria-hidden="true"
+      />
+      {children}
       {status.kind !== 'ready' && (
         <div className="chart-box__overlay">
           {status.kind === 'loading' && <LoadingState />}

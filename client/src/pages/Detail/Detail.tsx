@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { intervals, type Product } from '@shared/product';
@@ -17,7 +17,10 @@ import { showToast } from '@client/state/toast';
 import { Chart, type ChartView } from './Chart';
 import { LivePrice } from './LivePrice';
 import { MarketNotice } from './MarketNotice';
+import { PositionChips, PositionsStrip } from './Positions';
+import { lastOrderOn } from './quick-ticket';
 import { Ticket } from './Ticket';
+import { useProductOrders } from './useProductOrders';
 import './detail.css';
 
 const views: ChartView[] = ['line', ...intervals];
@@ -32,8 +35,10 @@ function Stats({ product }: { product: LiveProduct }) {
     // Amounts are quote currency with two decimals, shown exactly so ("…249.40").
     { label: t('market.amount24h'), value: format.price(product.amount, 2) },
   ];
+  // One line under the price (it scrolls sideways on a narrow phone): the chart gets the room.
   return (
-    <dl className="stats">
+    // Focusable: a keyboard user scrolls it too.
+    <dl className="stats" data-testid="stats" tabIndex={0}>
       {rows.map((row) => (
         <div key={row.label} className="stats__item">
           <dt>{row.label}</dt>
@@ -125,6 +130,11 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
   const [indicators, setIndicators] = useChartIndicators();
   const loggedIn = useIsLoggedIn();
   const { mode } = useTradeMode();
+  const orders = useProductOrders(product.id, mode);
+  const lastOrder = useMemo(
+    () => lastOrderOn(orders.all, product.id, mode),
+    [orders.all, product.id, mode],
+  );
   return (
     <>
       <PageHeader
@@ -155,8 +165,8 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
           <span className="quote__label">{t('market.change24h')}</span>
           <ChangeBadge pct={product.changePct} />
         </div>
+        <Stats product={product} />
       </section>
-      <Stats product={product} />
       <section className="chart-section" aria-label={t('market.chartLabel')}>
         <IntervalSwitcher view={view} onChange={setView} />
         <Chart
@@ -164,10 +174,16 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
           precision={product.precision}
           view={view}
           indicators={indicators}
-        />
+          open={orders.open}
+          closed={orders.closed}
+        >
+          <PositionChips productId={product.id} open={orders.open} />
+        </Chart>
         {view !== 'line' && <IndicatorToggles choice={indicators} onChange={setIndicators} />}
       </section>
-      <Ticket product={raw} tradable={product.status === 'open'} />
+      <Ticket product={raw} tradable={product.status === 'open'} lastOrder={lastOrder}>
+        <PositionsStrip productId={product.id} open={orders.open} />
+      </Ticket>
     </>
   );
 }

@@ -19,8 +19,11 @@ export function DurationPicker({
   const label = useDurationLabel();
   return (
     <fieldset className="ticket__durations">
-      <legend className="ticket__label">
-        {t('orders.ticket.duration')} · {t('orders.ticket.rate')}
+      {/* Read out, not shown: the chips say it (a legend itself does not clip well). */}
+      <legend className="ticket__legend">
+        <span className="visually-hidden">
+          {t('orders.ticket.duration')} · {t('orders.ticket.rate')}
+        </span>
       </legend>
       <div className="ticket__duration-list">
         {durations.map((d) => (

@@ -6,6 +6,7 @@ import { loginPath } from '@client/app/guard';
 import { RulesSheet } from '@client/components/orders/RulesSheet';
 import { useIsLoggedIn, useTradeMode } from '@client/state';
 import { TicketForm } from './TicketForm';
+import type { RepeatOrder } from './quick-ticket';
 import './ticket.css';
 
 function TicketFrame({ children }: { children: ReactNode }) {
@@ -52,16 +53,30 @@ function LoginPrompt() {
 }
 
 /**
- * The order ticket under the chart: a login prompt for visitors, the ticket for users. The
+ * The order ticket under the chart: a login prompt for visitors, the ticket for users (its
+ * working part docked at the bottom of the screen). The
  * product's REST record brings the duration ladder and the stake bounds; `tradable` is false
  * while the product is closed or under maintenance (live), which disables buying.
  */
-export function Ticket({ product, tradable }: { product: Product; tradable: boolean }) {
+export function Ticket({
+  product,
+  tradable,
+  lastOrder = null,
+  children,
+}: {
+  product: Product;
+  tradable: boolean;
+  lastOrder?: RepeatOrder | null;
+  /** Under the ticket's in-page part (the positions strip). */
+  children?: ReactNode;
+}) {
   const loggedIn = useIsLoggedIn();
   return (
     <TicketFrame>
       {loggedIn ? (
-        <TicketForm key={product.id} product={product} tradable={tradable} />
+        <TicketForm key={product.id} product={product} tradable={tradable} lastOrder={lastOrder}>
+          {children}
+        </TicketForm>
       ) : (
         <LoginPrompt />
       )}

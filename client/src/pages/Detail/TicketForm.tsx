@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { resetPractice } from '@client/api/account';
 import { ConfirmDialog } from '@client/components/ConfirmDialog';
 import { DepositLink, PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
@@ -20,14 +20,47 @@ import { useFormat } from '@client/i18n/useFormat';
 import { showToast, useAccountSummary, useAppInfo, useTradeMode } from '@client/state';
 import { DurationPicker } from './DurationPicker';
 import { MARKET_NOTICE_ID } from './MarketNotice';
-import { checkAmount, inputMax, pickDuration, placeAllAmount } from './ticket';
+import { checkAmount, inputMax, pickDuration } from './ticket';
 import { usePlaceOrder } from './usePlaceOrder';
 import { paths } from '@client/app/route-table';
+import { useSkipConfirm } from '@client/state/skip-confirm';
+import { AmountControls } from './AmountControls';
+import { loadChoice, maxAmount, saveChoice, type RepeatOrder } from './quick-ticket';
 
 const POSITIONS_PATH = `${paths.orders}?tab=positions`;
 
-/** The ticket of a signed-in user: duration, amount, estimate, buy up / buy down, confirmation. */
-export function TicketForm({ product, tradable }: { product: Product; tradable: boolean }) {
+/** The height of the docked part, so the page can scroll its last lines clear of it. */
+function useHeight(ref: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setHeight(el.offsetHeight));
+    observer.observe(el);
+    setHeight(el.offsetHeight);
+    return () => observer.disconnect();
+  }, [ref]);
+  return height;
+}
+
+/**
+ * The ticket of a signed-in user. Its working part (duration, amount, estimate, buy up / buy
+ * down) is docked at the bottom of the screen, so a trade never needs a scroll; the mode, the
+ * balance and the hints stay in the page. `lastOrder` is the user's newest order on this product,
+ * for "repeat last order".
+ */
+export function TicketForm({
+  product,
+  tradable,
+  lastOrder = null,
+  children,
+}: {
+  product: Product;
+  tradable: boolean;
+  lastOrder?: RepeatOrder | null;
+  /** In the page under the docked part (the positions strip). */
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { lang } = useFormat();
   const currency = useAppInfo()?.currency ?? '';
@@ -44,9 +77,18 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
   const money = (minor: number | null) => formatMoney(minor, lang);
 
   const [durations, setDurations] = useState<DurationRate[]>(product.durations);
-  const [chosen, setChosen] = useState<number | null>(null);
+  // The duration and amount last used on this product come back (kept on this device).
+  const [remembered] = useState(() => loadChoice(product.id));
+  const [chosen, setChosen] = useState<number | null>(remembered?.duration ?? null);
   const rung = pickDuration(durations, chosen);
-  const [input, setInput] = useState('');
+  const [input, setInput] = useState(() =>
+    remembered && remembered.amount >= bounds.minStake && remembered.amount <= bounds.maxStake
+      ? minorToDecimal(remembered.amount)
+      : '',
+  );
+  const [skipConfirm] = useSkipConfirm();
+  const dockRef = useRef<HTMLDivElement>(null);
+  const dockHeight = useHeight(dockRef);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Direction | null>(null);
   const [retryNote, setRetryNote] = useState<string | null>(null);
@@ -70,22 +112,32 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
     setProblem(null);
   };
 
-  const placeAll = () => {
-    const all = available === null ? null : placeAllAmount(available, bounds);
-    if (all === null) {
+  /** "Max": the most the balance and the product allow; the order is still confirmed. */
+  const fillMax = () => {
+    const max = maxAmount(available, bounds);
+    if (max === null) {
       setProblem(available === null ? null : t('errors.INSUFFICIENT_BALANCE'));
       return;
     }
-    setInput(minorToDecimal(all));
+    setInput(minorToDecimal(max));
     setProblem(null);
   };
+  const setAmount = (minor: number) => {
+    setInput(minorToDecimal(minor));
+    setProblem(null);
+  };
+  const repeatRung = lastOrder ? durations.find((d) => d.seconds === lastOrder.duration) : null;
 
-  const buy = (direction: Direction) => {
-    if (!rung) {
+  const buy = (direction: Direction, override?: { amount: string; duration: number }) => {
+    // One order per tap: without the dialog, a second tap while the first is on its way waits.
+    if (busy) return;
+    const useRung = override ? pickDuration(durations, override.duration) : rung;
+    const useInput = override?.amount ?? input;
+    if (!useRung) {
       setProblem(t('errors.DURATION_INVALID'));
       return;
     }
-    const check = checkAmount(input, bounds, available);
+    const check = checkAmount(useInput, bounds, available);
     if (!check.ok) {
       setProblem(
         check.reason === 'empty'
@@ -98,27 +150,44 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
     }
     setProblem(null);
     setRetryNote(null);
-    setConfirming(direction);
+    if (skipConfirm) void confirm(direction, useRung, check.amount);
+    else setConfirming(direction);
   };
 
-  const confirm = async () => {
-    if (!confirming || !rung || amount === null) return;
+  const repeat = () => {
+    if (!lastOrder) return;
+    const amountText = minorToDecimal(lastOrder.amount);
+    setChosen(lastOrder.duration);
+    setInput(amountText);
+    buy(lastOrder.direction, { amount: amountText, duration: lastOrder.duration });
+  };
+
+  const confirm = async (
+    direction: Direction | null = confirming,
+    useRung: DurationRate | null = rung,
+    useAmount: number | null = amount,
+  ) => {
+    if (!direction || !useRung || useAmount === null) return;
     const result = await place({
       productId: product.id,
-      direction: confirming,
-      amount,
-      duration: rung.seconds,
+      direction,
+      amount: useAmount,
+      duration: useRung.seconds,
       // The rate on screen: if the server's has changed since, it refuses with RATE_CHANGED.
-      rate: rung.rate,
+      rate: useRung.rate,
       mode,
     });
     if (result.kind === 'unknown') {
-      setRetryNote(`${errorText(t, result.error)} ${t('orders.ticket.unknownOutcome')}`);
+      const note = `${errorText(t, result.error)} ${t('orders.ticket.unknownOutcome')}`;
+      // Without the dialog open (skip confirmation), open it now: it is where a retry is safe.
+      setConfirming(direction);
+      setRetryNote(note);
       return;
     }
     setConfirming(null);
     setRetryNote(null);
     if (result.kind === 'placed') {
+      saveChoice(product.id, { duration: useRung.seconds, amount: useAmount });
       showToast(t('orders.ticket.purchaseSucceeded'));
       return;
     }
@@ -172,102 +241,109 @@ export function TicketForm({ product, tradable }: { product: Product; tradable: 
           <DepositLink />
         </div>
       )}
-      <DurationPicker
-        durations={durations}
-        selected={rung?.seconds ?? null}
-        onSelect={(seconds) => {
-          setChosen(seconds);
-          setProblem(null);
-        }}
-      />
-      <div className="ticket__field">
-        <div className="ticket__label-row">
-          <label className="ticket__label" htmlFor="ticket-amount">
-            {t('orders.ticket.amount')}
-            {currency && <span className="ticket__unit"> ({currency})</span>}
-          </label>
-          <span className="ticket__bounds num" id="ticket-bounds">
-            {t('orders.ticket.bounds', {
-              min: money(bounds.minStake),
-              max: money(bounds.maxStake),
-            })}
-          </span>
-        </div>
-        <div className="ticket__amount">
-          <input
-            id="ticket-amount"
-            className="ticket__input num"
-            data-testid="amount"
-            inputMode="decimal"
-            autoComplete="off"
-            enterKeyHint="done"
-            placeholder={t('orders.ticket.enterAmount')}
-            value={input}
-            aria-describedby={problem ? 'ticket-bounds ticket-problem' : 'ticket-bounds'}
-            aria-invalid={problem ? true : undefined}
-            onChange={(event) => onAmount(event.target.value)}
-          />
-          <button
-            type="button"
-            className="button button--secondary ticket__all"
-            data-testid="place-all"
-            disabled={available === null}
-            onClick={placeAll}
-          >
-            {t('orders.ticket.placeAll')}
-          </button>
-        </div>
-        <p className="ticket__available">
-          <span>{practice ? t('orders.practice.balance') : t('orders.ticket.available')}</span>
-          <span className="num" data-testid="available-balance">
-            {money(available)}
-          </span>
-        </p>
-      </div>
-      <dl className="ticket__estimate" data-testid="estimate">
-        <div>
-          <dt>{t('orders.ticket.estimate')}</dt>
-          <dd className="num" data-testid="estimate-profit">
-            {money(guess?.profit ?? null)}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('orders.ticket.payout')}</dt>
-          <dd className="num" data-testid="estimate-payout">
-            {money(guess?.payout ?? null)}
-          </dd>
-        </div>
-      </dl>
-      {problem && (
-        <p className="ticket__problem" id="ticket-problem" role="alert" data-testid="ticket-error">
-          {problem}
-        </p>
-      )}
-      <div className="ticket__buy">
-        <button
-          type="button"
-          className="button ticket__buy-up"
-          data-testid="buy-up"
-          disabled={!tradable}
-          aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
-          onClick={() => buy('up')}
-        >
-          <span aria-hidden="true">▲</span> {t('orders.ticket.buyUp')}
-        </button>
-        <button
-          type="button"
-          className="button ticket__buy-down"
-          data-testid="buy-down"
-          disabled={!tradable}
-          aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
-          onClick={() => buy('down')}
-        >
-          <span aria-hidden="true">▼</span> {t('orders.ticket.buyDown')}
-        </button>
-      </div>
+      {children}
+      <p className="ticket__available">
+        <span>{practice ? t('orders.practice.balance') : t('orders.ticket.available')}</span>
+        <span className="num" data-testid="available-balance">
+          {money(available)}
+        </span>
+      </p>
       <Link className="ticket__positions" to={POSITIONS_PATH} data-testid="view-positions">
         {t('orders.ticket.viewPositions')} ›
       </Link>
+      {/* Keeps the page's last lines scrollable clear of the docked part. */}
+      <div aria-hidden="true" style={{ height: dockHeight }} />
+      <div
+        ref={dockRef}
+        className={practice ? 'ticket-dock ticket-dock--practice' : 'ticket-dock'}
+        data-testid="ticket-dock"
+      >
+        <DurationPicker
+          durations={durations}
+          selected={rung?.seconds ?? null}
+          onSelect={(seconds) => {
+            setChosen(seconds);
+            setProblem(null);
+          }}
+        />
+        <AmountControls
+          input={input}
+          amount={amount}
+          bounds={bounds}
+          available={available}
+          currency={currency}
+          problem={problem}
+          onInput={onAmount}
+          onAmount={setAmount}
+          onMax={fillMax}
+        >
+          {lastOrder && repeatRung && (
+            <button
+              type="button"
+              className={`ticket__chip ticket__repeat ticket__repeat--${lastOrder.direction}`}
+              data-testid="repeat-last"
+              disabled={!tradable || busy}
+              onClick={repeat}
+            >
+              ↻ {t('orders.ticket.repeat')}: {lastOrder.direction === 'up' ? '▲' : '▼'}{' '}
+              <span className="num">{money(lastOrder.amount)}</span> ·{' '}
+              {durationLabel(lastOrder.duration)}
+            </button>
+          )}
+        </AmountControls>
+        <dl className="ticket__estimate" data-testid="estimate">
+          <div>
+            <dt>{t('orders.ticket.estimate')}</dt>
+            <dd className="num" data-testid="estimate-profit">
+              {money(guess?.profit ?? null)}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('orders.ticket.payout')}</dt>
+            <dd className="num" data-testid="estimate-payout">
+              {money(guess?.payout ?? null)}
+            </dd>
+          </div>
+        </dl>
+        <span className="visually-hidden num" id="ticket-bounds">
+          {t('orders.ticket.bounds', {
+            min: money(bounds.minStake),
+            max: money(bounds.maxStake),
+          })}
+        </span>
+        {problem && (
+          <p
+            className="ticket__problem"
+            id="ticket-problem"
+            role="alert"
+            data-testid="ticket-error"
+          >
+            {problem}
+          </p>
+        )}
+        <div className="ticket__buy">
+          <button
+            type="button"
+            className="button ticket__buy-up"
+            data-testid="buy-up"
+            disabled={!tradable}
+            aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
+            onClick={() => buy('up')}
+          >
+            <span aria-hidden="true">▲</span> {t('orders.ticket.buyUp')}
+          </button>
+          <button
+            type="button"
+            className="button ticket__buy-down"
+            data-testid="buy-down"
+            disabled={!tradable}
+            aria-describedby={tradable ? undefined : MARKET_NOTICE_ID}
+            onClick={() => buy('down')}
+          >
+            <span aria-hidden="true">▼</span> {t('orders.ticket.buyDown')}
+          </button>
+        </div>
+      </div>
       {confirming && rung && amount !== null && guess && (
         <OrderConfirmDialog
           title={t('orders.ticket.confirmTitle')}

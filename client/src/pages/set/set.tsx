@@ -8,6 +8,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
 import { MarketColorsSelect } from './MarketColorsSelect';
+import { SkipConfirmToggle } from './SkipConfirmToggle';
 import { ThemeSelect } from './ThemeSelect';
 import { paths } from '@client/app/route-table';
 
@@ -38,6 +39,9 @@ export function SettingsPage() {
         </div>
         <div className="menu__row menu__row--static">
           <MarketColorsSelect />
+        </div>
+        <div className="menu__row menu__row--static">
+          <SkipConfirmToggle />
         </div>
         <button
           type="button"
