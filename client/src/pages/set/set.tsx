@@ -8,6 +8,7 @@ import { PageHeader } from '@client/components/PageHeader';
 import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
 import { MarketColorsSelect } from './MarketColorsSelect';
+import { ResultAlerts } from './ResultAlerts';
 import { ThemeSelect } from './ThemeSelect';
 import { paths } from '@client/app/route-table';
 
@@ -39,6 +40,7 @@ export function SettingsPage() {
         <div className="menu__row menu__row--static">
           <MarketColorsSelect />
         </div>
+        <ResultAlerts />
         <button
           type="button"
           className="menu__row"
