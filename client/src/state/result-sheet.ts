@@ -45,6 +45,13 @@ export function openSheet(): void {
   scheduleFold();
 }
 
+/** A result was opened: the sheet folds into its chip, out of the details' way. */
+export function foldSheet(): void {
+  clearTimeout(timer);
+  held = false;
+  store.set(sheetViewAtom, 'folded');
+}
+
 export function holdSheet(on: boolean): void {
   held = on;
   if (!on && store.get(sheetViewAtom) === 'open') scheduleFold();

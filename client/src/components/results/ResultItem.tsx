@@ -8,6 +8,7 @@ import { orderNumber } from '@client/components/orders/order-number';
 import { formatMoney, formatSignedMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 import { pnlOf } from '@client/state/order-results';
+import { foldSheet } from '@client/state/result-sheet';
 
 /** The order's details page (its result and the audit against the tape). */
 const orderDetailHref = (id: string) => `${paths.orderDetail}?id=${encodeURIComponent(id)}`;
@@ -50,6 +51,7 @@ export function ResultItem({ order, name }: { order: Order; name: string }) {
       data-testid={`result-${order.id}`}
       data-status={status}
       data-mode={order.mode}
+      onClick={foldSheet}
     >
       <span className="result__top">
         <span className={`result__status result__status--${status}`}>
