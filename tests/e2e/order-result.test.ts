@@ -164,12 +164,12 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       // passes axe (light and dark).
       expect(
         await sheet.evaluate((el) => {
-          const overflowing = [el, ...el.querySelectorAll('*')].filter(
+          const overflowing: Element[] = [el, ...el.querySelectorAll('*')].filter(
             (e) =>
               e.getBoundingClientRect().right > window.innerWidth + 1 ||
               e.getBoundingClientRect().left < -1,
           );
-          return overflowing.map((e) => e.className);
+          return overflowing.map((e) => e.getAttribute('class') ?? e.tagName);
         }),
       ).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
