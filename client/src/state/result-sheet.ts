@@ -88,3 +88,8 @@ export function useSettlementFeed(): void {
     return () => sub.unsubscribe();
   }, [token]);
 }
+
+/** The sheet's state as plain values (tests, diagnostics): the orders on it and its view. */
+export function sheetSnapshot(): { ids: string[]; view: SheetView } {
+  return { ids: store.get(resultsAtom).map((r) => r.order.id), view: store.get(sheetViewAtom) };
+}
