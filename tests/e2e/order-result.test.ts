@@ -114,8 +114,24 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
         if (m.type() === 'error') errors.push(m.text());
       });
 
+      // Vibration is off unless chosen: the English user turns it on in the settings.
+      await page.addInitScript(`
+        window.__vibrations = [];
+        navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
+      `);
+      await page.goto(`${app.url}/#/pages/set/set`);
+      const vibration = page.getByTestId('result-vibration');
+      expect(await vibration.isChecked()).toBe(false);
+      expect(await page.getByTestId('result-sound').isChecked()).toBe(false);
+      if (lang === 'en') {
+        await vibration.click();
+        expect(await vibration.isChecked()).toBe(true);
+      }
+
       // The ticket: 30 s, 100.00, buy up, confirm.
-      await page.goto(`${app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
+      await page.evaluate(() => {
+        location.hash = '#/pages/Detail/Detail?id=BTCUSDT';
+      });
       await expect
         .poll(() => page.getByTestId('available-balance').innerText(), { timeout: 20_000 })
         .toBe(money(100_000, lang));
@@ -160,6 +176,9 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       if (settled.status === 'won') expect(outcome).toContain(money(settled.payout!, lang));
       if (settled.status === 'lost') expect(outcome).toContain(money(10_000, lang));
       expect(await result.getByTestId('result-practice').count()).toBe(0);
+      expect(await page.evaluate<unknown[]>('window.__vibrations')).toHaveLength(
+        lang === 'en' ? 1 : 0,
+      );
       // On a 360 px phone the sheet fits (Home under it is another screen's business), and it
       // passes axe (light and dark).
       expect(
