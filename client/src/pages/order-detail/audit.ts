@@ -2,8 +2,11 @@ import type { Order, TickRef } from '@shared/orders';
 
 /** Ticks shown on each side of the moment that decides (acceptance, expiry). */
 const AUDIT_SIDE = 3;
-/** How much tape is read around each moment (ms): a few ticks at any feed rate the sim runs. */
-export const AUDIT_SPAN_MS = 15_000;
+/**
+ * How much tape is read on each side of a moment (ms): three ticks at the feed rates the sim runs
+ * (a tick every 0.3–1 s), and far below the 1 000 ticks one request returns.
+ */
+export const AUDIT_SPAN_MS = 5_000;
 
 export type AuditRow =
   { kind: 'tick'; tick: TickRef; chosen: boolean } | { kind: 'moment'; at: number };
