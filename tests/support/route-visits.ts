@@ -13,6 +13,8 @@ export interface RouteSeed {
   trader: TestUser & { accountId: string };
   newcomer: TestUser;
   newsId: string;
+  /** The trader's open order (the order details page). */
+  orderId: string;
 }
 
 export const routeAppEnv = { OPERATOR_TOKEN, SIM_BACKFILL_HOURS: '1' };
@@ -45,23 +47,23 @@ export async function seedRouteData(url: string): Promise<RouteSeed> {
     .send({ accountId: trader.accountId, amount: 30_000, tradePassword: '123456' })
     .expect(201);
   await api.http.post('/api/savings/in').set(trader.auth).send({ amount: 100_000 }).expect(201);
-  await placeOpenOrder(api, trader);
+  const orderId = await placeOpenOrder(api, trader);
 
   const newcomer = await registerUser(api, 'newbie');
   const news = await api.http.get('/api/news?lang=zh-CN').expect(200);
   const items = (news.body as { items: { id: string | number }[] }).items;
-  return { trader, newcomer, newsId: String(items[0]?.id ?? '') };
+  return { trader, newcomer, newsId: String(items[0]?.id ?? ''), orderId };
 }
 
 /** A 5-minute "up" order on BTCUSDT, retried while the simulator's first ticks arrive. */
-async function placeOpenOrder(api: HttpApi, user: TestUser): Promise<void> {
+async function placeOpenOrder(api: HttpApi, user: TestUser): Promise<string> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const res = await api.http
       .post('/api/orders')
       .set(user.auth)
       .send({ productId: 'BTCUSDT', direction: 'up', amount: 10_000, duration: 300 });
-    if (res.status === 201) return;
+    if (res.status === 201) return String((res.body as { id: string | number }).id);
     if (Date.now() > deadline) throw new Error(`order refused: ${res.status} ${res.text}`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -95,6 +97,7 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
     '/pages/Detail/Detail': '?id=BTCUSDT',
     '/pages/password/password': '?kind=login',
     '/pages/index/detail': `?id=${seed.newsId}`,
+    '/pages/order/detail': `?id=${seed.orderId}`,
     '/pages/recharge/recharge-bank-card': '?amount=100000',
     '/pages/recharge/recharge-usdt-trc20': '?amount=10000',
     '/pages/recharge/recharge-usdt-erc20': '?amount=10000',
@@ -118,7 +121,7 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
     {
       path: '/pages/order/order?tab=positions',
       as: 'trader',
-      prepare: (url) => placeOpenOrder({ http: request(url) }, seed.trader),
+      prepare: async (url) => void (await placeOpenOrder({ http: request(url) }, seed.trader)),
     },
     { path: '/pages/account/account?bind=bank', as: 'newcomer' },
     { path: '/pages/password/password?kind=trade', as: 'trader' },

@@ -32,6 +32,11 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
     import('@client/pages/password/password').then((m) => ({ default: m.PasswordPage })),
   ),
   orders: lazy(() => import('@client/pages/order/order').then((m) => ({ default: m.OrderPage }))),
+  orderDetail: lazy(() =>
+    import('@client/pages/order-detail/order-detail').then((m) => ({
+      default: m.OrderDetailPage,
+    })),
+  ),
   // Money and identity (issues 5 and 7).
   recharge: lazy(() =>
     import('@client/pages/recharge/recharge').then((m) => ({ default: m.RechargePage })),

@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { ErrorBoundary } from '@client/components/ErrorBoundary';
 import { OfflineBanner } from '@client/components/OfflineBanner';
+import { ResultSheet } from '@client/components/results/ResultSheet';
 import { LoadingState } from '@client/components/StateViews';
 import { Toaster } from '@client/components/Toast';
 import { isTabPath } from './route-table';
@@ -32,6 +33,7 @@ export function Layout() {
         </ErrorBoundary>
       </main>
       <Toaster />
+      <ResultSheet />
       {withTabs && <TabBar />}
     </div>
   );

@@ -13,6 +13,7 @@ describe('route guard', () => {
       '/pages/account/account-detail',
       '/pages/money-record/money-record',
       '/pages/order/order',
+      '/pages/order/detail',
       '/pages/withdraw-list/withdraw-list',
       '/pages/withdraw-list/withdraw-open',
       '/pages/verify/verify',
@@ -45,7 +46,7 @@ describe('route guard', () => {
     ]) {
       expect(needsLogin(path), path).toBe(false);
     }
-    expect(appRoutes.filter((r) => r.auth)).toHaveLength(19);
+    expect(appRoutes.filter((r) => r.auth)).toHaveLength(20);
   });
 
   it('matches paths in any case, as the router does', () => {

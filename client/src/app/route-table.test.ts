@@ -19,7 +19,8 @@ describe('route table', () => {
   it('holds every route of the spec once', () => {
     const paths = appRoutes.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
-    expect(paths).toHaveLength(30);
+    // The spec's 30, and the order details (the result sheet's link).
+    expect(paths).toHaveLength(31);
     expect(paths).toEqual(
       expect.arrayContaining([
         '/pages/index/index',
@@ -28,6 +29,7 @@ describe('route table', () => {
         '/pages/index/detail',
         '/pages/recharge/recharge-usdt-erc20',
         '/pages/yinsi/gy',
+        '/pages/order/detail',
       ]),
     );
     expect(homeAliases).toEqual(['/', '/pages/welcome/welcome']);

@@ -12,6 +12,7 @@ export type BuiltPage =
   | 'settings'
   | 'password'
   | 'orders'
+  | 'orderDetail'
   | 'recharge'
   | 'rechargeBank'
   | 'rechargeTrc20'
@@ -60,6 +61,7 @@ export const paths = {
   accountDetail: '/pages/account/account-detail',
   moneyRecord: '/pages/money-record/money-record',
   orders: '/pages/order/order',
+  orderDetail: '/pages/order/detail',
   withdrawList: '/pages/withdraw-list/withdraw-list',
   depositList: '/pages/withdraw-list/withdraw-open',
   verify: '/pages/verify/verify',
@@ -113,6 +115,7 @@ export const appRoutes: AppRoute[] = [
     auth: true,
   },
   { path: paths.orders, title: 'pages.orders', page: 'orders', auth: true },
+  { path: paths.orderDetail, title: 'pages.orderDetail', page: 'orderDetail', auth: true },
   {
     path: paths.withdrawList,
     title: 'pages.withdrawList',

@@ -7,6 +7,7 @@ import type wallet from './locales/wallet/zh-CN.json';
 import type kyc from './locales/kyc/zh-CN.json';
 import type savings from './locales/savings/zh-CN.json';
 import type content from './locales/content/zh-CN.json';
+import type results from './locales/results/zh-CN.json';
 
 /**
  * The merged texts of every feature folder, typed from the default locale; add one line per new
@@ -19,7 +20,8 @@ export type Resources = typeof common &
   typeof wallet &
   typeof kyc &
   typeof savings &
-  typeof content;
+  typeof content &
+  typeof results;
 
 declare module 'i18next' {
   interface CustomTypeOptions {

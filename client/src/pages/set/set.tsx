@@ -9,6 +9,7 @@ import { clearCache } from '@client/state';
 import '@client/pages/user/user.css';
 import { MarketColorsSelect } from './MarketColorsSelect';
 import { SkipConfirmToggle } from './SkipConfirmToggle';
+import { ResultAlerts } from './ResultAlerts';
 import { ThemeSelect } from './ThemeSelect';
 import { paths } from '@client/app/route-table';
 
@@ -43,6 +44,7 @@ export function SettingsPage() {
         <div className="menu__row menu__row--static">
           <SkipConfirmToggle />
         </div>
+        <ResultAlerts />
         <button
           type="button"
           className="menu__row"
