@@ -61,7 +61,6 @@ export const paths = {
   accountDetail: '/pages/account/account-detail',
   moneyRecord: '/pages/money-record/money-record',
   orders: '/pages/order/order',
-  orderDetail: '/pages/order/detail',
   withdrawList: '/pages/withdraw-list/withdraw-list',
   depositList: '/pages/withdraw-list/withdraw-open',
   verify: '/pages/verify/verify',
@@ -82,8 +81,7 @@ export const paths = {
   rechargeBank: '/pages/recharge/recharge-bank-card',
   rechargeTrc20: '/pages/recharge/recharge-usdt-trc20',
   rechargeErc20: '/pages/recharge/recharge-usdt-erc20',
-  // orderDetail: linked from the detail page; its page and route come with the order details page.
-} as const satisfies Record<BuiltPage | 'orderDetail', string>;
+} as const satisfies Record<BuiltPage, string>;
 
 export const HOME = paths.home;
 export const LOGIN = paths.login;
