@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError, forbidden, unauthenticated } from './errors';
+import { AppError, unauthenticated } from './errors';
 
 /** Who may call a route (route.ts): the document's security follows from it. */
 export type Caller = 'user' | 'operator' | 'userOrOperator';
