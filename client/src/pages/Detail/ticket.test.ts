@@ -9,30 +9,9 @@ import {
   newIdempotencyKey,
   outcomeUnknown,
   pickDuration,
-  placeAllAmount,
 } from './ticket';
 
 const bounds = { minStake: 1_000, maxStake: 5_000_000 }; // 10.00 … 50 000.00
-
-describe('place all', () => {
-  it('puts the whole available balance when it is below the max stake', () => {
-    expect(placeAllAmount(123_456, bounds)).toBe(123_456);
-  });
-  it('stops at the max stake', () => {
-    expect(placeAllAmount(9_000_000, bounds)).toBe(5_000_000);
-    expect(placeAllAmount(5_000_000, bounds)).toBe(5_000_000);
-  });
-  it('has nothing to place without a balance', () => {
-    expect(placeAllAmount(0, bounds)).toBeNull();
-    expect(placeAllAmount(-1, bounds)).toBeNull();
-    expect(placeAllAmount(Number.NaN, bounds)).toBeNull();
-  });
-  it('gives below-minimum balances to the amount check, which refuses them', () => {
-    const all = placeAllAmount(500, bounds);
-    expect(all).toBe(500);
-    expect(checkAmount('5.00', bounds, 500)).toEqual({ ok: false, reason: 'outOfRange' });
-  });
-});
 
 describe('amount check', () => {
   it('accepts amounts within the stake bounds and the balance', () => {

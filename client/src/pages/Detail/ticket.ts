@@ -18,15 +18,6 @@ export function inputMax({ maxStake }: StakeBounds): number {
   return maxStake / 100;
 }
 
-/**
- * "Place all": the whole available balance, bounded by the max stake. Null when there is nothing
- * to place (no balance), so the ticket can say so instead of filling in zero.
- */
-export function placeAllAmount(available: number, { maxStake }: StakeBounds): number | null {
-  if (!Number.isSafeInteger(available) || available <= 0) return null;
-  return Math.min(available, maxStake);
-}
-
 export type AmountCheck =
   { ok: true; amount: number } | { ok: false; reason: 'empty' | 'outOfRange' | 'insufficient' };
 
