@@ -37,7 +37,7 @@ export interface AppRoute {
   path: string;
   title: PageTitleKey;
   page: BuiltPage | null;
-  /** Set on the four routes of the bottom tab bar. */
+  /** Set on the five routes of the bottom tab bar. */
   tab?: boolean;
   /** Needs a signed-in user: anyone else is sent to the login page and back (guard.ts). */
   auth?: boolean;
@@ -60,6 +60,7 @@ export const paths = {
   accountDetail: '/pages/account/account-detail',
   moneyRecord: '/pages/money-record/money-record',
   orders: '/pages/order/order',
+  orderDetail: '/pages/order/detail',
   withdrawList: '/pages/withdraw-list/withdraw-list',
   depositList: '/pages/withdraw-list/withdraw-open',
   verify: '/pages/verify/verify',
@@ -78,7 +79,7 @@ export const paths = {
   rechargeBank: '/pages/recharge/recharge-bank-card',
   rechargeTrc20: '/pages/recharge/recharge-usdt-trc20',
   rechargeErc20: '/pages/recharge/recharge-usdt-erc20',
-} as const satisfies Record<BuiltPage, string>;
+} as const satisfies Record<BuiltPage, string> & Record<string, string>;
 
 export const HOME = paths.home;
 export const LOGIN = paths.login;
@@ -109,7 +110,7 @@ export const appRoutes: AppRoute[] = [
     page: 'moneyRecord',
     auth: true,
   },
-  { path: paths.orders, title: 'pages.orders', page: 'orders', auth: true },
+  { path: paths.orders, title: 'pages.orders', page: 'orders', tab: true, auth: true },
   {
     path: paths.withdrawList,
     title: 'pages.withdrawList',
@@ -165,7 +166,7 @@ export const appRoutes: AppRoute[] = [
   },
 ];
 
-/** The tab routes, in tab bar order. */
+/** The tab routes, in route order (TabBar.tsx puts Orders between Products and Savings). */
 export const tabRoutes = appRoutes.filter((r) => r.tab);
 
 export function isTabPath(pathname: string): boolean {
