@@ -47,6 +47,7 @@ const ProductRow = memo(function ProductRow({
         to={detailPath(product.id)}
         className="product-row"
         data-testid={`product-row-${product.id}`}
+        data-change-pct={product.changePct}
       >
         <span className="product-row__name">
           <strong>
