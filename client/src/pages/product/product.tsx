@@ -12,7 +12,6 @@ import {
 import type { Product } from '@shared/product';
 import { productMatches } from '@shared/product-search';
 import { useProducts } from '@client/state';
-import './product.css';
 
 type Category = Product['category'] | 'all';
 
