@@ -108,7 +108,7 @@ export function OrderPage() {
 
   return (
     <>
-      <PageHeader title={t('pages.orders')}>
+      <PageHeader title={t('tabs.orders')}>
         <TradeModeSwitch place="header" />
       </PageHeader>
       {mode === 'practice' && <PracticeBand testId="header-practice-band" />}
