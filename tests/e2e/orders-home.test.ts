@@ -225,9 +225,31 @@ describe('orders and home (Chromium, embedded app, English)', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.getByTestId('home-log-in').click();
     await page.waitForURL(/#\/pages\/login\/login/);
+
+    // In every language both fit a 360 px header beside the title; the language switch is below.
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const lang of ['zh-CN', 'zh-TW', 'en', 'ja', 'ko', 'th', 'vi', 'id', 'fr', 'de']) {
+      await page.evaluate(`localStorage.setItem('i18nLang', '${lang}')`);
+      await open(page, '/pages/index/index');
+      await page.reload();
+      await page.getByTestId('home-sign-up').waitFor();
+      expect(await page.locator('.home-intro select').inputValue()).toBe(lang);
+      const header = await page.locator('.page-header').evaluate((h) => ({
+        overflow: h.scrollWidth > h.clientWidth,
+        boxes: [...h.querySelectorAll('a, select')].map((el) => {
+          const r = el.getBoundingClientRect();
+          return { right: r.right, height: r.height, cut: el.scrollWidth > el.clientWidth + 1 };
+        }),
+      }));
+      expect(header.overflow, lang).toBe(false);
+      for (const b of header.boxes) {
+        expect(b.right, lang).toBeLessThanOrEqual(360.5);
+        expect(b.height, lang).toBeGreaterThanOrEqual(44);
+      }
+    }
     expect(errors).toEqual([]);
     await context.close();
-  }, 90_000);
+  }, 120_000);
 
   it('filters the product list by category, sorts it by change, and shows the best rate', async () => {
     const products = await api<Product[]>('/api/market/products');

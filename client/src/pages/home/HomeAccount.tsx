@@ -3,13 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@client/app/route-table';
 import { formatMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
-import {
-  loadOrderPage,
-  orderListKey,
-  useAccountSummary,
-  useIsLoggedIn,
-  useTradeMode,
-} from '@client/state';
+import { loadOrderPage, orderListKey, useAccountSummary, useTradeMode } from '@client/state';
 import { usePagedQuery } from '@client/state/paged';
 import './home.css';
 
@@ -98,8 +92,6 @@ export function BalanceCard() {
 /** Sign up and Log in in Home's header, for a guest. */
 export function GuestActions() {
   const { t } = useTranslation();
-  const loggedIn = useIsLoggedIn();
-  if (loggedIn) return null;
   return (
     <span className="home-guest">
       <Link to={paths.registerCheck} className="home-guest__link" data-testid="home-sign-up">

@@ -32,10 +32,17 @@ export function HomePage() {
   return (
     <>
       <PageHeader title={t('app.title')}>
-        <GuestActions />
-        <LanguageSelect />
+        {loggedIn ? <LanguageSelect /> : <GuestActions />}
       </PageHeader>
-      <p className="page-intro">{t('app.tagline')}</p>
+      {loggedIn ? (
+        <p className="page-intro">{t('app.tagline')}</p>
+      ) : (
+        // A guest's header holds Sign up and Log in: the language switch moves beside the tagline.
+        <div className="home-intro">
+          <p className="page-intro">{t('app.tagline')}</p>
+          <LanguageSelect />
+        </div>
+      )}
       {loggedIn ? (
         <>
           <OpenTradesPill />
