@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { opsUserProfileDto } from '@shared/dto';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { bulkOrders } from '@tests/support/bulk-orders';
 import { deposit, fund, opsAuth, summaryOf } from '@tests/support/wallet';
+
+type OpsUserProfile = z.infer<typeof opsUserProfileDto>;
 
 /** Issue 20: support finds a user and ends their sessions; the admin's dashboard figures. */
 describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) => {
@@ -44,10 +48,10 @@ describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) =>
     await fund(api, u, 50_000);
     const pending = await deposit(api, u, 20_000);
     const profile = (await api.http.get(`/api/ops/users/${u.user.id}`).set(opsAuth).expect(200))
-      .body;
+      .body as OpsUserProfile;
     expect(profile.user).toMatchObject({ id: u.user.id, account: u.account, frozen: false });
     expect(profile.balances.available).toBe((await summaryOf(api, u)).available);
-    expect(profile.deposits.map((d: { id: string }) => d.id)).toContain(pending);
+    expect(profile.deposits.map((d) => d.id)).toContain(pending);
     expect(profile.sessions.length).toBeGreaterThanOrEqual(1);
     await api.http.get('/api/ops/users/99999999').set(opsAuth).expect(404);
 
