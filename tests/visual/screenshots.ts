@@ -9,10 +9,13 @@
  *   npm run screenshots -- [--variants zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light]
  *                          [--only <part of a route>] [--out artifacts/screenshots]
  *   npm run screenshots -- --set languages [--out artifacts/screenshots]
+ *   npm run screenshots -- --set trading [--out artifacts/screenshots]
  *
  * `--set languages` takes issue 24's review set instead (tests/visual/language-set.ts): the
  * ticket, the trading rules, the fund records with a won order, savings and the bank account
- * form in ko, ja, th, de and fr at 360 px, one sheet per screen.
+ * form in ko, ja, th, de and fr at 360 px, one sheet per screen. `--set trading` takes issue 18's:
+ * the detail page with three open positions and the result sheet on Home, in zh-CN and English,
+ * light and dark, at 390 and 360 px (tests/visual/trading-set.ts).
  *
  * Sheets hold four variants each (the first sheet of a route: zh-CN and English, both themes;
  * the second: German and Thai, the longest texts).
@@ -26,6 +29,7 @@ import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import { layoutProblems } from '@tests/support/page-checks';
 import { takeLanguageSet } from './language-set';
+import { takeTradingSet } from './trading-set';
 import {
   appDrawn,
   routeAppEnv,
@@ -57,14 +61,18 @@ const out = path.resolve(repoRoot, values.out);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
 
-if (values.set !== 'routes' && values.set !== 'languages')
-  throw new Error(`--set is routes or languages, not ${values.set}`);
-if (values.set === 'languages') {
+if (!['routes', 'languages', 'trading'].includes(values.set))
+  throw new Error(`--set is routes, languages or trading, not ${values.set}`);
+if (values.set !== 'routes') {
   console.log('starting the embedded app and seeding a trader…');
   const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
   let problems = 0;
   try {
-    problems = await takeLanguageSet(app.url, browser, out);
+    problems = await (values.set === 'languages' ? takeLanguageSet : takeTradingSet)(
+      app.url,
+      browser,
+      out,
+    );
     console.log(`${problems} layout problems`);
   } finally {
     await browser.close();
