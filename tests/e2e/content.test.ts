@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
-import { logInOverApi, opsJson, registerOverApi } from '@tests/support/journey';
+import {
+  logInOverApi,
+  opsJson,
+  registerOverApi,
+  onePixelPng as tinyPng,
+} from '@tests/support/journey';
 import { defaultCatalogue } from '@sim/catalogue';
 
 /** A 1×1 PNG, by its bytes. */
-const tinyPng = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /**
  * Issue 9 journeys: a newcomer's Home with every section (seeded content, live prices), news and

@@ -4,13 +4,14 @@ import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
 import { axeViolations, layoutProblems } from '@tests/support/page-checks';
-import { fundByDeposit, logInOverApi, registerOverApi } from '@tests/support/journey';
+import {
+  fundByDeposit,
+  logInOverApi,
+  registerOverApi,
+  onePixelPng as png,
+} from '@tests/support/journey';
 
 /** A 1×1 PNG, for the deposit's transfer screenshot. */
-const png = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /**
  * The trading screen on a phone: the ticket docked at the bottom (both buy buttons and the whole

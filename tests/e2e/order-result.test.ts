@@ -3,14 +3,15 @@ import type { Browser, Page } from 'playwright-core';
 import type { Order, TickRef } from '@shared/orders';
 import type { Page as ListPage } from '@shared/wallet';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
-import { fundByDeposit, logInOverApi, registerOverApi } from '@tests/support/journey';
+import {
+  fundByDeposit,
+  logInOverApi,
+  registerOverApi,
+  onePixelPng as png,
+} from '@tests/support/journey';
 import { axeViolations, layoutProblems } from '@tests/support/page-checks';
 
 /** A 1×1 PNG, for the deposit's transfer screenshot. */
-const png = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The product's must-show: the result is on screen within 3 s of expiry, wherever the user is. */
 const RESULT_WITHIN_MS = 3_000;

@@ -4,13 +4,15 @@ import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
 import type { AccountSummary } from '@shared/wallet';
 import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
-import { fundByDeposit, logInOverApi, registerOverApi, runOps } from '@tests/support/journey';
+import {
+  fundByDeposit,
+  logInOverApi,
+  registerOverApi,
+  runOps,
+  onePixelPng as png,
+} from '@tests/support/journey';
 
 /** A 1×1 PNG, for the deposit's transfer screenshot. */
-const png = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 interface TapeTick {
   seq: number;

@@ -114,3 +114,9 @@ export async function fundByDeposit(
   if (cli.stderr) throw new Error(`deposits approve ${id}: ${cli.stderr}`);
   return id;
 }
+
+/** A 1×1 PNG: the smallest image a deposit screenshot or an ID photo can be. */
+export const onePixelPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
