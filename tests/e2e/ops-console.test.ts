@@ -117,7 +117,7 @@ describe('operator console', () => {
       form.append(k, v);
     form.append(
       'screenshot',
-      new Blob([gradientPng(480, 640)], { type: 'image/png' }),
+      new Blob([new Uint8Array(gradientPng(480, 640))], { type: 'image/png' }),
       'transfer.png',
     );
     const made = await fetch(`${app.url}/api/deposits`, {

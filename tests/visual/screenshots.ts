@@ -9,10 +9,14 @@
  *   npm run screenshots -- [--variants zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light]
  *                          [--only <part of a route>] [--out artifacts/screenshots]
  *   npm run screenshots -- --set languages [--out artifacts/screenshots]
+ *   npm run screenshots -- --set ops [--out artifacts/screenshots/ops]
  *
  * `--set languages` takes issue 24's review set instead (tests/visual/language-set.ts): the
  * ticket, the trading rules, the fund records with a won order, savings and the bank account
  * form in ko, ja, th, de and fr at 360 px, one sheet per screen.
+ *
+ * `--set ops` takes the operator console's pages (tests/visual/ops-set.ts) at 1280×800 in English
+ * and zh-CN, into artifacts/screenshots/ops/ unless told otherwise.
  *
  * Sheets hold four variants each (the first sheet of a route: zh-CN and English, both themes;
  * the second: German and Thai, the longest texts).
@@ -26,6 +30,7 @@ import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import { layoutProblems } from '@tests/support/page-checks';
 import { takeLanguageSet } from './language-set';
+import { takeOpsSet } from './ops-set';
 import {
   appDrawn,
   routeAppEnv,
@@ -53,12 +58,30 @@ const variants = values.variants.split(',').map((v) => {
   if (!lang || !isTheme(theme)) throw new Error(`bad variant ${v}`);
   return { lang, theme };
 });
-const out = path.resolve(repoRoot, values.out);
+const out = path.resolve(
+  repoRoot,
+  values.set === 'ops' && values.out === 'artifacts/screenshots'
+    ? 'artifacts/screenshots/ops'
+    : values.out,
+);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
 
-if (values.set !== 'routes' && values.set !== 'languages')
-  throw new Error(`--set is routes or languages, not ${values.set}`);
+if (!['routes', 'languages', 'ops'].includes(values.set))
+  throw new Error(`--set is routes, languages or ops, not ${values.set}`);
+if (values.set === 'ops') {
+  console.log('starting the embedded app and seeding the queues…');
+  const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  let problems = 0;
+  try {
+    problems = await takeOpsSet(app, browser, out);
+    console.log(`${problems} layout problems`);
+  } finally {
+    await browser.close();
+    await app.dispose();
+  }
+  process.exit(problems > 0 ? 1 : 0);
+}
 if (values.set === 'languages') {
   console.log('starting the embedded app and seeding a trader…');
   const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
