@@ -24,6 +24,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
 import { operatorsRoutes } from './modules/operator/operators.routes';
+import { usersOpsRoutes } from './modules/operator/users.ops.routes';
 import type { OperatorsService } from './modules/operator/operators.service';
 import { operatorGate } from './platform/http/operator-gate';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
@@ -153,6 +154,16 @@ export function createApiApp({
   api.use(authRoutes(auth));
   api.use(operatorsRoutes(operators, gate));
   api.use(operatorRoutes({ market, auth, gate }));
+  api.use(
+    usersOpsRoutes({
+      auth,
+      wallet,
+      orders,
+      kyc,
+      gate,
+      offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    }),
+  );
   api.use(uploadRoutes({ uploads, auth, isReviewer: (token) => gate.reaches(token, 'reviews') }));
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, gate));

@@ -439,3 +439,50 @@ export const auditLineDto = z
     status: z.int(),
   })
   .meta({ id: 'AuditLine' });
+
+/** A user as support finds them (GET /api/ops/users). */
+export const opsUserDto = z
+  .object({
+    id,
+    ...each(text, 'account', 'phone', 'nickname'),
+    creditScore: z.int(),
+    createdAt: ms,
+    frozen: z.boolean(),
+    frozenReason: text.nullable(),
+    kycStatus,
+  })
+  .meta({ id: 'OpsUser' });
+
+/** GET /api/ops/users/:id: one user with what support needs to see at a glance. */
+export const opsUserProfileDto = z
+  .object({
+    user: opsUserDto,
+    balances: accountSummaryDto,
+    orders: z.array(orderDto).describe('the latest 20 real orders'),
+    deposits: z.array(depositDto).describe('the latest 10'),
+    withdrawals: z.array(withdrawalDto).describe('the latest 10'),
+    sessions: z.array(
+      z.object({
+        id: text.describe("the first 12 characters of the session token's hash"),
+        ...each(ms, 'createdAt', 'lastSeenAt', 'expiresAt'),
+      }),
+    ),
+  })
+  .meta({ id: 'OpsUserProfile' });
+
+const exposureSide = z.object({
+  stake: money.describe('open real stakes in this direction'),
+  pays: money.describe('what the house pays if this direction wins'),
+});
+
+/** GET /api/ops/dashboard: the house's live real-money position and the review backlog. */
+export const opsDashboardDto = z
+  .object({
+    pending: z.object({ ...each(z.int(), 'deposits', 'withdrawals', 'kyc') }),
+    exposure: z.array(z.object({ productId: text, up: exposureSide, down: exposureSide })),
+    placementsLastMinute: z.int(),
+    housePnlToday: money.describe(
+      'Σ(stake − payout) of real orders settled since 00:00 of the platform day',
+    ),
+  })
+  .meta({ id: 'OpsDashboard' });

@@ -35,7 +35,8 @@ export type ConnectErrorCode = Extract<
  * `password_changed` / `trade_password_changed` the user changed a password on another session,
  * which ends all the others.
  */
-export type SessionEndReason = 'logout' | 'password_changed' | 'trade_password_changed';
+/** `revoked`: support ended the user's sessions (issue 20). */
+export type SessionEndReason = 'logout' | 'password_changed' | 'trade_password_changed' | 'revoked';
 
 export interface SessionEnded {
   reason: SessionEndReason;

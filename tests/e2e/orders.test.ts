@@ -209,6 +209,8 @@ describe('timed orders (Chromium, embedded app)', () => {
       .poll(async () => seconds(await text(positions, `countdown-${id}`)), { timeout: 5_000 })
       .toBeLessThanOrEqual(first - 2);
     await positions.getByTestId(`pay-now-${id}`).filter({ hasText: /\d/ }).waitFor();
+    // The card leads with what the order would make if it ended now.
+    await positions.getByTestId(`headline-${id}`).filter({ hasText: /\d/ }).waitFor();
 
     // Settlement: the card leaves the position list within 3 s of expiry, by itself.
     await card.first().waitFor({
@@ -250,7 +252,8 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await positions.getByTestId(`entry-price-${id}`).getAttribute('data-seq')).toBe(
       String(entryTick.seq),
     );
-    expect(await text(positions, `pnl-${id}`)).toBe(signedMoney(settled.pnl!));
+    // The card leads with the final P&L.
+    expect(await text(positions, `headline-${id}`)).toBe(signedMoney(settled.pnl!));
     expect(await text(positions, `payout-${id}`)).toBe(money(settled.payout!));
     await positions.getByTestId('no-more').waitFor();
 
@@ -268,11 +271,11 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await sameDocument(detail)).toBe(true);
     expect(await sameDocument(positions)).toBe(true);
 
-    // "View positions" leads to the position list, now empty; the record holds the order.
+    // "View positions" leads to the Open tab, now empty; the Closed tab holds the order.
     await detail.getByTestId('view-positions').click();
     await detail.waitForURL(/#\/pages\/order\/order\?tab=positions$/);
     await detail.getByText('暂无数据').waitFor();
-    await detail.getByTestId('tab-records').click();
+    await detail.getByTestId('tab-history').click();
     await detail.getByTestId(`order-${id}`).waitFor();
 
     // A rules page that is not there yet is a 404 the sheet explains; nothing else may fail.

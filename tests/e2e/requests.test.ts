@@ -70,8 +70,8 @@ describe('requests per page visit (Chromium, embedded app, 390×844)', () => {
   };
 
   it('the order list asks for its orders once', async () => {
-    const traffic = await visit('/pages/order/order?tab=records', (page) =>
-      page.getByTestId('list-records').locator('li').first().waitFor(),
+    const traffic = await visit('/pages/order/order?tab=positions', (page) =>
+      page.getByTestId('list-positions').locator('li').first().waitFor(),
     );
     expectEachOnce(traffic, /^GET \/api\/orders\?/);
   });

@@ -9,11 +9,14 @@
  *   npm run screenshots -- [--variants zh-CN:light,zh-CN:dark,en:light,en:dark,de:light,th:light]
  *                          [--only <part of a route>] [--out artifacts/screenshots]
  *   npm run screenshots -- --set languages [--out artifacts/screenshots]
+ *   npm run screenshots -- --set trading [--out artifacts/screenshots]
  *   npm run screenshots -- --set ops [--out artifacts/screenshots/ops]
  *
  * `--set languages` takes issue 24's review set instead (tests/visual/language-set.ts): the
  * ticket, the trading rules, the fund records with a won order, savings and the bank account
- * form in ko, ja, th, de and fr at 360 px, one sheet per screen.
+ * form in ko, ja, th, de and fr at 360 px, one sheet per screen. `--set trading` takes issue 18's:
+ * the detail page with three open positions and the result sheet on Home, in zh-CN and English,
+ * light and dark, at 390 and 360 px (tests/visual/trading-set.ts).
  *
  * `--set ops` takes the operator console's pages (tests/visual/ops-set.ts) at 1280×800 in English
  * and zh-CN, into artifacts/screenshots/ops/ unless told otherwise.
@@ -31,6 +34,7 @@ import { repoRoot } from '@tests/support/processes';
 import { layoutProblems } from '@tests/support/page-checks';
 import { takeLanguageSet } from './language-set';
 import { takeOpsSet } from './ops-set';
+import { takeTradingSet } from './trading-set';
 import {
   appDrawn,
   routeAppEnv,
@@ -67,8 +71,8 @@ const out = path.resolve(
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
 
-if (!['routes', 'languages', 'ops'].includes(values.set))
-  throw new Error(`--set is routes, languages or ops, not ${values.set}`);
+if (!['routes', 'languages', 'trading', 'ops'].includes(values.set))
+  throw new Error(`--set is routes, languages, trading or ops, not ${values.set}`);
 if (values.set === 'ops') {
   console.log('starting the embedded app and seeding the queues…');
   const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
@@ -82,12 +86,16 @@ if (values.set === 'ops') {
   }
   process.exit(problems > 0 ? 1 : 0);
 }
-if (values.set === 'languages') {
+if (values.set !== 'routes') {
   console.log('starting the embedded app and seeding a trader…');
   const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
   let problems = 0;
   try {
-    problems = await takeLanguageSet(app.url, browser, out);
+    problems = await (values.set === 'languages' ? takeLanguageSet : takeTradingSet)(
+      app.url,
+      browser,
+      out,
+    );
     console.log(`${problems} layout problems`);
   } finally {
     await browser.close();

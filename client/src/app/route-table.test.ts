@@ -35,12 +35,13 @@ describe('route table', () => {
     expect(homeAliases).toEqual(['/', '/pages/welcome/welcome']);
   });
 
-  it('has the four tabs in order', () => {
+  it('has the five tabs, Orders among them', () => {
     expect(tabRoutes.map((r) => r.path)).toEqual([
       '/pages/index/index',
       '/pages/product/product',
       '/pages/money/money',
       '/pages/user/user',
+      '/pages/order/order',
     ]);
     expect(isTabPath('/pages/product/product')).toBe(true);
     expect(isTabPath('/pages/Detail/Detail')).toBe(false);

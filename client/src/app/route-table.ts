@@ -38,7 +38,7 @@ export interface AppRoute {
   path: string;
   title: PageTitleKey;
   page: BuiltPage | null;
-  /** Set on the four routes of the bottom tab bar. */
+  /** Set on the five routes of the bottom tab bar. */
   tab?: boolean;
   /** Needs a signed-in user: anyone else is sent to the login page and back (guard.ts). */
   auth?: boolean;
@@ -112,7 +112,7 @@ export const appRoutes: AppRoute[] = [
     page: 'moneyRecord',
     auth: true,
   },
-  { path: paths.orders, title: 'pages.orders', page: 'orders', auth: true },
+  { path: paths.orders, title: 'pages.orders', page: 'orders', tab: true, auth: true },
   { path: paths.orderDetail, title: 'pages.orderDetail', page: 'orderDetail', auth: true },
   {
     path: paths.withdrawList,
@@ -169,7 +169,7 @@ export const appRoutes: AppRoute[] = [
   },
 ];
 
-/** The tab routes, in tab bar order. */
+/** The tab routes, in route order (TabBar.tsx puts Orders between Products and Savings). */
 export const tabRoutes = appRoutes.filter((r) => r.tab);
 
 export function isTabPath(pathname: string): boolean {

@@ -35,6 +35,7 @@ const products: LiveProduct[] = codes.map(([id, name]) => ({
   low: '1.00',
   volume: '10',
   amount: '10',
+  bestRate: '0.85',
 }));
 
 /** The Product tab's list for `query`, as the page filters it, rendered in `lang`. */

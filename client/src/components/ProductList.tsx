@@ -9,6 +9,8 @@ import { EmptyState, ErrorState, LoadingState } from './StateViews';
 import './market.css';
 import { paths } from '@client/app/route-table';
 import { favouritesFirst, useFavourites } from '@client/state/favourites';
+import { formatRate } from './orders/format';
+import { sortProducts, type ProductSort } from './product-sort';
 
 export function detailPath(id: string): string {
   return `${paths.detail}?id=${encodeURIComponent(id)}`;
@@ -26,6 +28,7 @@ const sameRow = (
   a.product.precision === b.product.precision &&
   a.product.changePct === b.product.changePct &&
   a.product.volume === b.product.volume &&
+  a.product.bestRate === b.product.bestRate &&
   a.product.status === b.product.status;
 
 const ProductRow = memo(function ProductRow({
@@ -44,6 +47,7 @@ const ProductRow = memo(function ProductRow({
         to={detailPath(product.id)}
         className="product-row"
         data-testid={`product-row-${product.id}`}
+        data-change-pct={product.changePct}
       >
         <span className="product-row__name">
           <strong>
@@ -63,6 +67,11 @@ const ProductRow = memo(function ProductRow({
             {name !== product.name && <span className="product-row__code">{product.name} · </span>}
             {t('market.volumeShort', { value: format.compact(product.volume) })}
           </small>
+          {product.bestRate !== null && (
+            <small className="product-row__payout" data-testid="best-rate">
+              {t('market.upTo', { rate: formatRate(product.bestRate, format.lang) })}
+            </small>
+          )}
         </span>
         <span className="product-row__price num" data-testid="price">
           {format.price(product.price, product.precision)}
@@ -80,12 +89,24 @@ const ProductRow = memo(function ProductRow({
 }, sameRow);
 
 /**
- * Name, latest price, 24h change and 24h volume per product, the user's favourites first and
- * starred; each row opens the detail.
+ * Name, best rate, latest price, 24h change and 24h volume per product, the user's favourites
+ * first and starred (unless the reader chose an order); each row opens the detail.
  */
-export function ProductList({ products }: { products: LiveProduct[] }) {
+export function ProductList({
+  products,
+  sort = 'default',
+}: {
+  products: LiveProduct[];
+  sort?: ProductSort;
+}) {
   const { t } = useTranslation();
+  const { lang } = useFormat();
+  const nameOf = useProductName();
   const { ids, isFavourite } = useFavourites();
+  const shown =
+    sort === 'default'
+      ? favouritesFirst(products, ids)
+      : sortProducts(products, sort, nameOf, lang);
   return (
     <div className="product-list">
       <div className="product-list__head" aria-hidden="true">
@@ -94,7 +115,7 @@ export function ProductList({ products }: { products: LiveProduct[] }) {
         <span>{t('market.change24h')}</span>
       </div>
       <ul>
-        {favouritesFirst(products, ids).map((product) => (
+        {shown.map((product) => (
           <ProductRow key={product.id} product={product} favourite={isFavourite(product.id)} />
         ))}
       </ul>
@@ -106,9 +127,11 @@ export function ProductList({ products }: { products: LiveProduct[] }) {
 export function ProductsView({
   request,
   filter = () => true,
+  sort,
 }: {
   request: LiveRequest<LiveProduct[]>;
   filter?: (product: LiveProduct) => boolean;
+  sort?: ProductSort;
 }) {
   switch (request.status) {
     case 'loading':
@@ -117,7 +140,7 @@ export function ProductsView({
       return <ErrorState error={request.error} onRetry={request.retry} />;
     case 'ready': {
       const shown = request.data.filter(filter);
-      return shown.length === 0 ? <EmptyState /> : <ProductList products={shown} />;
+      return shown.length === 0 ? <EmptyState /> : <ProductList products={shown} sort={sort} />;
     }
   }
 }

@@ -34,6 +34,13 @@ export const ChartIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const OrdersIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="5" y="3" width="14" height="18" rx="2" />
+    <path d="M9 8h6M9 12h6M9 16h3" />
+  </Svg>
+);
+
 export const SavingsIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="3" y="6" width="18" height="14" rx="2" />

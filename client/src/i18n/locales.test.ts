@@ -34,6 +34,10 @@ const sameAsEnglish: Record<string, readonly Language[]> = {
   'pages.recharge': ['id'], // "Deposit" is usual in Indonesian apps
   'market.volumeShort': ['id'], // "Vol {{value}}"
   'market.status.maintenance': ['fr'],
+  'content.home.deposit': ['id'], // the glossary's term
+  'tabs.orders': ['de'], // "Orders", as German brokers label the tab
+  'market.sort.name': ['de'],
+  'market.sort.volume': ['fr', 'id'],
   // Chart intervals as German trading apps write them: short enough for seven tabs on a phone.
   'market.interval.1m': ['de'],
   'market.interval.5m': ['de'],

@@ -20,5 +20,11 @@ export { useAccountSummary, type SummaryState } from './account';
 export { useTradeMode } from './trade-mode';
 export { useSavings } from './savings';
 export { noteMessagesRead, useUnreadCount } from './messages';
-export { isOrderTab, orderTabs, overdueOrders, type OrderTab } from './order-list';
+export {
+  orderTabFrom,
+  orderTabs,
+  overdueOrders,
+  type OrderTab,
+  type OrdersPageTab,
+} from './order-list';
 export { applyOrder, loadOrderPage, orderListKey } from './orders';

@@ -87,3 +87,15 @@ describe('mergeLive', () => {
     ).toBeUndefined();
   });
 });
+
+describe('bestRate', () => {
+  it('is the highest rate of the ladder, compared as numbers, and null without durations', () => {
+    const ladder = [
+      { seconds: 30, rate: '0.85' },
+      { seconds: 60, rate: '0.9' },
+      { seconds: 300, rate: '0.875' },
+    ];
+    expect(mergeLive(product({ durations: ladder })).bestRate).toBe('0.9');
+    expect(mergeLive(product()).bestRate).toBeNull();
+  });
+});

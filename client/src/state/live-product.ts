@@ -1,5 +1,6 @@
 import type { MarketSnapshotItem, ProductStatus, ProductStatusEvent } from '@shared/market';
 import type { Product } from '@shared/product';
+import { rateToBp } from '@shared/orders';
 
 /** A product as the screens show it: the REST record brought up to date by the live feed. */
 export interface LiveProduct {
@@ -17,6 +18,16 @@ export interface LiveProduct {
   low: string;
   volume: string;
   amount: string;
+  /** The best earnings rate over the product's durations ("0.90"), null without any. */
+  bestRate: string | null;
+}
+
+/** The highest rate of a duration ladder ("up to 90 %"), compared exactly in basis points. */
+export function bestRate(durations: readonly { rate: string }[]): string | null {
+  let best: string | null = null;
+  for (const { rate } of durations)
+    if (best === null || rateToBp(rate) > rateToBp(best)) best = rate;
+  return best;
 }
 
 /**
@@ -53,5 +64,6 @@ export function mergeLive(
     low: item?.low ?? stats.low,
     volume: item?.volume ?? stats.volume,
     amount: item?.amount ?? stats.amount,
+    bestRate: bestRate(product.durations),
   };
 }

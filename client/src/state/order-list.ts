@@ -10,11 +10,19 @@
 import type { Order } from '@shared/orders';
 import type { Page } from '@shared/wallet';
 
-export const orderTabs = ['records', 'positions', 'history'] as const;
-export type OrderTab = (typeof orderTabs)[number];
+/** The lists kept in the cache: every order, the open ones, the settled ones. */
+export type OrderTab = 'records' | 'positions' | 'history';
 
-export function isOrderTab(value: unknown): value is OrderTab {
-  return typeof value === 'string' && (orderTabs as readonly string[]).includes(value);
+/**
+ * The two tabs of the Orders page, Open and Closed. "Every order" showed the same cards as the
+ * two of them together and is no longer a tab of its own.
+ */
+export const orderTabs = ['positions', 'history'] as const;
+export type OrdersPageTab = (typeof orderTabs)[number];
+
+/** The tab a `?tab=` asks for: old links (`records`, none, anything else) open the Open tab. */
+export function orderTabFrom(value: string | null): OrdersPageTab {
+  return value === 'history' ? 'history' : 'positions';
 }
 
 /** The `status` filter of GET /api/orders for a tab. */

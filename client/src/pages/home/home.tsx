@@ -11,16 +11,20 @@ import {
   useHomeContent,
 } from '@client/components/content/HomeContent';
 import { QuickLinks } from '@client/components/content/QuickLinks';
-import { useProducts } from '@client/state';
+import { useIsLoggedIn, useProducts } from '@client/state';
 import { paths } from '@client/app/route-table';
+import { BalanceCard, GuestActions, OpenTradesPill } from './HomeAccount';
 
 /**
- * Home (/pages/index/index): banners, shortcuts, the live recommended products, platform
- * highlights, news, the privacy policy link and the language switch.
+ * Home (/pages/index/index): for a signed-in trader the open-trades pill and the balance card,
+ * for a guest Sign up / Log in in the header and the banners; then shortcuts, the live
+ * recommended products, platform highlights, news, the privacy policy link and the language
+ * switch.
  */
 export function HomePage() {
   const { t } = useTranslation();
   const home = useHomeContent();
+  const loggedIn = useIsLoggedIn();
   // The page fills in from the top: what lies below the live list appears once the list has
   // loaded (or failed), so nothing already on screen is pushed down by it.
   const [listSettled, setListSettled] = useState(false);
@@ -28,10 +32,25 @@ export function HomePage() {
   return (
     <>
       <PageHeader title={t('app.title')}>
-        <LanguageSelect />
+        {loggedIn ? <LanguageSelect /> : <GuestActions />}
       </PageHeader>
-      <p className="page-intro">{t('app.tagline')}</p>
-      <HomeBanner home={home} />
+      {loggedIn ? (
+        <p className="page-intro">{t('app.tagline')}</p>
+      ) : (
+        // A guest's header holds Sign up and Log in: the language switch moves beside the tagline.
+        <div className="home-intro">
+          <p className="page-intro">{t('app.tagline')}</p>
+          <LanguageSelect />
+        </div>
+      )}
+      {loggedIn ? (
+        <>
+          <OpenTradesPill />
+          <BalanceCard />
+        </>
+      ) : (
+        <HomeBanner home={home} />
+      )}
       <QuickLinks />
       <section className="section" aria-labelledby="recommended-title">
         <div className="section__head">

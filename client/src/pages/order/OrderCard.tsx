@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { paths } from '@client/app/route-table';
 import type { Order, TickRef } from '@shared/orders';
 import { Countdown } from '@client/components/orders/Countdown';
 import { DirectionLabel } from '@client/components/orders/DirectionLabel';
@@ -14,6 +16,9 @@ import { comparePrices, payoutAt } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { useLatestPrice } from '@client/components/orders/useLatestPrice';
 import { useFormat } from '@client/i18n/useFormat';
+import { orderNumber } from '@client/components/orders/order-number';
+import { pnlIfEndedNow } from './position';
+import { TimeBar } from './TimeBar';
 
 /** A recorded tick: its price, then its sequence number and time, checkable against the tape. */
 function TickFigure({ tick, testId }: { tick: TickRef; testId: string }) {
@@ -91,8 +96,25 @@ export function VoidNote({ order }: { order: Pick<Order, 'id' | 'voidReason'> })
   );
 }
 
-/** Live figures of an open position: current price against entry, what it would pay, time left. */
-function OpenFigures({ order }: { order: Order }) {
+/** The P&L the card leads with: large, coloured and signed, with what it means beneath. */
+function Headline({ id, value, note }: { id: string; value: number | null; note: string }) {
+  const { lang } = useFormat();
+  return (
+    <p className="order-card__headline">
+      <span
+        className={`order-card__headline-value order-card__pnl--${signOf(value)} num`}
+        data-testid={`headline-${id}`}
+        data-pnl={value ?? ''}
+      >
+        {formatSignedMoney(value, lang)}
+      </span>
+      <small className="order-card__headline-note">{note}</small>
+    </p>
+  );
+}
+
+/** An open position: what it would make if it ended at the latest price, and its time running out. */
+function OpenPosition({ order }: { order: Order }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
   const price = useLatestPrice(order.productId);
@@ -108,105 +130,133 @@ function OpenFigures({ order }: { order: Order }) {
   const payNow = price === null ? null : payoutAt(order, price);
   return (
     <>
-      <Figure label={t('orders.list.current')}>
-        <span
-          className={`order-card__price order-card__price--${move} num`}
-          data-testid={`current-price-${order.id}`}
-        >
-          {move !== 'flat' && <span aria-hidden="true">{move === 'up' ? '▲ ' : '▼ '}</span>}
-          {formatPriceAsIs(price, lang)}
-        </span>
-      </Figure>
-      <Figure label={t('orders.list.timeLeft')}>
+      <Headline
+        id={order.id}
+        value={pnlIfEndedNow(order, price)}
+        note={t('orders.list.ifEndedNow')}
+      />
+      <div className="order-card__time">
+        <TimeBar order={order} testId={`time-bar-${order.id}`} />
         <Countdown
           expiresAt={order.expiresAt}
           testId={`countdown-${order.id}`}
           endedText={t('orders.list.settling')}
         />
-      </Figure>
-      <Figure label={t('orders.list.payNow')}>
-        <span className="num" data-testid={`pay-now-${order.id}`}>
-          {formatMoney(payNow, lang)}
-        </span>
-      </Figure>
+      </div>
+      <dl className="order-card__figures">
+        <Terms order={order} />
+        <Figure label={t('orders.list.current')}>
+          <span
+            className={`order-card__price order-card__price--${move} num`}
+            data-testid={`current-price-${order.id}`}
+          >
+            {move !== 'flat' && <span aria-hidden="true">{move === 'up' ? '▲ ' : '▼ '}</span>}
+            {formatPriceAsIs(price, lang)}
+          </span>
+        </Figure>
+        <Figure label={t('orders.list.payNow')}>
+          <span className="num" data-testid={`pay-now-${order.id}`}>
+            {formatMoney(payNow, lang)}
+          </span>
+        </Figure>
+      </dl>
     </>
   );
 }
 
-function ClosedFigures({ order }: { order: Order }) {
+/** A settled order: its final P&L, then the exit and what it paid. */
+function ClosedPosition({ order }: { order: Order }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
   return (
     <>
-      <Figure label={t('orders.list.exit')}>
-        {order.exit ? (
-          <TickFigure tick={order.exit} testId={`exit-price-${order.id}`} />
-        ) : (
-          <span className="order-card__price num" data-testid={`exit-price-${order.id}`}>
-            {formatPriceAsIs(null, lang)}
+      <Headline id={order.id} value={order.pnl} note={t('orders.list.finalPnl')} />
+      <dl className="order-card__figures">
+        <Terms order={order} />
+        <Figure label={t('orders.list.exit')}>
+          {order.exit ? (
+            <TickFigure tick={order.exit} testId={`exit-price-${order.id}`} />
+          ) : (
+            <span className="order-card__price num" data-testid={`exit-price-${order.id}`}>
+              {formatPriceAsIs(null, lang)}
+            </span>
+          )}
+        </Figure>
+        <Figure label={t('orders.list.payout')}>
+          <span className="num" data-testid={`payout-${order.id}`}>
+            {formatMoney(order.payout, lang)}
           </span>
-        )}
+        </Figure>
+      </dl>
+    </>
+  );
+}
+
+/** The order's terms, the same on an open and a settled card. */
+function Terms({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const { lang } = useFormat();
+  const durationLabel = useDurationLabel();
+  return (
+    <>
+      <Figure label={t('orders.ticket.amount')}>
+        <span className="num">{formatMoney(order.amount, lang)}</span>
       </Figure>
-      <Figure label={t('orders.list.pnl')}>
-        <span
-          className={`order-card__pnl order-card__pnl--${signOf(order.pnl)} num`}
-          data-testid={`pnl-${order.id}`}
-        >
-          {formatSignedMoney(order.pnl, lang)}
-        </span>
+      <Figure label={t('orders.ticket.duration')}>{durationLabel(order.duration)}</Figure>
+      <Figure label={t('orders.ticket.rate')}>
+        <span className="num">{formatRate(order.rate, lang)}</span>
       </Figure>
-      <Figure label={t('orders.list.payout')}>
-        <span className="num" data-testid={`payout-${order.id}`}>
-          {formatMoney(order.payout, lang)}
-        </span>
+      <Figure label={t('orders.list.entry')}>
+        <EntryFigure order={order} />
       </Figure>
     </>
   );
 }
 
-/** One order: product, direction, status, stake terms, entry, and live or final figures. */
+export function orderDetailPath(id: string): string {
+  return `${paths.orderDetail}?id=${encodeURIComponent(id)}`;
+}
+
+/**
+ * One order, led by its P&L (if it ended now, or final), with a shrinking bar while open; the
+ * terms in a quiet grid below, then the order number and one time (placed, or settled). The
+ * whole card opens the order's details.
+ */
 export function OrderCard({ order, productName }: { order: Order; productName: string }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const durationLabel = useDurationLabel();
   const open = order.status === 'open';
   return (
     <li className="order-card" data-testid={`order-${order.id}`} data-status={order.status}>
-      <div className="order-card__head">
-        <strong className="order-card__name">{productName}</strong>
-        <DirectionLabel direction={order.direction} />
-        <span
-          className={`order-status order-status--${order.status}`}
-          data-testid={`order-status-${order.id}`}
-          data-status={order.status}
-        >
-          {t(`orders.status.${order.status}`)}
-        </span>
-      </div>
-      <dl className="order-card__figures">
-        <Figure label={t('orders.ticket.amount')}>
-          <span className="num">{formatMoney(order.amount, format.lang)}</span>
-        </Figure>
-        <Figure label={t('orders.ticket.duration')}>{durationLabel(order.duration)}</Figure>
-        <Figure label={t('orders.ticket.rate')}>
-          <span className="num">{formatRate(order.rate, format.lang)}</span>
-        </Figure>
-        <Figure label={t('orders.list.entry')}>
-          <EntryFigure order={order} />
-        </Figure>
-        {open ? <OpenFigures order={order} /> : <ClosedFigures order={order} />}
-      </dl>
-      {order.status === 'void' && <VoidNote order={order} />}
-      <p className="order-card__times">
-        <span>
-          {t('orders.list.placedAt')} {format.dateTime(order.createdAt)}
-        </span>
-        {order.settledAt !== null && (
-          <span>
-            {t('orders.list.settledAt')} {format.dateTime(order.settledAt)}
+      <Link
+        to={orderDetailPath(order.id)}
+        className="order-card__link"
+        data-testid={`order-link-${order.id}`}
+      >
+        <div className="order-card__head">
+          <strong className="order-card__name">{productName}</strong>
+          <DirectionLabel direction={order.direction} />
+          <span
+            className={`order-status order-status--${order.status}`}
+            data-testid={`order-status-${order.id}`}
+            data-status={order.status}
+          >
+            {t(`orders.status.${order.status}`)}
           </span>
-        )}
-      </p>
+        </div>
+        {open ? <OpenPosition order={order} /> : <ClosedPosition order={order} />}
+        {order.status === 'void' && <VoidNote order={order} />}
+        <p className="order-card__foot">
+          <span className="num" data-testid={`order-number-${order.id}`}>
+            {orderNumber(order.id)}
+          </span>
+          <span>
+            {order.settledAt !== null
+              ? `${t('orders.list.settledAt')} ${format.dateTime(order.settledAt)}`
+              : `${t('orders.list.placedAt')} ${format.dateTime(order.createdAt)}`}
+          </span>
+        </p>
+      </Link>
     </li>
   );
 }

@@ -7,12 +7,12 @@ import { errorText } from '@client/components/error-text';
 import type { TradeMode } from '@shared/orders';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import {
-  isOrderTab,
+  orderTabFrom,
   orderTabs,
   queryKeys,
   useApiQuery,
   useTradeMode,
-  type OrderTab,
+  type OrdersPageTab,
 } from '@client/state';
 import { getProducts } from '@client/api/market';
 import { OrderCard } from './OrderCard';
@@ -28,7 +28,7 @@ function useProductNames(): ReadonlyMap<string, string> {
   return useMemo(() => new Map(data?.map((p) => [p.id, p.name]) ?? []), [data]);
 }
 
-function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
+function OrderListView({ tab, mode }: { tab: OrdersPageTab; mode: TradeMode }) {
   const { t } = useTranslation();
   const { list, load, retry, loadMore, more } = useOrderList(tab, mode);
   const names = useProductNames();
@@ -94,21 +94,21 @@ function OrderListView({ tab, mode }: { tab: OrderTab; mode: TradeMode }) {
 }
 
 /**
- * /pages/order/order: account P&L on top, then three tabs: the order record (every order), the
- * position list (open, live) and the closed-position record (settled). `?tab=` picks one.
+ * /pages/order/order, the Orders tab: account P&L on top, then two tabs, Open (live positions)
+ * and Closed (settled). `?tab=history` picks Closed; any other value (the old `records` and
+ * `positions` links among them) opens Open.
  */
 export function OrderPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const asked = params.get('tab');
-  const tab: OrderTab = isOrderTab(asked) ? asked : 'records';
+  const tab = orderTabFrom(params.get('tab'));
 
-  const choose = (next: OrderTab) => setParams({ tab: next }, { replace: true });
+  const choose = (next: OrdersPageTab) => setParams({ tab: next }, { replace: true });
   const { mode } = useTradeMode();
 
   return (
     <>
-      <PageHeader title={t('pages.orders')} back>
+      <PageHeader title={t('tabs.orders')}>
         <TradeModeSwitch place="header" />
       </PageHeader>
       {mode === 'practice' && <PracticeBand testId="header-practice-band" />}

@@ -56,3 +56,7 @@ CREATE TRIGGER ops_audit_no_truncate BEFORE TRUNCATE ON ops_audit
 -- A frozen user may read their account but cannot log in, trade or withdraw.
 ALTER TABLE users ADD COLUMN frozen_at timestamptz;
 ALTER TABLE users ADD COLUMN frozen_reason text;
+
+-- The operator dashboard's recent placements and today's settled result, polled every few seconds.
+CREATE INDEX orders_created ON orders (created_at);
+CREATE INDEX orders_settled ON orders (settled_at) WHERE settled_at IS NOT NULL;

@@ -177,3 +177,70 @@ export async function setFrozen(
   );
   return rows[0] ?? null;
 }
+
+export interface OpsUserRow {
+  id: number;
+  account: string;
+  phone: string;
+  nickname: string;
+  credit_score: number;
+  created_at: Date;
+  frozen_at: Date | null;
+  frozen_reason: string | null;
+}
+
+const opsUserColumns =
+  'id, account, phone, nickname, credit_score, created_at, frozen_at, frozen_reason';
+
+/**
+ * Users an operator looks for: by id (all digits, exact), by account (case-insensitive prefix) or
+ * by phone (its digits, anywhere). `pattern` is a LIKE pattern already escaped by the caller.
+ */
+export async function searchUsers(
+  db: Queryable,
+  q: { id: number | null; pattern: string; digits: string | null; limit: number },
+): Promise<OpsUserRow[]> {
+  const { rows } = await db.query<OpsUserRow>(
+    `SELECT ${opsUserColumns} FROM users
+     WHERE id = $1 OR lower(account) LIKE lower($2) || '%'
+        OR ($3::text IS NOT NULL AND regexp_replace(phone, '[^0-9]', '', 'g') LIKE '%' || $3 || '%')
+     ORDER BY (id = $1) DESC, id DESC LIMIT $4`,
+    [q.id ?? -1, q.pattern, q.digits, q.limit],
+  );
+  return rows;
+}
+
+export async function opsUserById(db: Queryable, id: number): Promise<OpsUserRow | null> {
+  const { rows } = await db.query<OpsUserRow>(`SELECT ${opsUserColumns} FROM users WHERE id = $1`, [
+    id,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** The user's live sessions, newest first (the token hash's first 12 characters name one). */
+export async function liveSessionsOf(
+  db: Queryable,
+  userId: number,
+): Promise<{ token_hash: string; created_at: Date; last_seen_at: Date; expires_at: Date }[]> {
+  const { rows } = await db.query<{
+    token_hash: string;
+    created_at: Date;
+    last_seen_at: Date;
+    expires_at: Date;
+  }>(
+    `SELECT token_hash, created_at, last_seen_at, expires_at FROM sessions
+     WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+     ORDER BY created_at DESC LIMIT 50`,
+    [userId],
+  );
+  return rows;
+}
+
+/** Ends every live session of the user; the hashes of those ended. */
+export async function revokeAllSessions(db: Queryable, userId: number): Promise<string[]> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING token_hash',
+    [userId],
+  );
+  return rows.map((r) => r.token_hash);
+}

@@ -36,6 +36,21 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const newInviteCode = (length = 8) =>
   Array.from({ length }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
+/** A user as support sees them (GET /api/ops/users…). */
+function presentOpsUser(u: repo.OpsUserRow, kyc: User['kyc']) {
+  return {
+    id: String(u.id),
+    account: u.account,
+    phone: u.phone,
+    nickname: u.nickname,
+    creditScore: u.credit_score,
+    createdAt: u.created_at.getTime(),
+    frozen: u.frozen_at !== null,
+    frozenReason: u.frozen_reason,
+    kycStatus: kyc.status,
+  };
+}
+
 /** `kyc`: the state of the user's latest identity check (none for a new user). */
 export function presentUser(u: repo.UserRow, kyc: User['kyc'] = { status: 'none' }): User {
   return {
@@ -276,6 +291,43 @@ export function createAuthService(
     /** A user's credit score, or null for an unknown user (the audit's "before"). */
     creditScoreOf: async (userId: number) =>
       (await repo.userById(db, userId))?.credit_score ?? null,
+
+    /** Users by id, account prefix or phone digits, for support (at most `limit`). */
+    async searchUsers(q: string, limit = 20) {
+      const text = q.trim();
+      const rows = await repo.searchUsers(db, {
+        id: /^\d{1,15}$/.test(text) ? Number(text) : null,
+        pattern: text.replace(/[\\%_]/g, (c) => `\\${c}`),
+        digits: /^[+\d\s()-]{4,}$/.test(text) ? text.replace(/\D/g, '') : null,
+        limit,
+      });
+      return Promise.all(rows.map(async (r) => presentOpsUser(r, await kycOf(r.id))));
+    },
+
+    /** One user as support sees them; 404 for an unknown id. */
+    async opsUser(userId: number) {
+      const row = await repo.opsUserById(db, userId);
+      if (!row) throw notFound('No such user');
+      return presentOpsUser(row, await kycOf(row.id));
+    },
+
+    /** The user's live sessions, named by the first 12 characters of their token hash. */
+    async sessionsOf(userId: number) {
+      return (await repo.liveSessionsOf(db, userId)).map((s) => ({
+        id: s.token_hash.slice(0, 12),
+        createdAt: s.created_at.getTime(),
+        lastSeenAt: s.last_seen_at.getTime(),
+        expiresAt: s.expires_at.getTime(),
+      }));
+    },
+
+    /** Ends every session of the user, and their sockets; how many ended. */
+    async revokeSessions(userId: number): Promise<number> {
+      if (!(await repo.opsUserById(db, userId))) throw notFound('No such user');
+      const revoked = await repo.revokeAllSessions(db, userId);
+      sessions.endSessions(revoked, 'revoked');
+      return revoked.length;
+    },
 
     /** Freezes the user with a reason, or lifts the freeze (null); 404 for an unknown user. */
     async setFrozen(userId: number, reason: string | null) {

@@ -114,3 +114,11 @@ export async function listKycSubmissions(
   );
   return rows;
 }
+
+/** How many wait for an operator's review (the console's dashboard). */
+export async function countPending(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM kyc_submissions WHERE status = 'pending'",
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -89,6 +89,8 @@ export function createKycService(
       }
     },
 
+    pendingCount: () => repo.countPending(db),
+
     async review(q: PageRequest & { status?: repo.KycRowStatus }) {
       return toPage(await repo.listKycSubmissions(db, q), q.limit, presentOpsKyc);
     },

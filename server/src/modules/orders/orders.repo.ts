@@ -333,3 +333,42 @@ export async function countSettlementBacklog(
     awaitingEntry: Number(rows[0]?.awaiting_entry ?? 0),
   };
 }
+
+/**
+ * What the house owes on open real orders, per product and direction: the stakes, and what it
+ * pays if that direction wins (stake + stake × rate; the other direction's stakes are then kept).
+ */
+export async function openExposure(
+  db: Queryable,
+): Promise<{ product_id: string; direction: 'up' | 'down'; stake: string; pays: string }[]> {
+  const { rows } = await db.query<{
+    product_id: string;
+    direction: 'up' | 'down';
+    stake: string;
+    pays: string;
+  }>(
+    `SELECT product_id, direction, sum(amount)::text AS stake,
+            sum(amount + amount * rate_bp / 10000)::text AS pays
+     FROM orders WHERE status = 'open' AND mode = 'real'
+     GROUP BY product_id, direction ORDER BY product_id, direction`,
+  );
+  return rows;
+}
+
+/** Real-money activity: placements since `recent`, and the house's result on orders settled since `dayStart`. */
+export async function realActivity(
+  db: Queryable,
+  recent: Date,
+  dayStart: Date,
+): Promise<{ placements: number; houseResult: number }> {
+  const { rows } = await db.query<{ placements: string; house_result: string }>(
+    `SELECT (SELECT count(*) FROM orders WHERE mode = 'real' AND created_at >= $1)::text AS placements,
+            (SELECT coalesce(sum(amount - payout), 0) FROM orders
+              WHERE mode = 'real' AND settled_at >= $2)::text AS house_result`,
+    [recent, dayStart],
+  );
+  return {
+    placements: Number(rows[0]?.placements ?? 0),
+    houseResult: Number(rows[0]?.house_result ?? 0),
+  };
+}

@@ -57,6 +57,12 @@ export function presentOrder(o: repo.OrderRow, precision: number): Order {
   };
 }
 
+/** One direction's open stakes on a product, and what the house pays if it wins. */
+interface Side {
+  stake: number;
+  pays: number;
+}
+
 export function createOrdersService(d: OrdersDeps) {
   const now = d.now ?? Date.now;
   const present = (o: repo.OrderRow) => presentOrder(o, d.market.spec(o.product_id).precision);
@@ -137,6 +143,31 @@ export function createOrdersService(d: OrdersDeps) {
 
     /** The acceptance time of the oldest open order per product (what a period's reveal waits for). */
     oldestOpenByProduct: () => repo.oldestOpenByProduct(d.db),
+
+    /**
+     * The dashboard's real-money figures: exposure per product and direction, placements in the
+     * last minute, and the house's result on orders settled since `dayStart`.
+     */
+    async dashboard(dayStart: Date) {
+      const [exposure, activity] = await Promise.all([
+        repo.openExposure(d.db),
+        repo.realActivity(d.db, new Date(now() - 60_000), dayStart),
+      ]);
+      const products = new Map<string, { up: Side; down: Side }>();
+      for (const r of exposure) {
+        const entry = products.get(r.product_id) ?? {
+          up: { stake: 0, pays: 0 },
+          down: { stake: 0, pays: 0 },
+        };
+        entry[r.direction] = { stake: Number(r.stake), pays: Number(r.pays) };
+        products.set(r.product_id, entry);
+      }
+      return {
+        exposure: [...products].map(([productId, sides]) => ({ productId, ...sides })),
+        placementsLastMinute: activity.placements,
+        housePnlToday: activity.houseResult,
+      };
+    },
 
     /** Placements, exposure and the house's result, real and practice apart (GET /api/ops/house). */
     houseFigures: () => repo.houseFigures(d.db),

@@ -125,3 +125,11 @@ export async function depositStatus(db: Queryable, id: number): Promise<DepositS
   );
   return rows[0]?.status ?? null;
 }
+
+/** How many wait for an operator's review (the console's dashboard). */
+export async function countPending(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM deposits WHERE status = 'pending'",
+  );
+  return rows[0]?.n ?? 0;
+}

@@ -145,6 +145,8 @@ export function createDepositService({
       return toPage(await repo.userDeposits(db, userId, page), page.limit, presentDeposit);
     },
 
+    pendingCount: () => repo.countPending(db),
+
     async review(q: PageRequest & { status?: DepositStatus }) {
       return toPage(await repo.listDeposits(db, q), q.limit, presentOpsDeposit);
     },

@@ -150,3 +150,11 @@ export async function withdrawalStatus(
   );
   return rows[0]?.status ?? null;
 }
+
+/** How many wait for an operator's review (the console's dashboard). */
+export async function countPending(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM withdrawals WHERE status = 'pending'",
+  );
+  return rows[0]?.n ?? 0;
+}

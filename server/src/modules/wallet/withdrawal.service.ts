@@ -188,6 +188,8 @@ export function createWithdrawalService({
       );
     },
 
+    pendingCount: () => repo.countPending(db),
+
     async review(q: PageRequest & { status?: WithdrawalStatus }) {
       return toPage(await repo.listWithdrawals(db, q), q.limit, presentOpsWithdrawal);
     },

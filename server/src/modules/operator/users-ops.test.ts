@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { opsUserProfileDto } from '@shared/dto';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { bulkOrders } from '@tests/support/bulk-orders';
+import { deposit, fund, opsAuth, summaryOf } from '@tests/support/wallet';
+
+type OpsUserProfile = z.infer<typeof opsUserProfileDto>;
+
+/** Issue 20: support finds a user and ends their sessions; the admin's dashboard figures. */
+describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) => {
+  let t: TestDb;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    api = await buildTestApi(t.db);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await t?.drop();
+  });
+
+  const search = async (q: string) =>
+    (
+      (await api.http.get('/api/ops/users').query({ q }).set(opsAuth).expect(200)).body.items as {
+        id: string;
+        account: string;
+      }[]
+    ).map((u) => u.id);
+
+  it('finds a user by id, by the beginning of the account and by the digits of the phone', async () => {
+    const u = await registerUser(api, 'findme');
+    expect(await search(u.user.id)).toContain(u.user.id);
+    expect(await search(u.account.slice(0, 8).toUpperCase())).toContain(u.user.id);
+    // registerUser's phone is +86 138 0013 8000: its digits, however typed.
+    expect(await search('138 0013')).toContain(u.user.id);
+    expect(await search('zz_nobody_has_this')).toEqual([]);
+    // LIKE's wildcards are taken literally: "%" is no way to list everybody.
+    expect(await search('%')).toEqual([]);
+    const empty = await api.http.get('/api/ops/users').query({ q: '' }).set(opsAuth);
+    expect([empty.status, empty.body.error.field]).toEqual([400, 'q']);
+  });
+
+  it("shows a user's account at a glance and ends their sessions, sockets told", async () => {
+    const u = await registerUser(api, 'profile');
+    await fund(api, u, 50_000);
+    const pending = await deposit(api, u, 20_000);
+    const profile = (await api.http.get(`/api/ops/users/${u.user.id}`).set(opsAuth).expect(200))
+      .body as OpsUserProfile;
+    expect(profile.user).toMatchObject({ id: u.user.id, account: u.account, frozen: false });
+    expect(profile.balances.available).toBe((await summaryOf(api, u)).available);
+    expect(profile.deposits.map((d) => d.id)).toContain(pending);
+    expect(profile.sessions.length).toBeGreaterThanOrEqual(1);
+    await api.http.get('/api/ops/users/99999999').set(opsAuth).expect(404);
+
+    const ended = await api.http
+      .delete(`/api/ops/users/${u.user.id}/sessions`)
+      .set(opsAuth)
+      .expect(200);
+    expect(ended.body.revoked).toBeGreaterThanOrEqual(1);
+    await api.http.get('/api/account/summary').set(u.auth).expect(401);
+    expect(api.userEvents.ended.at(-1)?.reason).toBe('revoked');
+    const after = (await api.http.get(`/api/ops/users/${u.user.id}`).set(opsAuth).expect(200)).body;
+    expect(after.sessions).toEqual([]);
+  });
+
+  /**
+   * The exposure is checked against the open orders read back and computed here, order by order:
+   * the house pays stake + stake × rate (whole minor units, rounded down) to the winning side.
+   */
+  it('reports exposure per product and direction equal to a computation from the open orders', async () => {
+    const a = await registerUser(api, 'expoa');
+    const b = await registerUser(api, 'expob');
+    await fund(api, a, 10_000_000);
+    await fund(api, b, 10_000_000);
+    const ids = [Number(a.user.id), Number(b.user.id)];
+    await bulkOrders(t.db, ids, 7, 'BTCUSDT');
+    await bulkOrders(t.db, ids, 4, 'XAUUSD');
+    const { rows } = await t.db.query<{
+      product_id: string;
+      direction: 'up' | 'down';
+      amount: number;
+      rate_bp: number;
+    }>(
+      "SELECT product_id, direction, amount, rate_bp FROM orders WHERE status = 'open' AND mode = 'real'",
+    );
+    const expected = new Map<string, Record<'up' | 'down', { stake: number; pays: number }>>();
+    for (const o of rows) {
+      const e = expected.get(o.product_id) ?? {
+        up: { stake: 0, pays: 0 },
+        down: { stake: 0, pays: 0 },
+      };
+      e[o.direction].stake += o.amount;
+      e[o.direction].pays += o.amount + Math.floor((o.amount * o.rate_bp) / 10_000);
+      expected.set(o.product_id, e);
+    }
+    const dashboard = (await api.http.get('/api/ops/dashboard').set(opsAuth).expect(200)).body;
+    expect(dashboard.exposure).toEqual(
+      [...expected].map(([productId, sides]) => ({ productId, ...sides })),
+    );
+    expect(dashboard.placementsLastMinute).toBe(rows.length);
+    expect(dashboard.pending).toEqual({ deposits: 1, withdrawals: 0, kyc: 0 });
+    expect(dashboard.housePnlToday).toBe(0);
+  });
+});
