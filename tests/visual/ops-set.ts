@@ -104,6 +104,33 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     tradePassword: '123456',
     mode: 'real',
   });
+  // Open real-money orders on both sides: the dashboard's exposure (long, so they stay open).
+  const product = (await (await fetch(`${app.url}/api/market/products/BTCUSDT`)).json()) as {
+    durations: { seconds: number; rate: string }[];
+  };
+  const rung = product.durations[product.durations.length - 1]!;
+  for (const [direction, amount] of [
+    ['up', 120_000],
+    ['down', 45_000],
+  ] as const) {
+    const res = await fetch(`${app.url}/api/orders`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${rich}`,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `ops-set-${direction}-${Date.now()}`,
+      },
+      body: JSON.stringify({
+        productId: 'BTCUSDT',
+        direction,
+        amount,
+        duration: rung.seconds,
+        rate: rung.rate,
+        mode: 'real',
+      }),
+    });
+    if (!res.ok) console.log(`order not placed: ${res.status} ${await res.text()}`);
+  }
   // Another account with the same ID number: the identity queue warns.
   const twin = await logInOverApi(app, await registerOverApi(app, 'li_si_2024'));
   await call('/api/kyc', twin, undefined, kyc('Li Si'));
@@ -154,6 +181,15 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
           throw err;
         });
     };
+    await visit('dashboard', '[data-testid=exposure-table]');
+    await shoot('dashboard');
+    await visit('users', 'input[name=q]');
+    await page.locator('input[name=q]').fill('zhang');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=users-table] tbody tr').first().waitFor();
+    await shoot('users');
+    await visit('users/1', '[data-testid=user-orders]');
+    await shoot('user-profile');
     await visit('deposits', '[data-testid=deposit-screenshot]');
     await shoot('deposits');
     await visit('withdrawals', '[data-testid=queue-item]');

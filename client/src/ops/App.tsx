@@ -15,6 +15,10 @@ const AuditPage = lazy(() => import('./pages/Audit').then((m) => ({ default: m.A
 const OperatorsPage = lazy(() =>
   import('./pages/Operators').then((m) => ({ default: m.OperatorsPage })),
 );
+const UsersPage = lazy(() => import('./pages/Users').then((m) => ({ default: m.UsersPage })));
+const DashboardPage = lazy(() =>
+  import('./pages/Dashboard').then((m) => ({ default: m.DashboardPage })),
+);
 
 /**
  * Live without an operator socket (DECISIONS.md): every list refetches every 3 s and when the
@@ -91,6 +95,8 @@ function Shell() {
     body = <ReviewQueue key={page} kind={page} />;
   else if (page === 'audit') body = <AuditPage />;
   else if (page === 'operators') body = <OperatorsPage />;
+  else if (page === 'users') body = <UsersPage id={route[1]} />;
+  else if (page === 'dashboard') body = <DashboardPage />;
   else body = <div className="ops-empty">{t('common.noSuchPage')}</div>;
   return (
     <div className="ops-shell">

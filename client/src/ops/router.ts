@@ -3,9 +3,11 @@ import type { Role } from './types';
 
 /** The console's pages (a hash router: /ops/#/deposits), which roles reach each, in nav order. */
 export const opsPages = [
+  { path: 'dashboard', roles: ['admin'] },
   { path: 'deposits', roles: ['reviewer', 'admin'] },
   { path: 'withdrawals', roles: ['reviewer', 'admin'] },
   { path: 'kyc', roles: ['reviewer', 'admin'] },
+  { path: 'users', roles: ['support', 'admin'] },
   { path: 'audit', roles: ['admin'] },
   { path: 'operators', roles: ['admin'] },
 ] as const satisfies readonly { path: string; roles: readonly Role[] }[];

@@ -87,3 +87,47 @@ export interface AuditLine {
   address: string | null;
   status: number;
 }
+
+export interface OpsUser {
+  id: string;
+  account: string;
+  phone: string;
+  nickname: string;
+  creditScore: number;
+  createdAt: number;
+  frozen: boolean;
+  frozenReason: string | null;
+  kycStatus: 'none' | 'pending' | 'verified' | 'rejected';
+}
+
+export interface OpsOrder {
+  id: string;
+  productId: string;
+  direction: 'up' | 'down';
+  amount: number;
+  duration: number;
+  status: string;
+  pnl: number | null;
+  createdAt: number;
+}
+
+export interface OpsUserProfile {
+  user: OpsUser;
+  balances: { available: number; inOrders: number; withdrawHold: number; savings: number };
+  orders: OpsOrder[];
+  deposits: { id: string; channel: string; amount: number; status: string; createdAt: number }[];
+  withdrawals: { id: string; amount: number; status: string; createdAt: number }[];
+  sessions: { id: string; createdAt: number; lastSeenAt: number; expiresAt: number }[];
+}
+
+export interface ExposureSide {
+  stake: number;
+  pays: number;
+}
+
+export interface OpsDashboard {
+  pending: { deposits: number; withdrawals: number; kyc: number };
+  exposure: { productId: string; up: ExposureSide; down: ExposureSide }[];
+  placementsLastMinute: number;
+  housePnlToday: number;
+}

@@ -4,8 +4,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useT } from '../useT';
 
-const schema = z.object({ reason: z.string().trim().min(1, 'review.reasonRequired').max(200) });
-
 /** Asks for a reason (a rejection, a freeze) before the action; Escape or Cancel closes it. */
 export function ReasonDialog({
   title,
@@ -13,14 +11,18 @@ export function ReasonDialog({
   onClose,
   onConfirm,
   max = 200,
+  reasonLabel,
 }: {
   title: string;
   confirm: string;
+  /** What the reason is for (default: shown to the user). */
+  reasonLabel?: string;
   onClose: () => void;
   onConfirm: (reason: string) => Promise<void> | void;
   max?: number;
 }) {
   const { t } = useT();
+  const schema = z.object({ reason: z.string().trim().min(1, 'review.reasonRequired').max(max) });
   const { register, handleSubmit, formState } = useForm<{ reason: string }>({
     resolver: zodResolver(schema),
     defaultValues: { reason: '' },
@@ -38,7 +40,7 @@ export function ReasonDialog({
           <Radix.Title>{title}</Radix.Title>
           <form onSubmit={handleSubmit(async ({ reason }) => onConfirm(reason.trim()))} noValidate>
             <label className="ops-field">
-              <span>{t('review.reason')}</span>
+              <span>{reasonLabel ?? t('review.reason')}</span>
               <textarea rows={3} maxLength={max} autoFocus {...register('reason')} />
               {message && <span className="ops-field-error">{t(message)}</span>}
             </label>
