@@ -10,6 +10,9 @@ import { DepositDetail, KycDetail, WithdrawalDetail } from './queue-details';
 type Kind = 'deposits' | 'withdrawals' | 'kyc';
 type Item = OpsDeposit | OpsWithdrawal | OpsKyc;
 
+/** How long the keys wait after the item on screen was replaced by the next one. */
+const SETTLE_MS = 800;
+
 /** Keys typed into a field (a reason, a search) are text, not shortcuts. */
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
@@ -76,12 +79,22 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
 
   const move = (step: number) =>
     select(Math.min(items.length - 1, Math.max(0, selectedIndex + step)));
+  // When the item on screen leaves the queue (decided elsewhere), the next one takes its place;
+  // a key pressed in that instant was meant for the one that left, so for a moment the keys
+  // wait (the buttons do not: a click aims at what is on screen).
+  const replacedAt = useRef(0);
+  const fallback = selected !== undefined && selected.id !== selection.id && selection.id !== null;
+  const shownId = selected?.id;
+  useEffect(() => {
+    if (fallback) replacedAt.current = performance.now();
+  }, [shownId, fallback]);
+  const settled = () => performance.now() - replacedAt.current > SETTLE_MS;
   const approve = () => selected && !decide.isPending && decide.mutate({ item: selected });
   const reject = () => selected && setRejecting(selected);
 
-  const keys = useRef({ move, approve, reject, open: false });
+  const keys = useRef({ move, approve, reject, settled, open: false });
   useEffect(() => {
-    keys.current = { move, approve, reject, open: rejecting !== null };
+    keys.current = { move, approve, reject, settled, open: rejecting !== null };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -92,8 +105,8 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
         ArrowDown: () => k.move(1),
         k: () => k.move(-1),
         ArrowUp: () => k.move(-1),
-        a: () => k.approve(),
-        r: () => k.reject(),
+        a: () => k.settled() && k.approve(),
+        r: () => k.settled() && k.reject(),
       }[e.key];
       if (!action) return;
       e.preventDefault();
