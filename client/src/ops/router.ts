@@ -11,7 +11,6 @@ export const opsPages = [
   { path: 'audit', roles: ['admin'] },
   { path: 'operators', roles: ['admin'] },
 ] as const satisfies readonly { path: string; roles: readonly Role[] }[];
-export type OpsPath = (typeof opsPages)[number]['path'];
 
 export const reaches = (role: Role, path: string) =>
   role === 'service' ||
