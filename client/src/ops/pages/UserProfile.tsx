@@ -152,7 +152,7 @@ export function UserProfile({ id }: { id: string }) {
       )}
       <div className="ops-columns">
         <section>
-          <h2>{t('nav.deposits')}</h2>
+          <h2>{t('users.deposits')}</h2>
           {table(
             [t('review.amount'), t('review.channel'), t('users.status'), t('review.submitted')],
             deposits.map((d) => [
@@ -165,7 +165,7 @@ export function UserProfile({ id }: { id: string }) {
           )}
         </section>
         <section>
-          <h2>{t('nav.withdrawals')}</h2>
+          <h2>{t('users.withdrawals')}</h2>
           {table(
             [t('review.amount'), t('users.status'), t('review.submitted')],
             withdrawals.map((w) => [
