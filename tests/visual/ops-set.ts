@@ -209,6 +209,10 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     await page.getByTestId('new-secret').waitFor();
     await page.locator('.ops-secrets img').waitFor();
     await shoot('operators-created');
+    // A tablet held upright: the list above the evidence.
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await visit('deposits', '[data-testid=deposit-screenshot]');
+    await shoot('tablet-deposits');
     await context.close();
   }
   return problems;
