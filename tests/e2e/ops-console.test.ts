@@ -266,6 +266,18 @@ describe('operator console', () => {
       body: JSON.stringify(user),
     });
     expect(login.status).toBe(403);
+
+    // Signing out ends the session on the server too: its token no longer opens anything.
+    const token = await page.evaluate(
+      () => (JSON.parse(sessionStorage.getItem('ops.session')!) as { token: string }).token,
+    );
+    await page.getByRole('button', { name: '退出登录' }).click();
+    await page.getByRole('button', { name: '登录' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('ops.session'))).toBeNull();
+    const me = await fetch(`${app.url}/api/ops/me`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(me.status).toBe(401);
     expect(errors).toEqual([]);
   });
 });
