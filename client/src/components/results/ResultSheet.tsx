@@ -1,9 +1,8 @@
-import { useAtomValue } from 'jotai';
 import { Suspense, useEffect } from 'react';
 import { ErrorBoundary } from '@client/components/ErrorBoundary';
 import { lazy } from '@client/app/lazy-page';
 import { useResults, useSettlementFeed } from '@client/state/result-sheet';
-import { tokenAtom } from '@client/state/session';
+import { useIsLoggedIn } from '@client/state/session';
 
 /** Its code and styles load with the first result, not with the app's first screen. */
 const Sheet = lazy(() => import('./Sheet'));
@@ -19,7 +18,7 @@ export function ResultSheet() {
   const results = useResults();
   // A signed-in trader will see results: fetch the sheet once the first screen has settled, so
   // a result never waits for its code.
-  const signedIn = useAtomValue(tokenAtom) !== null;
+  const signedIn = useIsLoggedIn();
   useEffect(() => {
     if (!signedIn) return;
     const timer = setTimeout(() => Sheet.preload(), 3000);

@@ -36,7 +36,8 @@ export function AmountControls({
 }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
-  const quick = quickAmounts(bounds, available);
+  // Three when the repeat chip joins them: the row fits a 360 px phone without scrolling.
+  const quick = quickAmounts(bounds, available, children ? 3 : 4);
   return (
     <>
       <div className="ticket__amount">

@@ -410,8 +410,25 @@ export function Chart({
     if (el && marks) el.dataset.positionLines = String(marks.set(open, closed));
   }, [open, closed]);
 
+  // Where the chart starts on the page: with the dock's height it bounds the chart's height.
+  const boxRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    const measure = () =>
+      box.style.setProperty('--chart-top', `${box.getBoundingClientRect().top + window.scrollY}px`);
+    measure();
+    window.addEventListener('resize', measure);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', measure);
+      observer?.disconnect();
+    };
+  }, []);
+
   return (
-    <div className="chart-box">
+    <div className="chart-box" ref={boxRef}>
       <div
         ref={containerRef}
         className="chart"

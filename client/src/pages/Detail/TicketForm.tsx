@@ -89,6 +89,14 @@ export function TicketForm({
   const [skipConfirm] = useSkipConfirm();
   const dockRef = useRef<HTMLDivElement>(null);
   const dockHeight = useHeight(dockRef);
+  // The chart sizes itself to end above the dock (detail.css, .chart-box).
+  useEffect(() => {
+    const root = document.documentElement;
+    root.style.setProperty('--dock-h', `${dockHeight}px`);
+    return () => {
+      root.style.removeProperty('--dock-h');
+    };
+  }, [dockHeight]);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Direction | null>(null);
   const [retryNote, setRetryNote] = useState<string | null>(null);
@@ -285,9 +293,19 @@ export function TicketForm({
               disabled={!tradable || busy}
               onClick={repeat}
             >
-              ↻ {t('orders.ticket.repeat')}: {lastOrder.direction === 'up' ? '▲' : '▼'}{' '}
-              <span className="num">{money(lastOrder.amount)}</span> ·{' '}
-              {durationLabel(lastOrder.duration)}
+              <span className="visually-hidden">{t('orders.ticket.repeat')}: </span>
+              <span className="ticket__repeat-short" aria-hidden="true">
+                ↻ {lastOrder.direction === 'up' ? '▲' : '▼'}
+              </span>{' '}
+              <span className="num">{money(lastOrder.amount)}</span>
+              <span className="visually-hidden">
+                {' '}
+                ·{' '}
+                {lastOrder.direction === 'up'
+                  ? t('orders.ticket.buyUp')
+                  : t('orders.ticket.buyDown')}{' '}
+                · {durationLabel(lastOrder.duration)}
+              </span>
             </button>
           )}
         </AmountControls>

@@ -178,6 +178,8 @@ describe('GET /api/openapi.json', () => {
 describe('every documented path is served', () => {
   let http: ReturnType<typeof request>;
   const tokens = { user: '', leaving: '' };
+  /** The user the operator routes on users act on (freeze, end sessions): not the caller. */
+  let targetUserId = '';
   /** What the api answers for a path it does not have: its catch-all 404. */
   let noSuchEndpoint: unknown;
 
@@ -187,6 +189,7 @@ describe('every documented path is served', () => {
     expect((await http.get('/api/openapi.json').expect(200)).body).toEqual(openApiDocument());
     tokens.user = (await registerUser(api)).token;
     tokens.leaving = (await registerUser(api)).token;
+    targetUserId = (await registerUser(api)).user.id;
     noSuchEndpoint = (await http.get('/api/no/such/endpoint').expect(404)).body;
   });
   afterAll(async () => {
@@ -197,7 +200,9 @@ describe('every documented path is served', () => {
   const dummies: Record<string, string> = { id: '1', slug: 'about' };
 
   it.each(named)('%s', async (_, { path, method, op }) => {
-    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => dummies[name] ?? '1');
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+      path.startsWith('/api/ops/users/') ? targetUserId : (dummies[name] ?? '1'),
+    );
     const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
     // The session ends with logout, so that call gets a session of its own.
     const user = op.operationId === 'logout' ? tokens.leaving : tokens.user;
