@@ -7,12 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const output = path.join(root, 'dist/client/index.html');
+// The trader's page and the operator console's (built second, into the same folder).
+const outputs = ['dist/client/index.html', 'dist/client/ops.html'].map((p) => path.join(root, p));
+const configs = ['client/vite.config.ts', 'client/vite.ops.config.ts'];
 const sources = [
   'client/src',
   'client/public',
   'client/index.html',
-  'client/vite.config.ts',
+  'client/ops.html',
+  ...configs,
   'shared/src',
   'package-lock.json',
 ];
@@ -24,7 +27,7 @@ function newestMtime(p: string): number {
   return Math.max(0, ...fs.readdirSync(p).map((name) => newestMtime(path.join(p, name))));
 }
 
-const builtAt = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
+const builtAt = Math.min(...outputs.map((o) => (fs.existsSync(o) ? fs.statSync(o).mtimeMs : 0)));
 const sourceAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
 if (builtAt >= sourceAt) {
   console.log('client build is up to date');
@@ -34,24 +37,27 @@ if (builtAt >= sourceAt) {
       ? 'client sources changed: rebuilding the client…'
       : 'building the client (first start)…',
   );
-  const res = spawnSync(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--config',
-      'client/vite.config.ts',
-      '--logLevel',
-      'warn',
-    ],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      // Always the production build: vitest sets NODE_ENV=test, and Vite honours an inherited
-      // NODE_ENV, which would serve React's development build (StrictMode effects run twice).
-      env: { ...process.env, NODE_ENV: 'production' },
-    },
-  );
-  if (res.status !== 0) process.exit(res.status ?? 1);
+  // In order: the trader's build empties dist/client, the console's adds to it.
+  for (const config of configs) {
+    const res = spawnSync(
+      process.execPath,
+      [
+        path.join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--config',
+        config,
+        '--logLevel',
+        'warn',
+      ],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        // Always the production build: vitest sets NODE_ENV=test, and Vite honours an inherited
+        // NODE_ENV, which would serve React's development build (StrictMode effects run twice).
+        env: { ...process.env, NODE_ENV: 'production' },
+      },
+    );
+    if (res.status !== 0) process.exit(res.status ?? 1);
+  }
   console.log('client built');
 }

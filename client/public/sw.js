@@ -4,8 +4,8 @@
  * - Caches the app shell: index.html as served for the scope root, the hashed assets it
  *   references, the manifest and its icons; lazily loaded chunks (pages, language files) are
  *   added when fetched, and the page hands over those it fetched before this worker took over.
- * - NEVER caches API answers (/api/) or socket traffic (/socket.io/): it does not even look at
- *   them, nor at anything else it does not know (health checks, metrics, other origins).
+ * - NEVER caches API answers (/api/), socket traffic (/socket.io/) or the operator console
+ *   (/ops/, /ops.html, /ops-assets/): it does not even look at them, nor at anything else it does not know (health checks, metrics, other origins).
  * - Navigations go to the network first (so a new build is picked up at once) and fall back to
  *   the cached shell when the network is away; the app then says "network signal lost".
  * - Each build registers `sw.js?v=<build id>`: a new version installs, skips waiting, claims the
@@ -32,7 +32,9 @@ function isNeverCached(url) {
   return (
     url.origin !== self.location.origin ||
     url.pathname.startsWith('/api/') ||
-    url.pathname.startsWith('/socket.io/')
+    url.pathname.startsWith('/socket.io/') ||
+    // The operator console (/ops/, its chunks under /ops-assets/): staff pages, never kept here.
+    url.pathname.startsWith('/ops')
   );
 }
 

@@ -189,7 +189,7 @@ export function createApiApp({
  * Files the browser must check on every use: they keep their names from build to build. The
  * service worker above all: an immutable copy would pin every visitor to one version.
  */
-const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html']);
+const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html', 'ops.html']);
 
 function serveClient(app: Express, dir: string): void {
   const index = path.join(dir, 'index.html');
@@ -214,5 +214,16 @@ function serveClient(app: Express, dir: string): void {
     }
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);
+  });
+  // The operator console (issue 20): its own page, a hash router inside, so every /ops path is
+  // that one html. Its API (/api/ops) checks every call; the page itself holds no secret.
+  const opsPage = path.join(dir, 'ops.html');
+  app.get(['/ops', '/ops/{*rest}'], (_req, res) => {
+    if (!fs.existsSync(opsPage)) {
+      res.status(503).type('text').send('The client is not built yet: run `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(opsPage);
   });
 }

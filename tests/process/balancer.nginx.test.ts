@@ -113,4 +113,15 @@ describe('the balancer (deploy/nginx.conf)', () => {
     // Paths that only look alike still reach the api.
     expect(await (await fetch(`${base}/api/opsx`)).text()).toBe('api /api/opsx');
   });
+
+  it('refuses the operator console (/ops/) from outside', async () => {
+    reached.length = 0;
+    for (const p of ['/ops', '/ops/', '/OPS/', '/ops.html', '/ops-assets/ops-abc.js', '//ops/'])
+      expect({ path: p, status: (await fetch(`${base}${p}`)).status }).toEqual({
+        path: p,
+        status: 404,
+      });
+    expect(reached).toEqual([]);
+    expect(await (await fetch(`${base}/opsx`)).text()).toBe('api /opsx');
+  });
 });

@@ -10,12 +10,16 @@
  *                          [--only <part of a route>] [--out artifacts/screenshots]
  *   npm run screenshots -- --set languages [--out artifacts/screenshots]
  *   npm run screenshots -- --set trading [--out artifacts/screenshots]
+ *   npm run screenshots -- --set ops [--out artifacts/screenshots/ops]
  *
  * `--set languages` takes issue 24's review set instead (tests/visual/language-set.ts): the
  * ticket, the trading rules, the fund records with a won order, savings and the bank account
  * form in ko, ja, th, de and fr at 360 px, one sheet per screen. `--set trading` takes issue 18's:
  * the detail page with three open positions and the result sheet on Home, in zh-CN and English,
  * light and dark, at 390 and 360 px (tests/visual/trading-set.ts).
+ *
+ * `--set ops` takes the operator console's pages (tests/visual/ops-set.ts) at 1280×800 in English
+ * and zh-CN, into artifacts/screenshots/ops/ unless told otherwise.
  *
  * Sheets hold four variants each (the first sheet of a route: zh-CN and English, both themes;
  * the second: German and Thai, the longest texts).
@@ -29,6 +33,7 @@ import { launchBrowser, startApp } from '@tests/support/browser';
 import { repoRoot } from '@tests/support/processes';
 import { layoutProblems } from '@tests/support/page-checks';
 import { takeLanguageSet } from './language-set';
+import { takeOpsSet } from './ops-set';
 import { takeTradingSet } from './trading-set';
 import {
   appDrawn,
@@ -57,12 +62,30 @@ const variants = values.variants.split(',').map((v) => {
   if (!lang || !isTheme(theme)) throw new Error(`bad variant ${v}`);
   return { lang, theme };
 });
-const out = path.resolve(repoRoot, values.out);
+const out = path.resolve(
+  repoRoot,
+  values.set === 'ops' && values.out === 'artifacts/screenshots'
+    ? 'artifacts/screenshots/ops'
+    : values.out,
+);
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
 
-if (!['routes', 'languages', 'trading'].includes(values.set))
-  throw new Error(`--set is routes, languages or trading, not ${values.set}`);
+if (!['routes', 'languages', 'trading', 'ops'].includes(values.set))
+  throw new Error(`--set is routes, languages, trading or ops, not ${values.set}`);
+if (values.set === 'ops') {
+  console.log('starting the embedded app and seeding the queues…');
+  const [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  let problems = 0;
+  try {
+    problems = await takeOpsSet(app, browser, out);
+    console.log(`${problems} layout problems`);
+  } finally {
+    await browser.close();
+    await app.dispose();
+  }
+  process.exit(problems > 0 ? 1 : 0);
+}
 if (values.set !== 'routes') {
   console.log('starting the embedded app and seeding a trader…');
   const [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);

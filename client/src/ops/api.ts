@@ -1,0 +1,101 @@
+/**
+ * The console's own small API client: the operator's bearer token from sessionStorage (one tab,
+ * gone when it closes), JSON in and out, and any 401 ends the console's session.
+ */
+const KEY = 'ops.session';
+
+export interface OpsSession {
+  token: string;
+  name: string;
+  expiresAt: number;
+}
+
+export class OpsError extends Error {
+  override readonly name = 'OpsError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+const listeners = new Set<() => void>();
+
+export function readSession(): OpsSession | null {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    return raw ? (JSON.parse(raw) as OpsSession) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(session: OpsSession | null): void {
+  if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
+  else sessionStorage.removeItem(KEY);
+  for (const listener of listeners) listener();
+}
+
+/** Called whenever the session is written (sign in, sign out, a 401). */
+export function onSessionChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const authHeader = (): Record<string, string> => {
+  const token = readSession()?.token;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+};
+
+async function send(path: string, init: RequestInit): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, init);
+  } catch {
+    throw new OpsError('NETWORK', 'no answer', 0);
+  }
+  if (res.ok) return res;
+  const body = (await res.json().catch(() => null)) as {
+    error?: { code?: string; message?: string };
+  } | null;
+  // A token that no longer works (expired, signed out elsewhere): back to the sign-in form.
+  if (res.status === 401 && readSession()) writeSession(null);
+  throw new OpsError(
+    body?.error?.code ?? `HTTP_${res.status}`,
+    body?.error?.message ?? `HTTP ${res.status}`,
+    res.status,
+  );
+}
+
+export async function api<T>(
+  path: string,
+  { method = 'GET', body }: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const res = await send(path, {
+    method,
+    headers: {
+      ...authHeader(),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+/** A private image (a transfer screenshot, an ID photo) as a blob, with the bearer token. */
+export async function fetchImage(id: string, signal: AbortSignal): Promise<Blob> {
+  const res = await send(`/uploads/${encodeURIComponent(id)}`, { headers: authHeader(), signal });
+  return res.blob();
+}
+
+/** `{ a: 1, b: undefined }` → `?a=1`. */
+export function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== '') search.set(k, String(v));
+  const s = search.toString();
+  return s ? `?${s}` : '';
+}

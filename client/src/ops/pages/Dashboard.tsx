@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api';
+import { useT } from '../useT';
+import { money } from '../format';
+import { href } from '../router';
+import type { OpsDashboard } from '../types';
+
+/** The house at a glance (admin): the review backlog, open exposure per product, today's result. */
+export function DashboardPage() {
+  const { t, lang } = useT();
+  const board = useQuery({
+    queryKey: ['dashboard'],
+    queryFn: () => api<OpsDashboard>('/ops/dashboard'),
+  });
+  const d = board.data;
+  if (!d)
+    return (
+      <p className={board.isError ? 'ops-alert' : 'ops-muted'}>
+        {board.isError ? t('common.loadFailed') : t('common.loading')}
+      </p>
+    );
+  const tiles = [
+    { label: t('nav.deposits'), value: d.pending.deposits, link: href('deposits') },
+    { label: t('nav.withdrawals'), value: d.pending.withdrawals, link: href('withdrawals') },
+    { label: t('nav.kyc'), value: d.pending.kyc, link: href('kyc') },
+  ];
+  // What the house pays out if a direction wins, minus what it keeps of the other side's stakes.
+  const worst = (e: OpsDashboard['exposure'][number]) =>
+    Math.max(e.up.pays - e.up.stake - e.down.stake, e.down.pays - e.down.stake - e.up.stake);
+  return (
+    <div className="ops-page" data-testid="dashboard">
+      <header className="ops-page-head">
+        <h1>{t('nav.dashboard')}</h1>
+      </header>
+      <div className="ops-tiles">
+        {tiles.map((tile) => (
+          <a key={tile.label} className="ops-tile" href={tile.link}>
+            <span className="ops-muted">{t('dashboard.pending', { what: tile.label })}</span>
+            <strong>{tile.value}</strong>
+          </a>
+        ))}
+        <div className="ops-tile">
+          <span className="ops-muted">{t('dashboard.housePnlToday')}</span>
+          <strong className={d.housePnlToday < 0 ? 'ops-neg' : 'ops-pos'}>
+            {money(d.housePnlToday, lang)}
+          </strong>
+        </div>
+        <div className="ops-tile">
+          <span className="ops-muted">{t('dashboard.placements')}</span>
+          <strong>{d.placementsLastMinute}</strong>
+        </div>
+      </div>
+      <h2>{t('dashboard.exposure')}</h2>
+      <div className="ops-table-wrap">
+        <table className="ops-table ops-numeric" data-testid="exposure-table">
+          <thead>
+            <tr>
+              <th>{t('dashboard.product')}</th>
+              <th>{t('dashboard.upStake')}</th>
+              <th>{t('dashboard.upPays')}</th>
+              <th>{t('dashboard.downStake')}</th>
+              <th>{t('dashboard.downPays')}</th>
+              <th>{t('dashboard.worst')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.exposure.map((e) => (
+              <tr key={e.productId}>
+                <td>{e.productId}</td>
+                <td>{money(e.up.stake, lang)}</td>
+                <td>{money(e.up.pays, lang)}</td>
+                <td>{money(e.down.stake, lang)}</td>
+                <td>{money(e.down.pays, lang)}</td>
+                <td className={worst(e) > 0 ? 'ops-neg' : undefined}>
+                  {money(Math.max(0, worst(e)), lang)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {d.exposure.length === 0 && <p className="ops-muted">{t('dashboard.noExposure')}</p>}
+      </div>
+      <p className="ops-muted">{t('dashboard.worstNote')}</p>
+    </div>
+  );
+}

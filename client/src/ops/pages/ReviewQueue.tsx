@@ -1,0 +1,214 @@
+import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, OpsError } from '../api';
+import { useT } from '../useT';
+import { dateTime, money } from '../format';
+import { ReasonDialog } from '../components/ReasonDialog';
+import type { OpsDeposit, OpsKyc, OpsWithdrawal, Page } from '../types';
+import { DepositDetail, KycDetail, WithdrawalDetail } from './queue-details';
+
+type Kind = 'deposits' | 'withdrawals' | 'kyc';
+type Item = OpsDeposit | OpsWithdrawal | OpsKyc;
+
+/** How long the keys wait after the item on screen was replaced by the next one. */
+const SETTLE_MS = 800;
+
+/** Keys typed into a field (a reason, a search) are text, not shortcuts. */
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+/**
+ * A review queue: the pending items on the left, the selected one's evidence beside it, Approve
+ * or Reject (with a reason). j/k or ↑/↓ move, a approves, r rejects. A decision another operator
+ * made first (409 INVALID_STATE) is news, not an error: the queue refreshes.
+ */
+export function ReviewQueue({ kind }: { kind: Kind }) {
+  const { t, lang } = useT();
+  const client = useQueryClient();
+  const key = ['queue', kind];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: () => api<Page<Item>>(`/ops/${kind}?status=pending&limit=100`),
+  });
+  const items = list.data?.items ?? [];
+  // The selection by id; when that item leaves the queue, the one now at its place.
+  const [selection, setSelection] = useState<{ id: string | null; index: number }>({
+    id: null,
+    index: 0,
+  });
+  const selected =
+    items.find((i) => i.id === selection.id) ?? items[Math.min(selection.index, items.length - 1)];
+  const selectedIndex = selected ? items.indexOf(selected) : 0;
+  const select = (i: number) => {
+    const item = items[i];
+    if (item) setSelection({ id: item.id, index: i });
+  };
+  const [rejecting, setRejecting] = useState<Item | null>(null);
+  const [notice, setNotice] = useState<{ tone: 'ok' | 'info' | 'error'; text: string } | null>(
+    null,
+  );
+
+  const decide = useMutation({
+    mutationFn: ({ item, reason }: { item: Item; reason?: string }) =>
+      api(`/ops/${kind}/${item.id}/${reason === undefined ? 'approve' : 'reject'}`, {
+        method: 'POST',
+        body: reason === undefined ? undefined : { reason },
+      }),
+    onSuccess: (_answer, { item, reason }) => {
+      setNotice({
+        tone: 'ok',
+        text: t(reason === undefined ? 'review.approved' : 'review.rejected', {
+          user: item.userAccount,
+        }),
+      });
+      client.setQueryData<Page<Item>>(key, (page) =>
+        page ? { ...page, items: page.items.filter((i) => i.id !== item.id) } : page,
+      );
+    },
+    onError: (err, { item }) => {
+      if (err instanceof OpsError && (err.code === 'INVALID_STATE' || err.status === 404)) {
+        setNotice({ tone: 'info', text: t('review.alreadyDecided', { user: item.userAccount }) });
+        client.setQueryData<Page<Item>>(key, (page) =>
+          page ? { ...page, items: page.items.filter((i) => i.id !== item.id) } : page,
+        );
+      } else setNotice({ tone: 'error', text: t('common.failed') });
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: key }),
+  });
+
+  const move = (step: number) =>
+    select(Math.min(items.length - 1, Math.max(0, selectedIndex + step)));
+  // When the item on screen leaves the queue (decided elsewhere), the next one takes its place;
+  // a key pressed in that instant was meant for the one that left, so for a moment the keys
+  // wait (the buttons do not: a click aims at what is on screen).
+  const replacedAt = useRef(0);
+  const fallback = selected !== undefined && selected.id !== selection.id && selection.id !== null;
+  const shownId = selected?.id;
+  useEffect(() => {
+    if (fallback) replacedAt.current = performance.now();
+  }, [shownId, fallback]);
+  const settled = () => performance.now() - replacedAt.current > SETTLE_MS;
+  const approve = () => selected && !decide.isPending && decide.mutate({ item: selected });
+  const reject = () => selected && setRejecting(selected);
+
+  const keys = useRef({ move, approve, reject, settled, open: false });
+  useEffect(() => {
+    keys.current = { move, approve, reject, settled, open: rejecting !== null };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const k = keys.current;
+      if (k.open || typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      const action = {
+        j: () => k.move(1),
+        ArrowDown: () => k.move(1),
+        k: () => k.move(-1),
+        ArrowUp: () => k.move(-1),
+        a: () => k.settled() && k.approve(),
+        r: () => k.settled() && k.reject(),
+      }[e.key];
+      if (!action) return;
+      e.preventDefault();
+      action();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const summary = (item: Item) =>
+    'amount' in item ? money(item.amount, lang) : `${item.name} · ${item.nationality}`;
+
+  return (
+    <div className="ops-queue" data-testid={`queue-${kind}`}>
+      <header className="ops-page-head">
+        <h1>{t(`nav.${kind}`)}</h1>
+        <span className="ops-count" data-testid="queue-count">
+          {t('review.pendingCount', { count: items.length })}
+        </span>
+        <span className="ops-hints" aria-hidden="true">
+          <kbd>j</kbd>/<kbd>k</kbd> {t('review.hintMove')} · <kbd>a</kbd> {t('review.approve')} ·{' '}
+          <kbd>r</kbd> {t('review.reject')}
+        </span>
+      </header>
+      {notice && (
+        <p className={`ops-notice ops-${notice.tone}`} role="status" data-testid="queue-notice">
+          {notice.text}
+        </p>
+      )}
+      <div className="ops-queue-body">
+        <ul className="ops-list" aria-label={t(`nav.${kind}`)}>
+          {list.isPending && <li className="ops-muted">{t('common.loading')}</li>}
+          {list.isSuccess && items.length === 0 && (
+            <li className="ops-muted" data-testid="queue-empty">
+              {t('review.empty')}
+            </li>
+          )}
+          {items.map((item, i) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                className="ops-list-item"
+                aria-current={item === selected ? 'true' : undefined}
+                data-testid="queue-item"
+                data-id={item.id}
+                onClick={() => select(i)}
+              >
+                <span className="ops-list-main">
+                  <strong>{item.userAccount}</strong>
+                  <span>{summary(item)}</span>
+                </span>
+                <span className="ops-muted">{dateTime(item.createdAt, lang)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <section className="ops-detail" aria-label={t('review.details')}>
+          {selected ? (
+            <>
+              <div className="ops-actions">
+                <span className="ops-muted">
+                  #{selected.id} · {selected.userAccount}
+                </span>
+                <button
+                  type="button"
+                  className="ops-btn ops-primary"
+                  disabled={decide.isPending}
+                  onClick={approve}
+                  data-testid="approve"
+                >
+                  {t('review.approve')} <kbd>a</kbd>
+                </button>
+                <button
+                  type="button"
+                  className="ops-btn ops-danger"
+                  disabled={decide.isPending}
+                  onClick={reject}
+                  data-testid="reject"
+                >
+                  {t('review.reject')} <kbd>r</kbd>
+                </button>
+              </div>
+              {kind === 'deposits' && <DepositDetail item={selected as OpsDeposit} />}
+              {kind === 'withdrawals' && <WithdrawalDetail item={selected as OpsWithdrawal} />}
+              {kind === 'kyc' && <KycDetail item={selected as OpsKyc} />}
+            </>
+          ) : (
+            <p className="ops-muted">{t('review.nothingSelected')}</p>
+          )}
+        </section>
+      </div>
+      {rejecting && (
+        <ReasonDialog
+          title={t('review.rejectTitle', { user: rejecting.userAccount })}
+          confirm={t('review.reject')}
+          onClose={() => setRejecting(null)}
+          onConfirm={async (reason) => {
+            setRejecting(null);
+            await decide.mutateAsync({ item: rejecting, reason }).catch(() => undefined);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import type { ReactNode } from 'react';
+import { useT } from '../useT';
+import { dateTime, money } from '../format';
+import { ZoomImage } from '../components/ZoomImage';
+import type { OpsDeposit, OpsKyc, OpsWithdrawal } from '../types';
+
+export function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="ops-facts">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value ?? '--'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function DepositDetail({ item }: { item: OpsDeposit }) {
+  const { t, lang } = useT();
+  return (
+    <div className="ops-detail-split">
+      <ZoomImage id={item.screenshotId} alt={t('review.screenshot')} testId="deposit-screenshot" />
+      <Facts
+        rows={[
+          [t('review.amount'), <strong className="ops-big">{money(item.amount, lang)}</strong>],
+          [t('review.channel'), t(`channels.${item.channel}`)],
+          [t('review.user'), `${item.userAccount} (#${item.userId})`],
+          [t('review.payerName'), item.payerName],
+          [t('review.payerBank'), item.payerBank],
+          [t('review.payerCard'), item.payerCard],
+          ...(item.quantity !== undefined
+            ? ([
+                [t('review.quantity'), money(item.quantity, lang)],
+                [t('review.rate'), item.rate],
+              ] as [string, ReactNode][])
+            : []),
+          [t('review.remark'), item.remark],
+          [t('review.submitted'), dateTime(item.createdAt, lang)],
+        ]}
+      />
+    </div>
+  );
+}
+
+export function WithdrawalDetail({ item }: { item: OpsWithdrawal }) {
+  const { t, lang } = useT();
+  const a = item.account;
+  return (
+    <Facts
+      rows={[
+        [t('review.amount'), <strong className="ops-big">{money(item.amount, lang)}</strong>],
+        [t('review.user'), `${item.userAccount} (#${item.userId})`],
+        ...((a.type === 'bank'
+          ? [
+              [t('review.holderName'), a.holderName],
+              [t('review.bankName'), a.bankName],
+              [t('review.cardNumber'), a.cardNumber],
+              [t('review.branch'), a.branch],
+              [t('review.bankAddress'), a.bankAddress],
+              [t('review.nationality'), a.nationality],
+            ]
+          : [
+              [t('review.network'), a.network],
+              [t('review.address'), <code>{a.address}</code>],
+            ]) as [string, ReactNode][]),
+        [t('review.submitted'), dateTime(item.createdAt, lang)],
+      ]}
+    />
+  );
+}
+
+export function KycDetail({ item }: { item: OpsKyc }) {
+  const { t, lang } = useT();
+  return (
+    <div className="ops-kyc">
+      {item.sameIdNumber.length > 0 && (
+        <div className="ops-warning" role="note" data-testid="same-id-warning">
+          <strong>{t('review.sameIdTitle')}</strong>{' '}
+          {item.sameIdNumber
+            .map((o) => `${o.userAccount} (#${o.userId}, ${t(`kycStatus.${o.status}`)})`)
+            .join(', ')}
+        </div>
+      )}
+      <div className="ops-photos">
+        <ZoomImage id={item.frontId} alt={t('review.frontId')} testId="kyc-front" />
+        <ZoomImage id={item.backId} alt={t('review.backId')} testId="kyc-back" />
+      </div>
+      <Facts
+        rows={[
+          [t('review.typedName'), <strong>{item.name}</strong>],
+          [t('review.idNumber'), <strong>{item.idNumber}</strong>],
+          [t('review.nationality'), item.nationality],
+          [t('review.user'), `${item.userAccount} (#${item.userId})`],
+          [t('review.submitted'), dateTime(item.createdAt, lang)],
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+/** The shapes the console reads (shared/src/dto.ts, as JSON). */
+export type Role = 'reviewer' | 'support' | 'admin' | 'service';
+
+export interface Me {
+  id: string | null;
+  name: string;
+  role: Role;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+interface Reviewed {
+  id: string;
+  userId: string;
+  userAccount: string;
+  status: string;
+  reason?: string;
+  createdAt: number;
+  reviewedAt?: number;
+}
+
+export interface OpsDeposit extends Reviewed {
+  channel: string;
+  amount: number;
+  quantity?: number;
+  rate?: string;
+  remark?: string;
+  screenshotId: string;
+  payerBank?: string;
+  payerCard?: string;
+  payerName?: string;
+}
+
+export type WithdrawalAccount =
+  | {
+      id: string;
+      type: 'bank';
+      holderName: string;
+      nationality: string;
+      bankName: string;
+      cardNumber: string;
+      branch?: string;
+      bankAddress?: string;
+    }
+  | { id: string; type: 'coin'; network: string; address: string };
+
+export interface OpsWithdrawal extends Reviewed {
+  amount: number;
+  account: WithdrawalAccount;
+}
+
+export interface OpsKyc extends Reviewed {
+  name: string;
+  idNumber: string;
+  nationality: string;
+  frontId: string;
+  backId: string;
+  sameIdNumber: { userId: string; userAccount: string; status: string }[];
+}
+
+export interface Operator {
+  id: string;
+  name: string;
+  role: 'reviewer' | 'support' | 'admin';
+  createdAt: number;
+  disabled: boolean;
+}
+
+export interface NewOperator {
+  operator: Operator;
+  password: string;
+  totpSecret: string;
+  otpauthUri: string;
+}
+
+export interface AuditLine {
+  id: string;
+  at: number;
+  operator: string;
+  role: string;
+  action: string;
+  target: string | null;
+  reason: string | null;
+  address: string | null;
+  status: number;
+}
+
+export interface OpsUser {
+  id: string;
+  account: string;
+  phone: string;
+  nickname: string;
+  creditScore: number;
+  createdAt: number;
+  frozen: boolean;
+  frozenReason: string | null;
+  kycStatus: 'none' | 'pending' | 'verified' | 'rejected';
+}
+
+export interface OpsOrder {
+  id: string;
+  productId: string;
+  direction: 'up' | 'down';
+  amount: number;
+  duration: number;
+  status: string;
+  pnl: number | null;
+  createdAt: number;
+}
+
+export interface OpsUserProfile {
+  user: OpsUser;
+  balances: { available: number; inOrders: number; withdrawHold: number; savings: number };
+  orders: OpsOrder[];
+  deposits: { id: string; channel: string; amount: number; status: string; createdAt: number }[];
+  withdrawals: { id: string; amount: number; status: string; createdAt: number }[];
+  sessions: { id: string; createdAt: number; lastSeenAt: number; expiresAt: number }[];
+}
+
+export interface ExposureSide {
+  stake: number;
+  pays: number;
+}
+
+export interface OpsDashboard {
+  pending: { deposits: number; withdrawals: number; kyc: number };
+  exposure: { productId: string; up: ExposureSide; down: ExposureSide }[];
+  placementsLastMinute: number;
+  housePnlToday: number;
+}
