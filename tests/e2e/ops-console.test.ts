@@ -239,7 +239,7 @@ describe('operator console', () => {
     await page.getByLabel('操作员名称').fill(support.operator.name);
     await page.getByLabel('密码').fill(support.password);
     await page.getByLabel('6 位验证码').fill(await generate({ secret: support.totpSecret }));
-    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.getByTestId('operator-name').waitFor();
     // Support's navigation: users only; it opens there.
     expect(await page.getByRole('navigation').getByRole('link').allInnerTexts()).toEqual(['用户']);
@@ -272,7 +272,7 @@ describe('operator console', () => {
       () => (JSON.parse(sessionStorage.getItem('ops.session')!) as { token: string }).token,
     );
     await page.getByRole('button', { name: '退出登录' }).click();
-    await page.getByRole('button', { name: '登录' }).waitFor();
+    await page.getByRole('button', { name: '登录', exact: true }).waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('ops.session'))).toBeNull();
     const me = await fetch(`${app.url}/api/ops/me`, {
       headers: { Authorization: `Bearer ${token}` },
