@@ -90,7 +90,7 @@ export function MarketsPage() {
                   ) : (
                     <button
                       type="button"
-                      className="ops-btn ops-danger"
+                      className="ops-btn"
                       disabled={maintenance.isPending}
                       onClick={() => {
                         setNotice(null);
