@@ -141,6 +141,12 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     () => undefined,
   );
 
+  // Gold under maintenance until two hours from now: the Markets page's third state.
+  await call('/api/ops/products/XAUUSD/maintenance', token, {
+    on: true,
+    opensAt: Date.now() + 2 * 3600_000,
+  });
+
   fs.mkdirSync(out, { recursive: true });
   let problems = 0;
   for (const lang of languages) {
@@ -183,6 +189,16 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     };
     await visit('dashboard', '[data-testid=exposure-table]');
     await shoot('dashboard');
+    await visit('markets', '[data-testid=market-row][data-status=maintenance]');
+    await shoot('markets');
+    await page.locator('[data-testid=market-row][data-id=BTCUSDT] button').click();
+    await page.getByTestId('maintenance-dialog').waitFor();
+    await shoot('markets-start');
+    await page.keyboard.press('Escape');
+    await visit('content', '[data-testid=message-form]');
+    await page.locator('[data-testid=message-form] button[type=submit]').click();
+    await page.locator('[data-testid=message-form] .ops-field-error').first().waitFor();
+    await shoot('content');
     await visit('users', 'input[name=q]');
     await page.locator('input[name=q]').fill('zhang');
     await page.keyboard.press('Enter');

@@ -19,6 +19,8 @@ const UsersPage = lazy(() => import('./pages/Users').then((m) => ({ default: m.U
 const DashboardPage = lazy(() =>
   import('./pages/Dashboard').then((m) => ({ default: m.DashboardPage })),
 );
+const MarketsPage = lazy(() => import('./pages/Markets').then((m) => ({ default: m.MarketsPage })));
+const ContentPage = lazy(() => import('./pages/Content').then((m) => ({ default: m.ContentPage })));
 
 /**
  * Live without an operator socket (DECISIONS.md): every list refetches every 3 s and when the
@@ -97,6 +99,8 @@ function Shell() {
   else if (page === 'operators') body = <OperatorsPage />;
   else if (page === 'users') body = <UsersPage id={route[1]} />;
   else if (page === 'dashboard') body = <DashboardPage />;
+  else if (page === 'markets') body = <MarketsPage />;
+  else if (page === 'content') body = <ContentPage />;
   else body = <div className="ops-empty">{t('common.noSuchPage')}</div>;
   return (
     <div className="ops-shell">

@@ -16,6 +16,8 @@ export class OpsError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    /** The request field a 400 is about (VALIDATION_FAILED), when the server names one. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -58,7 +60,7 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   }
   if (res.ok) return res;
   const body = (await res.json().catch(() => null)) as {
-    error?: { code?: string; message?: string };
+    error?: { code?: string; message?: string; field?: string };
   } | null;
   // A token that no longer works (expired, signed out elsewhere): back to the sign-in form.
   if (res.status === 401 && readSession()) writeSession(null);
@@ -66,6 +68,7 @@ async function send(path: string, init: RequestInit): Promise<Response> {
     body?.error?.code ?? `HTTP_${res.status}`,
     body?.error?.message ?? `HTTP ${res.status}`,
     res.status,
+    body?.error?.field,
   );
 }
 

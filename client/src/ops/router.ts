@@ -8,6 +8,8 @@ export const opsPages = [
   { path: 'withdrawals', roles: ['reviewer', 'admin'] },
   { path: 'kyc', roles: ['reviewer', 'admin'] },
   { path: 'users', roles: ['support', 'admin'] },
+  { path: 'markets', roles: ['admin'] },
+  { path: 'content', roles: ['admin'] },
   { path: 'audit', roles: ['admin'] },
   { path: 'operators', roles: ['admin'] },
 ] as const satisfies readonly { path: string; roles: readonly Role[] }[];

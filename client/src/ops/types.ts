@@ -131,3 +131,23 @@ export interface OpsDashboard {
   placementsLastMinute: number;
   housePnlToday: number;
 }
+
+/** GET /api/market/products: the fields the Markets page shows. */
+export interface MarketProduct {
+  id: string;
+  name: string;
+  category: 'crypto' | 'forex' | 'metals' | 'energy' | 'index';
+  status: 'open' | 'closed' | 'maintenance';
+  opensAt?: number;
+  last: { price: string } | null;
+}
+
+/** POST /api/ops/messages and /api/ops/news: what was sent or published. */
+export interface SentMessage {
+  id: string;
+  userId: string | null;
+  title: string;
+}
+export interface PublishedNews {
+  id: string;
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { generate } from 'otplib';
+import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { logInOverApi, opsJson, registerOverApi } from '@tests/support/journey';
+
+interface NewOperator {
+  operator: { id: string; name: string; role: string };
+  password: string;
+  totpSecret: string;
+}
+
+/**
+ * The console's admin pages in a real browser: Markets puts EURUSD into maintenance and takes it
+ * out again (the public product API follows), Content sends a broadcast a trader then reads, and
+ * a reviewer's navigation holds neither page.
+ */
+describe('operator console: Markets and Content', () => {
+  let app: AppUnderTest;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const stamp = `${process.pid % 10_000}${Date.now() % 100_000}`;
+  const live = { timeout: 30_000, interval: 250 };
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    await browser?.close();
+    await app?.dispose();
+  });
+
+  const consolePage = async (): Promise<{ page: Page; errors: string[] }> => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'en',
+      deviceScaleFactor: 1,
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    return { page, errors };
+  };
+  const signIn = async (page: Page, o: NewOperator) => {
+    await page.goto(`${app.url}/ops/`);
+    await page.getByLabel('Operator name').fill(o.operator.name);
+    await page.getByLabel('Password').fill(o.password);
+    await page.getByLabel('6-digit code').fill(await generate({ secret: o.totpSecret }));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('operator-name').waitFor();
+  };
+  const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allInnerTexts();
+  const productStatus = async (id: string) =>
+    ((await (await fetch(`${app.url}/api/market/products/${id}`)).json()) as { status: string })
+      .status;
+
+  it('an admin starts and ends maintenance on EURUSD from Markets', async () => {
+    const admin = await opsJson<NewOperator>(
+      app,
+      ...['operators', 'create', '--name', `mk_admin${stamp}`, '--role', 'admin'],
+    );
+    const { page, errors } = await consolePage();
+    await signIn(page, admin);
+    expect(await navLinks(page)).toEqual(expect.arrayContaining(['Markets', 'Content']));
+    await page.getByRole('navigation').getByRole('link', { name: 'Markets' }).click();
+    const rows = page.locator('[data-testid=market-row]');
+    await expect.poll(() => rows.count(), live).toBe(12);
+    const before = await productStatus('EURUSD');
+    expect(['open', 'closed']).toContain(before);
+    const row = page.locator('[data-testid=market-row][data-id=EURUSD]');
+
+    await row.getByRole('button', { name: 'Start maintenance' }).click();
+    const dialog = page.getByTestId('maintenance-dialog');
+    // An opening time in the past is refused in the dialog, before any call.
+    await dialog.locator('input[type=datetime-local]').fill('2020-01-01T10:00');
+    await dialog.getByRole('button', { name: 'Start maintenance' }).click();
+    await expect
+      .poll(() => dialog.getByRole('alert').innerText(), live)
+      .toMatch(/must be in the future/);
+    // Without an opening time: started.
+    await dialog.locator('input[type=datetime-local]').fill('');
+    await dialog.getByRole('button', { name: 'Start maintenance' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('markets-notice').innerText(), live)
+      .toMatch(/Maintenance started on EURUSD/);
+    await expect.poll(() => productStatus('EURUSD'), live).toBe('maintenance');
+    await expect.poll(() => row.getAttribute('data-status'), live).toBe('maintenance');
+    expect(await row.innerText()).toMatch(/Maintenance/);
+
+    await row.getByRole('button', { name: 'End maintenance' }).click();
+    await expect
+      .poll(() => page.getByTestId('markets-notice').innerText(), live)
+      .toMatch(/Maintenance ended on EURUSD/);
+    await expect.poll(() => productStatus('EURUSD'), live).toBe(before);
+    await expect.poll(() => row.getAttribute('data-status'), live).toBe(before);
+    expect(errors).toEqual([]);
+  });
+
+  it('an admin sends a broadcast from Content, and a trader finds it among their messages', async () => {
+    const trader = await registerOverApi(app, `reader_${stamp}`);
+    const traderToken = await logInOverApi(app, trader);
+    const admin = await opsJson<NewOperator>(
+      app,
+      ...['operators', 'create', '--name', `ct_admin${stamp}`, '--role', 'admin'],
+    );
+    const { page, errors } = await consolePage();
+    await signIn(page, admin);
+    await page.getByRole('navigation').getByRole('link', { name: 'Content' }).click();
+    const form = page.getByTestId('message-form');
+
+    // Validation errors by field: an empty title, a user id that is not a number.
+    await form.getByLabel('User ID').fill('abc');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => form.innerText(), live).toMatch(/A user ID is a number/);
+    expect(await form.innerText()).toMatch(/Required/);
+    // An unknown user: the server's refusal, on the user id.
+    await form.getByLabel('User ID').fill('987654321');
+    await form.getByLabel('Title').fill('Hello');
+    await form.getByLabel('Text').fill('One user only');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => form.innerText(), live).toMatch(/There is no user with this ID/);
+
+    const title = `Maintenance window ${stamp}`;
+    await form.getByLabel('User ID').fill('');
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Text').fill('Markets pause on Sunday from 02:00 to 03:00 UTC.');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => page.getByTestId('message-sent').innerText(), live)
+      .toBe(`“${title}” is sent to every user.`);
+
+    const inbox = async () => {
+      const res = await fetch(`${app.url}/api/messages`, {
+        headers: { Authorization: `Bearer ${traderToken}` },
+      });
+      const { items } = (await res.json()) as {
+        items: { title: string; body: string; broadcast: boolean }[];
+      };
+      return items.find((m) => m.title === title) ?? null;
+    };
+    await expect.poll(inbox, live).toMatchObject({
+      broadcast: true,
+      body: 'Markets pause on Sunday from 02:00 to 03:00 UTC.',
+    });
+
+    // News in one of the ten languages: published, confirmed on the page.
+    const news = page.getByTestId('news-form');
+    await news.getByLabel('Language').selectOption('en');
+    await news.getByLabel('Title').fill(`Sunday pause ${stamp}`);
+    await news.getByLabel('Text').fill('Trading pauses for an hour on Sunday.');
+    await news.getByRole('button', { name: 'Publish' }).click();
+    await expect
+      .poll(() => page.getByTestId('news-published').innerText(), live)
+      .toMatch(new RegExp(`Sunday pause ${stamp}.*is published`));
+    expect(errors).toEqual([]);
+  });
+
+  it("a reviewer's navigation holds neither Markets nor Content, and a direct link is closed", async () => {
+    const reviewer = await opsJson<NewOperator>(
+      app,
+      ...['operators', 'create', '--name', `mk_rev${stamp}`, '--role', 'reviewer'],
+    );
+    const { page } = await consolePage();
+    await signIn(page, reviewer);
+    expect(await navLinks(page)).toEqual(['Deposits', 'Withdrawals', 'Identity checks']);
+    await page.goto(`${app.url}/ops/#/markets`);
+    await page.getByTestId('not-available').waitFor();
+    await page.goto(`${app.url}/ops/#/content`);
+    await page.getByTestId('not-available').waitFor();
+  });
+});
