@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 
-/** A valid PNG of a colour gradient, made here: no fixture files (as in tests/e2e/kyc.test.ts). */
+/** A valid PNG of a colour gradient, made here: no fixture files (screenshots and ID photos in the journeys). */
 export function gradientPng(width: number, height: number): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
