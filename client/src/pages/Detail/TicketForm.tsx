@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { resetPractice } from '@client/api/account';
 import { ConfirmDialog } from '@client/components/ConfirmDialog';
 import { DepositLink, PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
@@ -25,23 +25,10 @@ import { usePlaceOrder } from './usePlaceOrder';
 import { paths } from '@client/app/route-table';
 import { useSkipConfirm } from '@client/state/skip-confirm';
 import { AmountControls } from './AmountControls';
+import { useDockHeight } from './dock-height';
 import { loadChoice, maxAmount, saveChoice, type RepeatOrder } from './quick-ticket';
 
 const POSITIONS_PATH = `${paths.orders}?tab=positions`;
-
-/** The height of the docked part, so the page can scroll its last lines clear of it. */
-function useHeight(ref: RefObject<HTMLElement | null>): number {
-  const [height, setHeight] = useState(0);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setHeight(el.offsetHeight));
-    observer.observe(el);
-    setHeight(el.offsetHeight);
-    return () => observer.disconnect();
-  }, [ref]);
-  return height;
-}
 
 /**
  * The ticket of a signed-in user. Its working part (duration, amount, estimate, buy up / buy
@@ -88,15 +75,7 @@ export function TicketForm({
   );
   const [skipConfirm] = useSkipConfirm();
   const dockRef = useRef<HTMLDivElement>(null);
-  const dockHeight = useHeight(dockRef);
-  // The chart sizes itself to end above the dock (detail.css, .chart-box).
-  useEffect(() => {
-    const root = document.documentElement;
-    root.style.setProperty('--dock-h', `${dockHeight}px`);
-    return () => {
-      root.style.removeProperty('--dock-h');
-    };
-  }, [dockHeight]);
+  const dockHeight = useDockHeight(dockRef);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Direction | null>(null);
   const [retryNote, setRetryNote] = useState<string | null>(null);
