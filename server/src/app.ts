@@ -48,6 +48,7 @@ import { contentRoutes } from './modules/content/content.routes';
 import { contentOpsRoutes } from './modules/content/content.ops.routes';
 import type { ContentService } from './modules/content/content.service';
 import type { MessagesService } from './modules/content/messages.service';
+import type { ProcessBoard } from './platform/process-reports';
 
 export interface ApiDeps {
   config: Config;
@@ -75,6 +76,8 @@ export interface ApiDeps {
   operatorTokenHash: OperatorTokenHashes | null;
   /** Named operators, their sessions and the audit log (issue 20). */
   operators: OperatorsService;
+  /** The running processes' live figures, heard on the bus (the operators' dashboard). */
+  board: Pick<ProcessBoard, 'figures'>;
   /** Request durations by route pattern and status (`http_request_duration_seconds`). */
   metrics?: Pick<Metrics, 'httpDuration'>;
 }
@@ -97,6 +100,7 @@ export function createApiApp({
   practice,
   content,
   messages,
+  board,
   testClock,
   operatorTokenHash,
   operators,
@@ -161,6 +165,7 @@ export function createApiApp({
       orders,
       kyc,
       gate,
+      live: board,
       offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
     }),
   );

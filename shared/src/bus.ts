@@ -22,7 +22,23 @@ export type BusMessage =
   | { type: 'tick'; tick: Tick }
   | { type: 'market'; market: MarketState }
   | { type: 'product'; product: ProductStatusEvent }
-  | { type: 'maintenance'; id: string; on: boolean; opensAt?: number };
+  | { type: 'maintenance'; id: string; on: boolean; opensAt?: number }
+  | { type: 'process'; report: ProcessReport };
+
+/**
+ * What a process says of itself every few seconds (server/src/platform/process-reports.ts), read
+ * by the operators' dashboard: a gateway its sockets and the ticks it hears, a settling process
+ * its settlement lag over the last minute.
+ */
+export interface ProcessReport {
+  /** host:pid, unique among the running processes. */
+  id: string;
+  role: 'all' | 'api' | 'gateway' | 'worker';
+  /** When it was sent (ms since the epoch, the sender's clock). */
+  at: number;
+  gateway?: { sockets: number; ticksPerSecond: number };
+  settlement?: { settledLastMinute: number; lagP50Ms: number; lagP99Ms: number };
+}
 
 export type BusMessageType = BusMessage['type'];
 export type BusMessageOf<T extends BusMessageType> = Extract<BusMessage, { type: T }>;

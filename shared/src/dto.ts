@@ -484,5 +484,30 @@ export const opsDashboardDto = z
     housePnlToday: money.describe(
       'Σ(stake − payout) of real orders settled since 00:00 of the platform day',
     ),
+    live: z
+      .object({
+        gateways: z.array(
+          z.object({
+            id: text.describe('host:pid of the gateway process'),
+            sockets: z.int(),
+            ticksPerSecond: z.number(),
+          }),
+        ),
+        sockets: z.int().describe('connected sockets over every reporting gateway'),
+        ticksPerSecond: z
+          .number()
+          .nullable()
+          .describe('ticks per second a gateway hears (the highest); null: no gateway reports'),
+        settlement: z
+          .object({
+            settledLastMinute: z.int(),
+            lagP50Ms: z.number(),
+            lagP99Ms: z.number().describe('the worst p99 over the settling processes'),
+          })
+          .nullable()
+          .describe('null: no settling process reports'),
+        processes: z.int().describe('processes that reported in the last 10 s'),
+      })
+      .describe('what the running processes report over the bus every 2 s'),
   })
   .meta({ id: 'OpsDashboard' });

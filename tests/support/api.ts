@@ -114,6 +114,7 @@ export async function buildTestApi(
     userEvents,
     uploadsDir: config.uploadsDir,
     close: async () => {
+      await composed.board.close();
       await market.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -130,6 +130,13 @@ export interface OpsDashboard {
   exposure: { productId: string; up: ExposureSide; down: ExposureSide }[];
   placementsLastMinute: number;
   housePnlToday: number;
+  live: {
+    gateways: { id: string; sockets: number; ticksPerSecond: number }[];
+    sockets: number;
+    ticksPerSecond: number | null;
+    settlement: { settledLastMinute: number; lagP50Ms: number; lagP99Ms: number } | null;
+    processes: number;
+  };
 }
 
 /** GET /api/market/products: the fields the Markets page shows. */

@@ -16,6 +16,7 @@ import { createAdmission, REFUSED_GRACE_MS } from './admission';
 import { createBacklog, defaultBacklogLimits, type BacklogLimits } from './backlog';
 import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
+import { rateMeter } from '@server/platform/process-reports';
 import { encodePacket, SocketServer, type Ack, type Conn, type SioPacket } from './socket-server';
 
 export interface GatewayDeps {
@@ -76,6 +77,11 @@ export interface Gateway {
   io: GatewayServer;
   /** What this gateway holds unsent for its sockets now, bytes (the sum of their backlogs). */
   backlogBytes(): number;
+  /**
+   * Its connected sockets, and the ticks per second it heard since the last call (the operators'
+   * dashboard reads it every 2 s through the process report).
+   */
+  figures: () => { sockets: number; ticksPerSecond: number };
   close(): Promise<void>;
 }
 
@@ -113,6 +119,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
   const admission = createAdmission(deps);
   const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
+  const ticksHeard = rateMeter();
 
   /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
   const limited =
@@ -184,6 +191,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
 
   const offs = await Promise.all([
     deps.bus.subscribe('tick', ({ tick }) => {
+      ticksHeard.mark();
       lastTicks.set(tick.id, tick);
       broadcast(`ticks:${tick.id}`, 'tick', tick);
     }),
@@ -267,6 +275,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   return {
     io,
     backlogBytes: () => backlog.bytes(server.sockets.values()),
+    figures: () => ({ sockets: server.clientsCount, ticksPerSecond: ticksHeard.perSecond() }),
     async close() {
       admission.stop();
       backlog.stop();

@@ -4,6 +4,7 @@ import { openDatabase } from '@infra/db';
 import { openBus } from '@infra/bus';
 import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
+import { startProcessReporter } from '@server/platform/process-reports';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal, openWhenReachable } from '@server/platform/startup';
 import { attachGateway, serveMetrics, startApi, startSim } from './roles';
@@ -31,6 +32,13 @@ const gateway = await attachGateway(server, bus, log, {
   config,
 });
 api.userEvents.bind?.(gateway.io);
+const reporter = startProcessReporter({
+  bus,
+  role: 'all',
+  gateway: gateway.figures,
+  settlement: api.settlementLags?.read,
+  log,
+});
 // The embedded app serves once its simulator leads (at once on its own database), so the first
 // page already has prices and history.
 const sim = startSim(config, db, bus, log, metrics);
@@ -45,6 +53,7 @@ log.info(
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   // Closing the gateway closes the HTTP server it shares with the api.
   { name: 'gateway', close: () => gateway.close() },
+  { name: 'report', close: () => reporter.stop() },
   { name: 'metrics', close: () => metricsListener?.close() },
   { name: 'sim', close: () => sim.stop() },
   { name: 'api', close: () => api.close() },

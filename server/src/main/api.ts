@@ -3,6 +3,7 @@ import { openDatabase } from '@infra/db';
 import { openBus } from '@infra/bus';
 import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
+import { startProcessReporter } from '@server/platform/process-reports';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
 import { serveMetrics, startApi } from './roles';
@@ -20,11 +21,15 @@ const bus = openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE);
 const metrics = createMetrics('api');
 const api = await startApi(config, db, bus, log, { metrics });
 serve(api.app);
+const reporter = api.settlementLags
+  ? startProcessReporter({ bus, role: 'api', settlement: api.settlementLags.read, log })
+  : null;
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind, bus: bus.kind }, 'api ready');
 
 installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   { name: 'http', close: () => closeServer(server) },
+  { name: 'report', close: () => reporter?.stop() },
   { name: 'metrics', close: () => metricsListener?.close() },
   { name: 'api', close: () => api.close() },
   { name: 'bus', close: () => bus.close() },

@@ -34,6 +34,7 @@ import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createPracticeService } from '@server/modules/wallet/practice';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
+import { processBoard } from '@server/platform/process-reports';
 
 /**
  * The account summaries and what they read, with the `balancesChanged` callback every module
@@ -197,10 +198,13 @@ export async function composeApi(
       keyPrefix: `${throttles.keyPrefix}:ops-login-address`,
     }),
   });
+  // The processes' live figures for the dashboard, heard on the bus (process-reports.ts).
+  const board = await processBoard(bus);
   const app = createApiApp({
     config,
     db,
     bus,
+    board,
     log,
     ...services,
     testClock: testClock
@@ -210,5 +214,15 @@ export async function composeApi(
     operators,
     metrics,
   });
-  return { app, ...services, operators, savingsJob, summaries, balancesChanged, clock, testClock };
+  return {
+    app,
+    ...services,
+    operators,
+    savingsJob,
+    summaries,
+    balancesChanged,
+    clock,
+    testClock,
+    board,
+  };
 }

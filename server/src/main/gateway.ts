@@ -4,6 +4,7 @@ import { gatewayProcesses, runGatewayPrimary, workerLink } from '@server/gateway
 import { openBus } from '@infra/bus';
 import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
+import { startProcessReporter } from '@server/platform/process-reports';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { exitOnFatal } from '@server/platform/startup';
 import { attachGateway, healthServer, serveMetrics, watchProcess } from './roles';
@@ -50,6 +51,7 @@ if (processes > 1 && cluster.isPrimary) {
       'API_URL is not set: socket tokens go unchecked, every socket is anonymous (market data only)',
     );
   const port = await listen(server, config.PORT, config.HOST);
+  const reporter = startProcessReporter({ bus, role: 'gateway', gateway: gateway.figures, log });
   const metricsListener = await serveMetrics(
     config,
     link ? { metrics: () => link.metrics(), contentType: link.contentType } : metrics.registry,
@@ -59,6 +61,7 @@ if (processes > 1 && cluster.isPrimary) {
 
   installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
     { name: 'gateway', close: () => gateway.close() },
+    { name: 'report', close: () => reporter.stop() },
     { name: 'api watch', close: () => api?.stop() },
     { name: 'metrics', close: () => metricsListener?.close() },
     { name: 'bus', close: () => bus.close() },

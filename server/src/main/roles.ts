@@ -20,6 +20,7 @@ import { startLedgerCheckJob } from '@server/modules/ledger/ledger-check.job';
 import { seedContentOnce } from '@server/modules/content/seed';
 import { createIdempotencyPruner } from '@server/platform/idempotency';
 import { createMetrics, metricsServer, type Metrics } from '@server/platform/metrics';
+import { lagWindow } from '@server/platform/process-reports';
 import { closeServer, listen } from '@server/platform/lifecycle';
 import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
@@ -138,7 +139,9 @@ export async function startApi(
     throttles: { keyPrefix, redis },
     operatorTokenHash: operatorTokenHashes,
   });
-  const { market, orders, fairness, savingsJob, balancesChanged, testClock } = api;
+  const { market, orders, fairness, savingsJob, balancesChanged, testClock, board } = api;
+  // The last minute's settlement lags, for the operators' dashboard (process-reports.ts).
+  const lags = lagWindow();
   if (testClock) log.warn('TEST_CLOCK=1: the platform clock can be moved through /api/test/clock');
   // Every api process reveals the secrets of periods no open order depends on any more.
   const revealJob = startRevealJob(fairness, 5000, log);
@@ -154,6 +157,7 @@ export async function startApi(
           batchSize: config.SETTLE_BATCH_SIZE,
           log: log.child({ part: 'settlement' }),
           onSettled: (lagMs, status, mode) => {
+            lags.add(lagMs);
             metrics.settlementLag.observe(lagMs / 1000);
             metrics.settled.inc({ status, mode });
           },
@@ -180,7 +184,10 @@ export async function startApi(
     market,
     auth: api.auth,
     userEvents,
+    /** The settlement lags of the last minute, when this process settles. */
+    settlementLags: worker ? lags : null,
     close: async () => {
+      await board.close();
       await worker?.stop();
       await revealJob.stop();
       await savingsJob.stop();

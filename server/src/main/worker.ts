@@ -6,6 +6,8 @@ import { startSettlementWorker } from '@server/modules/orders/settlement.worker'
 import { openDatabase } from '@infra/db';
 import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
+import { lagWindow, startProcessReporter } from '@server/platform/process-reports';
+import { openBus } from '@infra/bus';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { findProduct } from '@sim/index';
 import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
@@ -33,6 +35,9 @@ const userEvents = redis
 // The `balance` events it sends carry the same figures as the api's (practice ones included).
 const { balancesChanged } = composeAccounts(config, db, userEvents);
 const metrics = createMetrics('worker');
+// Its settlement lags reach the operators' dashboard over the bus (process-reports.ts).
+const bus = config.REDIS_URL ? openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE) : null;
+const lags = lagWindow();
 const worker = startSettlementWorker({
   db,
   orders: { present: (row) => presentOrder(row, findProduct(row.product_id)?.precision ?? 2) },
@@ -42,6 +47,7 @@ const worker = startSettlementWorker({
   batchSize: config.SETTLE_BATCH_SIZE,
   log,
   onSettled: (lagMs, status, mode) => {
+    lags.add(lagMs);
     metrics.settlementLag.observe(lagMs / 1000);
     metrics.settled.inc({ status, mode });
   },
@@ -53,6 +59,9 @@ const worker = startSettlementWorker({
 metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
 watchProcess(metrics, db);
 if (redis) metrics.watchRedis('emitter', () => redis.status === 'ready');
+const reporter = bus
+  ? startProcessReporter({ bus, role: 'worker', settlement: lags.read, log })
+  : null;
 serve(healthApp({ database: () => db.ping() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
@@ -61,6 +70,8 @@ installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
   { name: 'http', close: () => closeServer(server) },
   { name: 'metrics', close: () => metricsListener?.close() },
   { name: 'worker', close: () => worker.stop() },
+  { name: 'report', close: () => reporter?.stop() },
+  { name: 'bus', close: () => bus?.close() },
   { name: 'redis', close: () => redis?.disconnect() },
   { name: 'database', close: () => db.close() },
 ]);

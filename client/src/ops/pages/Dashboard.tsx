@@ -11,6 +11,8 @@ export function DashboardPage() {
   const board = useQuery({
     queryKey: ['dashboard'],
     queryFn: () => api<OpsDashboard>('/ops/dashboard'),
+    // The processes report every 2 s (the server's process-reports.ts): read as often.
+    refetchInterval: 2000,
   });
   const d = board.data;
   if (!d)
@@ -50,6 +52,7 @@ export function DashboardPage() {
           <strong>{d.placementsLastMinute}</strong>
         </div>
       </div>
+      <LiveFigures live={d.live} />
       <h2>{t('dashboard.exposure')}</h2>
       <div className="ops-table-wrap">
         <table className="ops-table ops-numeric" data-testid="exposure-table">
@@ -82,5 +85,66 @@ export function DashboardPage() {
       </div>
       <p className="ops-muted">{t('dashboard.worstNote')}</p>
     </div>
+  );
+}
+
+const ms = (n: number, lang: string) =>
+  `${new Intl.NumberFormat(lang, { maximumFractionDigits: 0 }).format(n)} ms`;
+
+/** What the running processes said in their last reports: sockets, tick rate, settlement lag. */
+function LiveFigures({ live }: { live: OpsDashboard['live'] }) {
+  const { t, lang } = useT();
+  const number = (n: number) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(n);
+  const s = live.settlement;
+  return (
+    <section aria-labelledby="live-title" data-testid="live-figures">
+      <h2 id="live-title">{t('dashboard.live')}</h2>
+      <div className="ops-tiles">
+        <div className="ops-tile">
+          <span className="ops-muted">{t('dashboard.sockets')}</span>
+          <strong data-testid="live-sockets">{number(live.sockets)}</strong>
+        </div>
+        <div className="ops-tile">
+          <span className="ops-muted">{t('dashboard.ticksPerSecond')}</span>
+          <strong data-testid="live-ticks">
+            {live.ticksPerSecond === null ? '--' : number(live.ticksPerSecond)}
+          </strong>
+        </div>
+        <div className="ops-tile">
+          <span className="ops-muted">{t('dashboard.lagP99')}</span>
+          <strong data-testid="live-lag">{s ? ms(s.lagP99Ms, lang) : '--'}</strong>
+          <span className="ops-muted">
+            {s
+              ? t('dashboard.lagDetail', { p50: ms(s.lagP50Ms, lang), count: s.settledLastMinute })
+              : t('dashboard.noSettlement')}
+          </span>
+        </div>
+      </div>
+      {live.gateways.length > 0 ? (
+        <div className="ops-table-wrap">
+          <table className="ops-table ops-numeric" data-testid="gateway-table">
+            <thead>
+              <tr>
+                <th>{t('dashboard.gateway')}</th>
+                <th>{t('dashboard.sockets')}</th>
+                <th>{t('dashboard.ticksPerSecond')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {live.gateways.map((g) => (
+                <tr key={g.id}>
+                  <td>{g.id}</td>
+                  <td>{number(g.sockets)}</td>
+                  <td>{number(g.ticksPerSecond)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="ops-alert">{t('dashboard.noGateways')}</p>
+      )}
+      <p className="ops-muted">{t('dashboard.liveNote', { count: live.processes })}</p>
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { dayStart } from '@server/platform/clock';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { declare } from '@server/platform/http/route';
 import { noteAudit, type OperatorGate } from '@server/platform/http/operator-gate';
+import type { LiveFigures } from '@server/platform/process-reports';
 import type { AuthService } from '../auth/auth.service';
 import type { KycService } from '../kyc/kyc.service';
 import type { OrdersService } from '../orders/orders.service';
@@ -28,6 +29,8 @@ export function usersOpsRoutes(deps: {
   orders: OrdersService;
   kyc: KycService;
   gate: OperatorGate;
+  /** The processes' live figures (platform/process-reports.ts). */
+  live: { figures: () => LiveFigures };
   /** PLATFORM_UTC_OFFSET_MINUTES: where "today" starts. */
   offsetMinutes: number;
   now?: () => number;
@@ -113,7 +116,7 @@ export function usersOpsRoutes(deps: {
       path: '/ops/dashboard',
       operationId: 'opsDashboard',
       summary:
-        "Pending reviews, open real exposure per product and direction, today's house result",
+        "Pending reviews, open real exposure per product and direction, today's house result, and the processes' live figures (sockets per gateway, ticks per second, settlement lag)",
       tag,
       auth: gate('admin'),
       responses: { 200: opsDashboardDto },
@@ -125,7 +128,11 @@ export function usersOpsRoutes(deps: {
         kyc.pendingCount(),
         orders.dashboard(new Date(dayStart(now(), deps.offsetMinutes))),
       ]);
-      res.json({ pending: { deposits, withdrawals, kyc: identity }, ...figures });
+      res.json({
+        pending: { deposits, withdrawals, kyc: identity },
+        ...figures,
+        live: deps.live.figures(),
+      });
     },
   );
   return r;
