@@ -461,6 +461,7 @@ export const opsUserProfileDto = z
     orders: z.array(orderDto).describe('the latest 20 real orders'),
     deposits: z.array(depositDto).describe('the latest 10'),
     withdrawals: z.array(withdrawalDto).describe('the latest 10'),
+    ledger: z.array(fundRecordDto).describe("the latest 20 entries of the user's real account"),
     sessions: z.array(
       z.object({
         id: text.describe("the first 12 characters of the session token's hash"),
@@ -469,6 +470,21 @@ export const opsUserProfileDto = z
     ),
   })
   .meta({ id: 'OpsUserProfile' });
+
+/**
+ * GET /api/ops/users/:id/review-context: what a reviewer weighs beside a deposit or a
+ * withdrawal (the user's identity state and freeze, balances, recent deposits, withdrawals and
+ * ledger entries), without the rest of the profile (support's).
+ */
+export const opsReviewContextDto = z
+  .object({
+    user: opsUserDto,
+    balances: accountSummaryDto,
+    deposits: z.array(depositDto).describe('the latest 10'),
+    withdrawals: z.array(withdrawalDto).describe('the latest 5'),
+    ledger: z.array(fundRecordDto).describe('the latest 10 entries of the real account'),
+  })
+  .meta({ id: 'OpsReviewContext' });
 
 const exposureSide = z.object({
   stake: money.describe('open real stakes in this direction'),

@@ -117,6 +117,7 @@ export interface OpsUserProfile {
   orders: OpsOrder[];
   deposits: { id: string; channel: string; amount: number; status: string; createdAt: number }[];
   withdrawals: { id: string; amount: number; status: string; createdAt: number }[];
+  ledger: LedgerEntry[];
   sessions: { id: string; createdAt: number; lastSeenAt: number; expiresAt: number }[];
 }
 
@@ -158,3 +159,19 @@ export interface SentMessage {
 export interface PublishedNews {
   id: string;
 }
+
+/** GET /api/ops/users/:id (ledger) and /review-context: one movement of the real balance. */
+export interface LedgerEntry {
+  id: string;
+  type: string;
+  amount: number;
+  balanceAfter: number;
+  createdAt: number;
+  ref: string | null;
+}
+
+/** GET /api/ops/users/:id/review-context: what a reviewer weighs beside a review. */
+export type OpsReviewContext = Pick<
+  OpsUserProfile,
+  'user' | 'balances' | 'deposits' | 'withdrawals' | 'ledger'
+>;

@@ -1,15 +1,14 @@
 import { useState } from 'react';
-import { useForm, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { languages } from '@shared/languages';
-import { api, OpsError } from '../api';
-import { useT, type OpsT } from '../useT';
+import { api } from '../api';
+import { useT } from '../useT';
 import type { PublishedNews, SentMessage } from '../types';
+import { FieldError, refuse, required } from '../components/form-bits';
+import { BannersForm, PageForm } from './ContentTexts';
 
-/** Field messages are console keys (i18n/en.json), translated where they are shown. */
-const required = (max: number) =>
-  z.string().trim().min(1, 'content.required').max(max, `content.max${max}`);
 const messageSchema = z.object({
   userId: z
     .string()
@@ -27,27 +26,9 @@ type MessageFields = z.infer<typeof messageSchema>;
 type NewsFields = z.infer<typeof newsSchema>;
 
 /**
- * The server's refusal on the field it names (a 400 VALIDATION_FAILED, a 404 for an unknown
- * user); anything else under the form.
+ * Content (admin): a message to one user or to everyone, a news item in one language, a text
+ * page's text in one language, and one language's Home banners.
  */
-function refuse<F extends FieldValues>(
-  err: unknown,
-  fields: readonly Path<F>[],
-  setError: UseFormSetError<F>,
-  t: OpsT,
-) {
-  const field = err instanceof OpsError ? (err.field as Path<F> | undefined) : undefined;
-  if (err instanceof OpsError && err.status === 404 && fields.includes('userId' as Path<F>))
-    setError('userId' as Path<F>, { message: t('content.noSuchUser') });
-  else if (err instanceof OpsError && err.status === 400 && field && fields.includes(field))
-    setError(field, { message: err.message });
-  else
-    setError('root', {
-      message: err instanceof OpsError && err.status === 400 ? err.message : t('common.failed'),
-    });
-}
-
-/** Content (admin): a message to one user or to everyone, and a news item in one language. */
 export function ContentPage() {
   const { t } = useT();
   return (
@@ -59,15 +40,11 @@ export function ContentPage() {
         <MessageForm />
         <NewsForm />
       </div>
+      <div className="ops-columns">
+        <PageForm />
+        <BannersForm />
+      </div>
     </div>
-  );
-}
-
-function FieldError({ message }: { message?: string }) {
-  const { t } = useT();
-  if (!message) return null;
-  return (
-    <span className="ops-field-error">{message.startsWith('content.') ? t(message) : message}</span>
   );
 }
 

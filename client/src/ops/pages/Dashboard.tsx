@@ -4,6 +4,7 @@ import { useT } from '../useT';
 import { money } from '../format';
 import { href } from '../router';
 import type { OpsDashboard } from '../types';
+import { OpsTable } from '../components/UserContext';
 
 /** The house at a glance (admin): the review backlog, open exposure per product, today's result. */
 export function DashboardPage() {
@@ -121,26 +122,12 @@ function LiveFigures({ live }: { live: OpsDashboard['live'] }) {
         </div>
       </div>
       {live.gateways.length > 0 ? (
-        <div className="ops-table-wrap">
-          <table className="ops-table ops-numeric" data-testid="gateway-table">
-            <thead>
-              <tr>
-                <th>{t('dashboard.gateway')}</th>
-                <th>{t('dashboard.sockets')}</th>
-                <th>{t('dashboard.ticksPerSecond')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {live.gateways.map((g) => (
-                <tr key={g.id}>
-                  <td>{g.id}</td>
-                  <td>{number(g.sockets)}</td>
-                  <td>{number(g.ticksPerSecond)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OpsTable
+          numeric
+          testId="gateway-table"
+          heads={[t('dashboard.gateway'), t('dashboard.sockets'), t('dashboard.ticksPerSecond')]}
+          rows={live.gateways.map((g) => [g.id, number(g.sockets), number(g.ticksPerSecond)])}
+        />
       ) : (
         <p className="ops-alert">{t('dashboard.noGateways')}</p>
       )}

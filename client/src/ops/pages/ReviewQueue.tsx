@@ -6,6 +6,7 @@ import { dateTime, money } from '../format';
 import { ReasonDialog } from '../components/ReasonDialog';
 import type { OpsDeposit, OpsKyc, OpsWithdrawal, Page } from '../types';
 import { DepositDetail, KycDetail, WithdrawalDetail } from './queue-details';
+import { ReviewContext } from '../components/UserContext';
 
 type Kind = 'deposits' | 'withdrawals' | 'kyc';
 type Item = OpsDeposit | OpsWithdrawal | OpsKyc;
@@ -192,6 +193,14 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
               {kind === 'deposits' && <DepositDetail item={selected as OpsDeposit} />}
               {kind === 'withdrawals' && <WithdrawalDetail item={selected as OpsWithdrawal} />}
               {kind === 'kyc' && <KycDetail item={selected as OpsKyc} />}
+              {kind !== 'kyc' && (
+                <ReviewContext
+                  key={selected.id}
+                  userId={(selected as OpsDeposit | OpsWithdrawal).userId}
+                  kind={kind}
+                  current={selected.id}
+                />
+              )}
             </>
           ) : (
             <p className="ops-muted">{t('review.nothingSelected')}</p>

@@ -9,6 +9,7 @@ import { ReasonDialog } from '../components/ReasonDialog';
 import { CreditScoreDialog } from '../components/CreditScoreDialog';
 import type { OpsUserProfile } from '../types';
 import { Facts } from './queue-details';
+import { LedgerTable, OpsTable } from '../components/UserContext';
 
 /** One user at a glance, with support's actions: freeze, credit score, end sessions. */
 export function UserProfile({ id }: { id: string }) {
@@ -39,29 +40,9 @@ export function UserProfile({ id }: { id: string }) {
         {profile.isError ? t('common.loadFailed') : t('common.loading')}
       </p>
     );
-  const { user, balances, orders, deposits, withdrawals, sessions } = profile.data;
+  const { user, balances, orders, deposits, withdrawals, ledger, sessions } = profile.data;
   const table = (heads: string[], rows: ReactNode[][], testId: string) => (
-    <div className="ops-table-wrap">
-      <table className="ops-table" data-testid={testId}>
-        <thead>
-          <tr>
-            {heads.map((h) => (
-              <th key={h}>{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((cells, i) => (
-            <tr key={i}>
-              {cells.map((c, j) => (
-                <td key={j}>{c}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {rows.length === 0 && <p className="ops-muted">{t('users.nothing')}</p>}
-    </div>
+    <OpsTable heads={heads} rows={rows} testId={testId} />
   );
   return (
     <div className="ops-page" data-testid="user-profile">
@@ -177,6 +158,8 @@ export function UserProfile({ id }: { id: string }) {
           )}
         </section>
       </div>
+      <h2>{t('users.ledger')}</h2>
+      <LedgerTable entries={ledger} testId="user-ledger" />
       <h2>{t('users.sessions')}</h2>
       {table(
         [t('users.sessionId'), t('users.created'), t('users.lastSeen'), t('users.expires')],

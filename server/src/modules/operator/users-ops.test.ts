@@ -66,6 +66,29 @@ describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) =>
     expect(after.sessions).toEqual([]);
   });
 
+  it("gives the ledger on the profile, and a reviewer the user's context beside a review", async () => {
+    const u = await registerUser(api, 'context');
+    await fund(api, u, 30_000);
+    const pending = await deposit(api, u, 12_000);
+    const own = (await api.http.get('/api/wallet/ledger').set(u.auth).expect(200)).body as {
+      items: { id: string }[];
+    };
+    expect(own.items.length).toBeGreaterThan(0);
+    const profile = (await api.http.get(`/api/ops/users/${u.user.id}`).set(opsAuth).expect(200))
+      .body as OpsUserProfile;
+    expect(profile.ledger).toEqual(own.items.slice(0, 20));
+
+    const context = (
+      await api.http.get(`/api/ops/users/${u.user.id}/review-context`).set(opsAuth).expect(200)
+    ).body as OpsUserProfile;
+    expect(context.user).toMatchObject({ id: u.user.id, kycStatus: profile.user.kycStatus });
+    expect(context.balances).toEqual(profile.balances);
+    expect(context.deposits.map((d) => d.id)).toContain(pending);
+    expect(context.ledger).toEqual(own.items.slice(0, 10));
+    expect(context).not.toHaveProperty('sessions');
+    await api.http.get('/api/ops/users/99999999/review-context').set(opsAuth).expect(404);
+  });
+
   /**
    * The exposure is checked against the open orders read back and computed here, order by order:
    * the house pays stake + stake × rate (whole minor units, rounded down) to the winning side.
@@ -101,7 +124,16 @@ describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) =>
       [...expected].map(([productId, sides]) => ({ productId, ...sides })),
     );
     expect(dashboard.placementsLastMinute).toBe(rows.length);
-    expect(dashboard.pending).toEqual({ deposits: 1, withdrawals: 0, kyc: 0 });
+    // The pending deposits the earlier cases left.
+    const pendingDeposits = await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM deposits WHERE status = 'pending'",
+    );
+    expect(dashboard.pending).toEqual({
+      deposits: pendingDeposits.rows[0]!.n,
+      withdrawals: 0,
+      kyc: 0,
+    });
+    expect(pendingDeposits.rows[0]!.n).toBe(2);
     expect(dashboard.housePnlToday).toBe(0);
   });
 });

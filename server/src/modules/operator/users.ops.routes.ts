@@ -1,6 +1,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { opsDashboardDto, opsUserDto, opsUserProfileDto } from '@shared/dto';
+import {
+  opsDashboardDto,
+  opsReviewContextDto,
+  opsUserDto,
+  opsUserProfileDto,
+} from '@shared/dto';
 import { freeText } from '@shared/text';
 import { dayStart } from '@server/platform/clock';
 import { parseOrThrow } from '@server/platform/http/validate';
@@ -72,11 +77,12 @@ export function usersOpsRoutes(deps: {
     async (req, res) => {
       const { id } = parseOrThrow(userIdParam, req.params);
       const user = await auth.opsUser(id);
-      const [balances, orderPage, deposits, withdrawals, sessions] = await Promise.all([
+      const [balances, orderPage, deposits, withdrawals, ledger, sessions] = await Promise.all([
         wallet.summary(id),
         orders.list(id, { mode: 'real', limit: 20 }),
         wallet.deposits.list(id, { limit: 10 }),
         wallet.withdrawals.list(id, { limit: 10 }),
+        wallet.fundRecords(id, { limit: 20 }),
         auth.sessionsOf(id),
       ]);
       res.json({
@@ -85,7 +91,40 @@ export function usersOpsRoutes(deps: {
         orders: orderPage.items,
         deposits: deposits.items,
         withdrawals: withdrawals.items,
+        ledger: ledger.items,
         sessions,
+      });
+    },
+  );
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/ops/users/:id/review-context',
+      operationId: 'opsReviewContext',
+      summary:
+        "What a reviewer weighs beside a deposit or withdrawal: the user's identity state, balances, recent deposits, withdrawals and ledger entries",
+      tag,
+      auth: gate('reviews'),
+      params: userIdParam,
+      responses: { 200: opsReviewContextDto },
+      errors: { 404: ['NOT_FOUND'] },
+    },
+    async (req, res) => {
+      const { id } = parseOrThrow(userIdParam, req.params);
+      const user = await auth.opsUser(id);
+      const [balances, deposits, withdrawals, ledger] = await Promise.all([
+        wallet.summary(id),
+        wallet.deposits.list(id, { limit: 10 }),
+        wallet.withdrawals.list(id, { limit: 5 }),
+        wallet.fundRecords(id, { limit: 10 }),
+      ]);
+      res.json({
+        user,
+        balances,
+        deposits: deposits.items,
+        withdrawals: withdrawals.items,
+        ledger: ledger.items,
       });
     },
   );

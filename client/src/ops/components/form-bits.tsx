@@ -1,0 +1,36 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { z } from 'zod';
+import { OpsError } from '../api';
+import { useT, type OpsT } from '../useT';
+
+/** Field messages are console keys (i18n/en.json), translated where they are shown. */
+export const required = (max: number) =>
+  z.string().trim().min(1, 'content.required').max(max, `content.max${max}`);
+/**
+ * The server's refusal on the field it names (a 400 VALIDATION_FAILED, a 404 for an unknown
+ * user); anything else under the form.
+ */
+export function refuse<F extends FieldValues>(
+  err: unknown,
+  fields: readonly Path<F>[],
+  setError: UseFormSetError<F>,
+  t: OpsT,
+) {
+  const field = err instanceof OpsError ? (err.field as Path<F> | undefined) : undefined;
+  if (err instanceof OpsError && err.status === 404 && fields.includes('userId' as Path<F>))
+    setError('userId' as Path<F>, { message: t('content.noSuchUser') });
+  else if (err instanceof OpsError && err.status === 400 && field && fields.includes(field))
+    setError(field, { message: err.message });
+  else
+    setError('root', {
+      message: err instanceof OpsError && err.status === 400 ? err.message : t('common.failed'),
+    });
+}
+
+export function FieldError({ message }: { message?: string }) {
+  const { t } = useT();
+  if (!message) return null;
+  return (
+    <span className="ops-field-error">{message.startsWith('content.') ? t(message) : message}</span>
+  );
+}
