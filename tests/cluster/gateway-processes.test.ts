@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Tick } from '@shared/market';
 import type { Order } from '@shared/orders';
@@ -14,7 +14,10 @@ import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Live pids whose parent is `ppid` (Linux /proc). */
+/**
+ * Live gateway processes whose parent is `ppid` (Linux /proc). Only the gateway's own workers:
+ * tsx may start an esbuild service beside them on a cold transform cache (seen once).
+ */
 function childrenOf(ppid: number): number[] {
   const out: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
@@ -23,7 +26,12 @@ function childrenOf(ppid: number): number[] {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       // pid (comm) state ppid …: comm may hold spaces, so read after its closing parenthesis.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === ppid && fields[0] !== 'Z') out.push(Number(name));
+      if (
+        Number(fields[1]) === ppid &&
+        fields[0] !== 'Z' &&
+        fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('gateway.ts')
+      )
+        out.push(Number(name));
     } catch {
       // gone meanwhile
     }
@@ -50,6 +58,7 @@ describe('a gateway of two processes (GATEWAY_PROCESSES=2)', { timeout: 120_000 
   let gwUrl: string;
   let gwMetricsPort: number;
   const clients: Client[] = [];
+  const opsToken = `ops-${randomBytes(12).toString('hex')}`;
 
   beforeAll(async () => {
     [t, redis] = await Promise.all([openTestDb('postgres'), startPrivateRedis()]);
@@ -61,6 +70,7 @@ describe('a gateway of two processes (GATEWAY_PROCESSES=2)', { timeout: 120_000 
       SIM_TICKS_PER_SECOND: '4',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT_MS: '5000',
+      OPERATOR_TOKEN: opsToken,
       ...oneAddressSocketEnv,
     };
     const [simPort, apiPort, gwPort] = await Promise.all([freePort(), freePort(), freePort()]);
@@ -176,6 +186,36 @@ describe('a gateway of two processes (GATEWAY_PROCESSES=2)', { timeout: 120_000 
       10_000,
       'the order event on every socket',
     );
+  });
+
+  it("the api's dashboard shows both gateway processes, their sockets and ticks, and its settlement", async () => {
+    type Live = {
+      gateways: { id: string; sockets: number; ticksPerSecond: number }[];
+      sockets: number;
+      ticksPerSecond: number | null;
+      settlement: { settledLastMinute: number } | null;
+    };
+    const live = async () => {
+      const res = await fetch(`${apiUrl}/api/ops/dashboard`, {
+        headers: { authorization: `Bearer ${opsToken}` },
+      });
+      return ((await res.json()) as { live: Live }).live;
+    };
+    // Each process reports every 2 s over Redis; the newest reports count.
+    const figures = await vi.waitFor(
+      async () => {
+        const l = await live();
+        expect([l.gateways.length, l.sockets]).toEqual([2, N]);
+        expect(l.gateways.every((g) => g.ticksPerSecond > 0)).toBe(true);
+        return l;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    // One row per worker process (host:pid), the workers of the gateway's primary.
+    const pids = figures.gateways.map((g) => Number(g.id.split(':').at(-1)));
+    expect(pids.sort()).toEqual(childrenOf(gateway.child.pid!).sort());
+    expect(figures.gateways.map((g) => g.sockets)).toEqual([N / 2, N / 2]);
+    expect(figures.settlement).not.toBeNull();
   });
 
   it('the sockets are on both processes; a worker that dies is replaced', async () => {
