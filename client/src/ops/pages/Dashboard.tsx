@@ -98,7 +98,7 @@ function LiveFigures({ live }: { live: OpsDashboard['live'] }) {
   const number = (n: number) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(n);
   const s = live.settlement;
   return (
-    <section aria-labelledby="live-title" data-testid="live-figures">
+    <section className="ops-live" aria-labelledby="live-title" data-testid="live-figures">
       <h2 id="live-title">{t('dashboard.live')}</h2>
       <div className="ops-tiles">
         <div className="ops-tile">
@@ -113,11 +113,18 @@ function LiveFigures({ live }: { live: OpsDashboard['live'] }) {
         </div>
         <div className="ops-tile">
           <span className="ops-muted">{t('dashboard.lagP99')}</span>
-          <strong data-testid="live-lag">{s ? ms(s.lagP99Ms, lang) : '--'}</strong>
+          <strong data-testid="live-lag">
+            {s?.settledLastMinute ? ms(s.lagP99Ms, lang) : '--'}
+          </strong>
           <span className="ops-muted">
-            {s
-              ? t('dashboard.lagDetail', { p50: ms(s.lagP50Ms, lang), count: s.settledLastMinute })
-              : t('dashboard.noSettlement')}
+            {!s
+              ? t('dashboard.noSettlement')
+              : s.settledLastMinute
+                ? t('dashboard.lagDetail', {
+                    p50: ms(s.lagP50Ms, lang),
+                    count: s.settledLastMinute,
+                  })
+                : t('dashboard.noneSettled')}
           </span>
         </div>
       </div>
