@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
 import type { Message } from '@shared/content';
 import { getMessages, markAllMessagesRead, markMessageRead } from '@client/api/content';
@@ -119,7 +120,10 @@ export function MessagesPage() {
       ) : list.status === 'error' ? (
         <ErrorState error={list.error} onRetry={list.retry} />
       ) : list.items.length === 0 ? (
-        <EmptyState />
+        <EmptyState
+          text={t('empty.messages')}
+          action={{ label: t('empty.backHome'), to: paths.home }}
+        />
       ) : (
         <>
           <ul className="messages" aria-label={t('pages.messages')} data-testid="messages">
