@@ -83,7 +83,7 @@ export function SavingsRecordsPage() {
       {loaded ? (
         loaded.items.length === 0 ? (
           <EmptyState
-            text={t('empty.savings')}
+            text={t('savings.noRecords')}
             action={{ label: t('empty.transferIn'), to: paths.savings }}
           />
         ) : (
