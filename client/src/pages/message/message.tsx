@@ -13,6 +13,7 @@ import { noteMessagesRead, queryKeys, showToast, useAppInfo } from '@client/stat
 import { updatePagedRows, usePagedQuery } from '@client/state/paged';
 import { errorText } from '@client/components/error-text';
 import '@client/components/content/content.css';
+import '@client/components/content/messages.css';
 
 function MessageItem({
   message,
