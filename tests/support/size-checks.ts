@@ -97,6 +97,8 @@ export function sideMarginProblems(page: Page): Promise<string[]> {
       const r = el.getBoundingClientRect();
       if (r.width <= 1 || r.height <= 1 || r.right <= frame.left || r.left >= frame.right) continue;
       if (chrome(el)) continue;
+      // Loading, empty and error states are centred: no side edge.
+      if (el.closest('[data-state]')) continue;
       const fullBleed = r.left <= frame.left + 1 && r.right >= frame.right - 1;
       const boxed =
         (style.backgroundColor !== 'rgba(0, 0, 0, 0)' && style.backgroundColor !== 'transparent') ||
