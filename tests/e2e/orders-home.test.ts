@@ -281,7 +281,8 @@ describe('orders and home (Chromium, embedded app, English)', () => {
     // Sort by change: the rows as drawn in one pass, highest change first.
     await page.getByTestId('category-all').click();
     await expect.poll(() => rows.count(), live).toBe(products.length);
-    await page.getByTestId('sort').selectOption('change');
+    await page.getByTestId('sort').click();
+    await page.getByTestId('sort-change').click();
     const changes = () =>
       rows.evaluateAll((links) => links.map((l) => Number(l.getAttribute('data-change-pct'))));
     await expect

@@ -15,6 +15,7 @@ import {
   localeKeys,
   rawKeysIn,
 } from '@tests/support/page-checks';
+import { sideMarginProblems, smallTapTargets } from '@tests/support/size-checks';
 import {
   appDrawn,
   routeAppEnv,
@@ -38,7 +39,8 @@ const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
  * Issue 11: every route of the spec's table at phone size, signed in with seeded data (and the
  * lists again for a newcomer, empty), in zh-CN and in English. On each: no console error, no
  * failed request, no raw translation key, no serious or critical axe-core violation, nothing
- * running off the screen or cut off, no figure told up or down by colour alone; in zh-CN also
+ * running off the screen or cut off, no control under 44 px, a side margin of 16 px (the visual
+ * system's rules), no figure told up or down by colour alone; in zh-CN also
  * every control reachable with Tab. Then the loading and error states of every page that loads
  * data. Problems are gathered per route and reported together.
  */
@@ -130,6 +132,8 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
             found.push(`an empty state although the trader has data`);
           found.push(...(await axeViolations(page)));
           found.push(...(await layoutProblems(page)));
+          found.push(...(await smallTapTargets(page)));
+          found.push(...(await sideMarginProblems(page)));
           found.push(...(await colourOnlySigns(page)));
           if (lang === 'zh-CN') found.push(...(await keyboardGaps(page)));
         } catch (err) {

@@ -7,6 +7,7 @@ import { lazy, type LazyPage } from './lazy-page';
 import { Layout } from './Layout';
 import { RequireAuth } from './RequireAuth';
 import { appRoutes, HOME, homeAliases, type BuiltPage } from './route-table';
+import './tokens.css';
 import './app.css';
 import '@client/components/components.css';
 

@@ -9,7 +9,7 @@ import {
 } from './theme';
 
 // Vitest hands CSS imports to tests as empty strings, and the client's types know no Node
-// modules: app.css is read through Node's fs, reached by hand (tests run from the repo root).
+// modules: tokens.css is read through Node's fs, reached by hand (tests run from the repo root).
 const node = (
   globalThis as unknown as {
     process: {
@@ -17,7 +17,7 @@ const node = (
     };
   }
 ).process;
-const css = node.getBuiltinModule('node:fs').readFileSync('client/src/app/app.css', 'utf8');
+const css = node.getBuiltinModule('node:fs').readFileSync('client/src/app/tokens.css', 'utf8');
 
 /** A Map-backed stand-in for localStorage (unit tests run without a DOM). */
 function memoryStorage(initial: Record<string, string> = {}) {
@@ -85,7 +85,7 @@ describe('theme preference', () => {
 /** The custom properties of the first CSS block whose selector is exactly `selector`. */
 function tokens(selector: string): Record<string, string> {
   const start = css.indexOf(`${selector} {`);
-  if (start < 0) throw new Error(`no ${selector} block in app.css`);
+  if (start < 0) throw new Error(`no ${selector} block in tokens.css`);
   const body = css.slice(start, css.indexOf('}', start));
   const entries = [...body.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((m): [string, string] => [
     m[1]!,
@@ -118,7 +118,7 @@ function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-describe('colour tokens (app.css)', () => {
+describe('colour tokens (tokens.css)', () => {
   const lightOwn = tokens(':root');
   const darkOwn = tokens(":root[data-theme='dark']");
   const redUp = tokens(":root[data-market='red-up']");
@@ -135,8 +135,10 @@ describe('colour tokens (app.css)', () => {
     expect(redUp).toEqual({
       '--up': 'var(--red)',
       '--up-bg': 'var(--red-bg)',
+      '--up-fill': 'var(--red-fill)',
       '--down': 'var(--green)',
       '--down-bg': 'var(--green-bg)',
+      '--down-fill': 'var(--green-fill)',
     });
     expect(light['--up']).toBe(light['--green']);
     expect(light['--error']).toBe(light['--red']);
@@ -154,6 +156,10 @@ describe('colour tokens (app.css)', () => {
     ['--accent', '--bg'],
     ['--accent', '--surface'],
     ['--accent-contrast', '--accent'],
+    ['--on-fill', '--accent-fill'],
+    ['--on-fill', '--up-fill'],
+    ['--on-fill', '--down-fill'],
+    ['--toast-text', '--toast-bg'],
     ['--up', '--bg'],
     ['--up', '--surface'],
     ['--up', '--up-bg'],

@@ -16,10 +16,6 @@ export const productCategories = [
 export const productSorts = ['default', 'name', 'price', 'change', 'volume'] as const;
 export type ProductSort = (typeof productSorts)[number];
 
-export function isProductSort(value: unknown): value is ProductSort {
-  return typeof value === 'string' && (productSorts as readonly string[]).includes(value);
-}
-
 interface Sortable {
   id: string;
   name: string;

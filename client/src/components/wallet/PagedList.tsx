@@ -1,6 +1,11 @@
 import { useEffect, useEffectEvent, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
+import {
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  type EmptyAction,
+} from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
 import type { Paged, Row } from '@client/state/paged';
 import './records.css';
@@ -13,11 +18,14 @@ export function PagedList<T extends Row>({
   paged,
   label,
   testId,
+  empty,
   children,
 }: {
   paged: Paged<T>;
   label: string;
   testId: string;
+  /** The empty state's text and its one action. */
+  empty?: { text: string; action?: EmptyAction };
   children: (item: T) => ReactNode;
 }) {
   const { t } = useTranslation();
@@ -38,7 +46,7 @@ export function PagedList<T extends Row>({
 
   if (paged.status === 'loading') return <LoadingState />;
   if (paged.status === 'error') return <ErrorState error={paged.error} onRetry={paged.retry} />;
-  if (paged.items.length === 0) return <EmptyState />;
+  if (paged.items.length === 0) return <EmptyState text={empty?.text} action={empty?.action} />;
   return (
     <>
       <ul className="record-list" aria-label={label} data-testid={testId}>

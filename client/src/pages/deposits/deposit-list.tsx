@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
 import { minorToDecimal } from '@shared/amount-input';
 import type { Deposit, DepositStatus } from '@shared/wallet';
@@ -84,7 +85,15 @@ export function DepositListPage() {
         </Link>
       </PageHeader>
       <div className="list-wrap">
-        <PagedList paged={paged} label={t('pages.depositList')} testId="deposit-list">
+        <PagedList
+          paged={paged}
+          label={t('pages.depositList')}
+          testId="deposit-list"
+          empty={{
+            text: t('empty.records'),
+            action: { label: t('empty.deposit'), to: paths.recharge },
+          }}
+        >
           {(d) => <DepositRow deposit={d} />}
         </PagedList>
       </div>

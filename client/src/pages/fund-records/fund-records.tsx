@@ -1,9 +1,10 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { useSearchParams } from 'react-router-dom';
 import { transferKinds, type TransferKind } from '@shared/wallet';
 import { listFundRecords } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
+import { ChoicePicker } from '@client/components/ChoicePicker';
 import { PageHeader } from '@client/components/PageHeader';
 import { amountTone } from '@client/components/wallet/amount-tone';
 import { PagedList } from '@client/components/wallet/PagedList';
@@ -24,7 +25,6 @@ export function MoneyRecordPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const format = useFormat();
-  const filterId = useId();
   const [params, setParams] = useSearchParams();
   const type = isKind(params.get('type')) ? (params.get('type') as TransferKind) : undefined;
   // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
@@ -39,28 +39,28 @@ export function MoneyRecordPage() {
     <>
       <PageHeader title={t('pages.moneyRecord')} back />
       <div className="tabs-row">
-        <label className="visually-hidden" htmlFor={filterId}>
-          {t('wallet.record.filter')}
-        </label>
-        <select
-          id={filterId}
-          className="field__input"
-          data-testid="ledger-type"
+        <ChoicePicker<TransferKind | ''>
+          label={t('wallet.record.filter')}
+          hideLabel
+          testId="ledger-type"
           value={type ?? ''}
-          onChange={(event) =>
-            setParams(event.target.value ? { type: event.target.value } : {}, { replace: true })
-          }
-        >
-          <option value="">{t('wallet.record.allTypes')}</option>
-          {transferKinds.map((k) => (
-            <option key={k} value={k}>
-              {t(`wallet.kind.${k}`)}
-            </option>
-          ))}
-        </select>
+          choices={[
+            { value: '', label: t('wallet.record.allTypes') },
+            ...transferKinds.map((k) => ({ value: k, label: t(`wallet.kind.${k}`) })),
+          ]}
+          onValue={(value) => setParams(value ? { type: value } : {}, { replace: true })}
+        />
       </div>
       <div className="list-wrap">
-        <PagedList paged={paged} label={t('pages.moneyRecord')} testId="ledger-list">
+        <PagedList
+          paged={paged}
+          label={t('pages.moneyRecord')}
+          testId="ledger-list"
+          empty={{
+            text: t('empty.records'),
+            action: { label: t('empty.deposit'), to: paths.recharge },
+          }}
+        >
           {(r) => (
             <div data-testid={`ledger-row-${r.id}`} data-type={r.type} data-amount={r.amount}>
               <div className="record__line">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
 import type { Message } from '@shared/content';
 import { getMessages, markAllMessagesRead, markMessageRead } from '@client/api/content';
@@ -12,6 +13,7 @@ import { noteMessagesRead, queryKeys, showToast, useAppInfo } from '@client/stat
 import { updatePagedRows, usePagedQuery } from '@client/state/paged';
 import { errorText } from '@client/components/error-text';
 import '@client/components/content/content.css';
+import '@client/components/content/messages.css';
 
 function MessageItem({
   message,
@@ -119,7 +121,10 @@ export function MessagesPage() {
       ) : list.status === 'error' ? (
         <ErrorState error={list.error} onRetry={list.retry} />
       ) : list.items.length === 0 ? (
-        <EmptyState />
+        <EmptyState
+          text={t('empty.messages')}
+          action={{ label: t('empty.backHome'), to: paths.home }}
+        />
       ) : (
         <>
           <ul className="messages" aria-label={t('pages.messages')} data-testid="messages">

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { useSearchParams } from 'react-router-dom';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
@@ -53,7 +54,13 @@ function OrderListView({ tab, mode }: { tab: OrdersPageTab; mode: TradeMode }) {
     if (load.status === 'error') return <ErrorState error={load.error} onRetry={retry} />;
     return <LoadingState />;
   }
-  if (list.items.length === 0) return <EmptyState text={t('common.noData')} />;
+  if (list.items.length === 0)
+    return (
+      <EmptyState
+        text={t('empty.orders')}
+        action={{ label: t('empty.startTrade'), to: paths.product }}
+      />
+    );
   return (
     <>
       <ul className="order-list" data-testid={`list-${tab}`}>

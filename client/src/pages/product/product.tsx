@@ -1,14 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChoicePicker } from '@client/components/ChoicePicker';
 import { SearchIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
 import { ProductsView } from '@client/components/ProductList';
-import {
-  categoriesOf,
-  isProductSort,
-  productSorts,
-  type ProductSort,
-} from '@client/components/product-sort';
+import { categoriesOf, productSorts, type ProductSort } from '@client/components/product-sort';
 import type { Product } from '@shared/product';
 import { productMatches } from '@shared/product-search';
 import { useProducts } from '@client/state';
@@ -60,22 +56,15 @@ export function ProductPage() {
             </button>
           ))}
         </div>
-        <label className="product-sort">
-          <span className="product-sort__label">{t('market.sort.label')}</span>
-          <select
-            data-testid="sort"
+        <div className="product-sort">
+          <ChoicePicker
+            label={t('market.sort.label')}
+            testId="sort"
             value={sort}
-            onChange={(event) => {
-              if (isProductSort(event.target.value)) setSort(event.target.value);
-            }}
-          >
-            {productSorts.map((name) => (
-              <option key={name} value={name}>
-                {t(`market.sort.${name}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+            choices={productSorts.map((name) => ({ value: name, label: t(`market.sort.${name}`) }))}
+            onValue={setSort}
+          />
+        </div>
       </div>
       <ProductsView
         request={products}

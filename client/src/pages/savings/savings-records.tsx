@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import type { SavingsRecord } from '@shared/savings';
 import { isAbort } from '@client/api/client';
 import { getSavingsRecords } from '@client/api/savings';
@@ -81,7 +82,10 @@ export function SavingsRecordsPage() {
       <PageHeader title={t('pages.particulars')} back />
       {loaded ? (
         loaded.items.length === 0 ? (
-          <EmptyState text={t('savings.noRecords')} />
+          <EmptyState
+            text={t('savings.noRecords')}
+            action={{ label: t('empty.transferIn'), to: paths.savings }}
+          />
         ) : (
           <>
             <ul className="savings-records" aria-label={t('pages.particulars')}>

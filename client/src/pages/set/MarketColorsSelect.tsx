@@ -1,12 +1,11 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  isMarketColors,
   marketColorChoices,
   setMarketColors,
   useMarketColors,
   type MarketColors,
 } from '@client/app/market-colors';
+import { ChoicePicker } from '@client/components/ChoicePicker';
 
 const labelKey = {
   'green-up': 'account.settings.marketColorsGreenUp',
@@ -17,27 +16,13 @@ const labelKey = {
 export function MarketColorsSelect() {
   const { t } = useTranslation();
   const { colors } = useMarketColors();
-  const id = useId();
   return (
-    <div className="language-select language-select--row">
-      <label htmlFor={id} className="language-select__label">
-        {t('account.settings.marketColors')}
-      </label>
-      <select
-        id={id}
-        data-testid="market-colors-select"
-        value={colors}
-        onChange={(event) => {
-          const value = event.target.value;
-          if (isMarketColors(value)) setMarketColors(value);
-        }}
-      >
-        {marketColorChoices.map((choice) => (
-          <option key={choice} value={choice}>
-            {t(labelKey[choice])}
-          </option>
-        ))}
-      </select>
-    </div>
+    <ChoicePicker
+      label={t('account.settings.marketColors')}
+      testId="market-colors-select"
+      value={colors}
+      choices={marketColorChoices.map((choice) => ({ value: choice, label: t(labelKey[choice]) }))}
+      onValue={setMarketColors}
+    />
   );
 }

@@ -1,12 +1,11 @@
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  isThemePreference,
   setThemePreference,
   themePreferences,
   useTheme,
   type ThemePreference,
 } from '@client/app/theme';
+import { ChoicePicker } from '@client/components/ChoicePicker';
 
 const labelKey = {
   system: 'account.settings.themeSystem',
@@ -18,27 +17,13 @@ const labelKey = {
 export function ThemeSelect() {
   const { t } = useTranslation();
   const { preference } = useTheme();
-  const id = useId();
   return (
-    <div className="language-select language-select--row">
-      <label htmlFor={id} className="language-select__label">
-        {t('account.settings.theme')}
-      </label>
-      <select
-        id={id}
-        data-testid="theme-select"
-        value={preference}
-        onChange={(event) => {
-          const value = event.target.value;
-          if (isThemePreference(value)) setThemePreference(value);
-        }}
-      >
-        {themePreferences.map((choice) => (
-          <option key={choice} value={choice}>
-            {t(labelKey[choice])}
-          </option>
-        ))}
-      </select>
-    </div>
+    <ChoicePicker
+      label={t('account.settings.theme')}
+      testId="theme-select"
+      value={preference}
+      choices={themePreferences.map((choice) => ({ value: choice, label: t(labelKey[choice]) }))}
+      onValue={setThemePreference}
+    />
   );
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
 import type { WithdrawalStatus } from '@shared/wallet';
 import { listWithdrawals } from '@client/api/wallet';
@@ -34,7 +35,15 @@ export function WithdrawalListPage() {
         </Link>
       </PageHeader>
       <div className="list-wrap">
-        <PagedList paged={paged} label={t('pages.withdrawList')} testId="withdrawal-list">
+        <PagedList
+          paged={paged}
+          label={t('pages.withdrawList')}
+          testId="withdrawal-list"
+          empty={{
+            text: t('empty.records'),
+            action: { label: t('empty.deposit'), to: paths.recharge },
+          }}
+        >
           {(w) => (
             <>
               <div className="record__line">
