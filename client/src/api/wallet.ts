@@ -7,6 +7,8 @@ import type {
   TransferKind,
   Withdrawal,
   WithdrawalAccount,
+  WithdrawalHolder,
+  WithdrawalQuote,
   WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
@@ -32,20 +34,28 @@ export type DepositFields =
       payerCard: string;
       payerName: string;
       remark?: string;
+      resubmitOf?: string;
     }
-  | { channel: Exclude<DepositChannelId, 'bank'>; quantity: number; remark?: string };
+  | {
+      channel: Exclude<DepositChannelId, 'bank'>;
+      quantity: number;
+      txId: string;
+      remark?: string;
+      resubmitOf?: string;
+    };
 
 export function getDepositChannels(signal?: AbortSignal): Promise<DepositChannel[]> {
   return request('/deposits/channels', { signal });
 }
 
 /**
- * Sends a deposit with its transfer screenshot as multipart. The Idempotency-Key is made once
- * per filled-in form, so a retry after a lost answer cannot record the deposit twice.
+ * Sends a deposit with its transfer screenshot (required for bank, optional for USDT) as
+ * multipart. The Idempotency-Key is made once per filled-in form, so a retry after a lost answer
+ * cannot record the deposit twice.
  */
 export function createDeposit(
   fields: DepositFields,
-  screenshot: Blob,
+  screenshot: Blob | null,
   idempotencyKey: string,
   options: UploadProgress = {},
 ): Promise<Deposit> {
@@ -53,7 +63,7 @@ export function createDeposit(
   for (const [name, value] of Object.entries(fields)) {
     if (value !== undefined && value !== '') form.append(name, String(value));
   }
-  form.append('screenshot', screenshot, fileName('screenshot', screenshot));
+  if (screenshot) form.append('screenshot', screenshot, fileName('screenshot', screenshot));
   return upload('/deposits', form, { ...options, headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
@@ -69,6 +79,11 @@ export function getWithdrawalAccount(id: string, signal?: AbortSignal): Promise<
   return request(`/withdrawal-accounts/${encodeURIComponent(id)}`, { signal });
 }
 
+/** The verified identity's name, which a bank account is bound in (null before verification). */
+export function getWithdrawalHolder(signal?: AbortSignal): Promise<WithdrawalHolder> {
+  return request('/withdrawal-accounts/holder', { signal });
+}
+
 /** 201 the bound account; 409 ACCOUNT_ALREADY_BOUND once that type is bound. */
 export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
   return request('/withdrawal-accounts', { method: 'POST', body });
@@ -76,6 +91,17 @@ export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<With
 
 export function getWithdrawalRules(signal?: AbortSignal): Promise<WithdrawalRules> {
   return request('/withdrawals/rules', { signal });
+}
+
+/** The fee, what arrives and when, for `amount` minor units to the account (400, 404). */
+export function getWithdrawalQuote(
+  q: { accountId: string; amount: number },
+  signal?: AbortSignal,
+): Promise<WithdrawalQuote> {
+  return request('/withdrawals/quote', {
+    query: { accountId: q.accountId, amount: String(q.amount) },
+    signal,
+  });
 }
 
 /** 403 WRONG_TRADE_PASSWORD / KYC_REQUIRED, 409 INSUFFICIENT_BALANCE, 400 AMOUNT_OUT_OF_RANGE. */
