@@ -228,5 +228,4 @@ export const withdrawalBody = z.object({
 export type DepositBody = z.infer<typeof depositBody>;
 export type WithdrawalAccountBody = z.infer<typeof withdrawalAccountBody>;
 export type WithdrawalBody = z.infer<typeof withdrawalBody>;
-export type WithdrawalQuoteQuery = z.infer<typeof withdrawalQuoteQuery>;
 export type LedgerQuery = z.infer<typeof ledgerQuery>;

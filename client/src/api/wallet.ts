@@ -8,7 +8,6 @@ import type {
   Withdrawal,
   WithdrawalAccount,
   WithdrawalHolder,
-  WithdrawalQuote,
   WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
@@ -91,17 +90,6 @@ export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<With
 
 export function getWithdrawalRules(signal?: AbortSignal): Promise<WithdrawalRules> {
   return request('/withdrawals/rules', { signal });
-}
-
-/** The fee, what arrives and when, for `amount` minor units to the account (400, 404). */
-export function getWithdrawalQuote(
-  q: { accountId: string; amount: number },
-  signal?: AbortSignal,
-): Promise<WithdrawalQuote> {
-  return request('/withdrawals/quote', {
-    query: { accountId: q.accountId, amount: String(q.amount) },
-    signal,
-  });
 }
 
 /** 403 WRONG_TRADE_PASSWORD / KYC_REQUIRED, 409 INSUFFICIENT_BALANCE, 400 AMOUNT_OUT_OF_RANGE. */
