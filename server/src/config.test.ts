@@ -157,6 +157,27 @@ describe('config refusals', () => {
     expect(loadConfig({}, 'api').SERVICE_URL).toBe(placeholders.SERVICE_URL);
   });
 
+  it('says plainly that the default receiving details are examples', () => {
+    const c = loadConfig({});
+    expect(c.DEPOSIT_BANK_NAME).toMatch(/\(demo\)$/);
+    expect(c.DEPOSIT_BANK_HOLDER).toMatch(/\(demo\)$/);
+    for (const v of Object.values(placeholders))
+      expect(v).not.toMatch(/Demo Bank|Trade Demo|Tests/);
+  });
+
+  it('reads the withdrawal fee: none by default, basis points and a minimum below WITHDRAW_MIN', () => {
+    expect(loadConfig({})).toMatchObject({ WITHDRAW_FEE_BPS: 0, WITHDRAW_FEE_MIN: 0 });
+    expect(loadConfig({ WITHDRAW_FEE_BPS: '150', WITHDRAW_FEE_MIN: '200' })).toMatchObject({
+      WITHDRAW_FEE_BPS: 150,
+      WITHDRAW_FEE_MIN: 200,
+    });
+    expect(problemsOf({ WITHDRAW_FEE_BPS: '5001' })).toMatch(/WITHDRAW_FEE_BPS="5001"/);
+    expect(problemsOf({ WITHDRAW_FEE_BPS: '1.5' })).toMatch(/WITHDRAW_FEE_BPS="1.5"/);
+    expect(problemsOf({ WITHDRAW_FEE_MIN: '1000' })).toMatch(
+      /WITHDRAW_FEE_MIN.*below WITHDRAW_MIN/,
+    );
+  });
+
   it("checks the platform's receiving number in its country's form, with a branch in Japan", () => {
     const de = loadConfig({
       DEPOSIT_BANK_COUNTRY: 'de',

@@ -48,11 +48,12 @@ const urlWithScheme = (schemes: string[]) =>
  */
 export const placeholders = {
   SERVICE_URL: 'https://example.com/support',
-  DEPOSIT_BANK_NAME: 'Demo Bank',
+  DEPOSIT_BANK_NAME: 'Example Bank (demo)',
   DEPOSIT_BANK_CARD: '6222020000000000000',
-  DEPOSIT_BANK_HOLDER: 'Trade Demo Ltd',
-  DEPOSIT_TRC20_ADDRESS: 'TDemoDepositAddressForTestsXXXXXXX',
-  DEPOSIT_ERC20_ADDRESS: '0xDe000000000000000000000000000000000000de',
+  DEPOSIT_BANK_HOLDER: 'Example Holder (demo)',
+  // Valid in form only (base58, hex): no wallet holds them. The page labels them demo addresses.
+  DEPOSIT_TRC20_ADDRESS: 'TExampLeDemoAddressNotRea1XXXXXXXX',
+  DEPOSIT_ERC20_ADDRESS: '0x000000000000000000000000000000000000dEaD',
 } as const;
 
 export const configSchema = z.object({
@@ -177,6 +178,10 @@ export const configSchema = z.object({
     .default(placeholders.DEPOSIT_ERC20_ADDRESS),
   WITHDRAW_MIN: intInRange(1, Number.MAX_SAFE_INTEGER).default(1000),
   WITHDRAW_MAX: intInRange(1, Number.MAX_SAFE_INTEGER).default(5_000_000),
+  // Withdrawal fee (DECISIONS.md, Withdrawal fee): basis points of the amount, rounded down,
+  // and never below the minimum; both 0 (no fee) by default. The fee is part of the amount.
+  WITHDRAW_FEE_BPS: intInRange(0, 5000).default(0),
+  WITHDRAW_FEE_MIN: intInRange(0, Number.MAX_SAFE_INTEGER).default(0),
   WITHDRAW_REQUIRES_KYC: z
     .enum(['true', 'false', '1', '0'], 'must be true or false')
     .transform((v) => v === 'true' || v === '1')
@@ -251,6 +256,8 @@ function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
   const problem = (name: keyof Raw, message: string) =>
     ctx.addIssue({ code: 'custom', path: [name], message });
   if (c.WITHDRAW_MIN > c.WITHDRAW_MAX) problem('WITHDRAW_MIN', 'must not be above WITHDRAW_MAX');
+  if (c.WITHDRAW_FEE_MIN >= c.WITHDRAW_MIN)
+    problem('WITHDRAW_FEE_MIN', 'must be below WITHDRAW_MIN (the smallest withdrawal pays it)');
   // The receiving details in the form their country uses, as a withdrawal account's would be.
   if (countryCodes.has(c.DEPOSIT_BANK_COUNTRY)) {
     const numberProblem = accountNumberProblem(c.DEPOSIT_BANK_COUNTRY, c.DEPOSIT_BANK_CARD);

@@ -156,6 +156,18 @@ export const fundRecordDto = z
     ref: text.nullable().describe('what moved it, e.g. `deposit:12`, `withdrawal:7`'),
   })
   .meta({ id: 'FundRecord' });
+const arrivalDto = z
+  .object({
+    withinMinutes: z.int().describe('expected at most this many minutes after it is asked for'),
+    confirmations: z.int().optional().describe('USDT: network confirmations waited for'),
+  })
+  .meta({ id: 'Arrival' });
+const channelExtras = {
+  arrival: arrivalDto,
+  demo: z
+    .boolean()
+    .describe('the receiving details are the demo placeholders (development only): send nothing'),
+};
 export const depositChannelDto = z
   .discriminatedUnion('channel', [
     z.object({
@@ -169,6 +181,7 @@ export const depositChannelDto = z
       ),
       branch: text.optional().describe('where the country addresses transfers to a branch (JP)'),
       ...each(money, 'min', 'max'),
+      ...channelExtras,
     }),
     z.object({
       channel: z.enum(['usdt-trc20', 'usdt-erc20']),
@@ -176,6 +189,7 @@ export const depositChannelDto = z
       address: text,
       rate: decimal.describe('account currency credited per USDT, a decimal string'),
       ...each(money, 'min', 'max'),
+      ...channelExtras,
     }),
   ])
   .meta({ id: 'DepositChannel' });
@@ -187,19 +201,26 @@ export const depositDto = z
     quantity: z.int().optional().describe('USDT channels: the USDT sent, in minor units'),
     rate: decimal.optional().describe('USDT channels: the rate applied, a decimal string'),
     remark: text.optional(),
-    screenshotId: text.describe(
-      'the transfer screenshot: GET /api/uploads/{id} (its owner and operators only)',
+    screenshotId: text
+      .optional()
+      .describe(
+        'the transfer screenshot: GET /api/uploads/{id} (its owner and operators only); always on bank deposits',
+      ),
+    txId: text
+      .optional()
+      .describe('USDT channels: the on-chain transaction id, lower case (ERC20 with its 0x)'),
+    resubmittedFrom: id.optional().describe('the rejected deposit this one corrects'),
+    ...each(
+      text.optional().describe('bank deposits: what the user said they paid from'),
+      'payerBank',
+      'payerCard',
+      'payerName',
     ),
     status: z.enum(['pending', 'approved', 'rejected']),
     ...reviewed,
   })
   .meta({ id: 'Deposit' });
-export const opsDepositDto = depositDto
-  .extend({
-    ...ofUser,
-    ...each(text.optional(), 'payerBank', 'payerCard', 'payerName'),
-  })
-  .meta({ id: 'OpsDeposit' });
+export const opsDepositDto = depositDto.extend({ ...ofUser }).meta({ id: 'OpsDeposit' });
 export const withdrawalAccountDto = z
   .discriminatedUnion('type', [
     z.object({
@@ -218,11 +239,26 @@ export const withdrawalDto = z
     id,
     accountId: id,
     account: withdrawalAccountDto, // the destination, as bound (a `.describe` would inline it)
-    amount: money,
+    amount: money.describe('what leaves the balance, fee included'),
+    fee: money.describe('the part of `amount` kept as the fee'),
+    receive: money.describe('what is paid to the account: amount − fee'),
     status: z.enum(['pending', 'success', 'failed']),
     ...reviewed,
   })
   .meta({ id: 'Withdrawal' });
+export const withdrawalHolderDto = z
+  .object({
+    holderName: text
+      .nullable()
+      .describe("the verified identity's name, which a bank account is bound in; null before"),
+  })
+  .meta({ id: 'WithdrawalHolder' });
+export const withdrawalQuoteDto = z
+  .object({
+    ...each(money, 'amount', 'fee', 'receive'),
+    arrival: arrivalDto,
+  })
+  .meta({ id: 'WithdrawalQuote' });
 
 export const opsKycSubmissionDto = z
   .object({
@@ -286,6 +322,8 @@ export const opsWithdrawalDto = withdrawalDto.extend(ofUser).meta({ id: 'OpsWith
 export const withdrawalRulesDto = z
   .object({
     ...each(money.describe('bounds of one withdrawal, minor units'), 'min', 'max'),
+    feeBps: z.int().describe('fee in basis points of the amount, rounded down (WITHDRAW_FEE_BPS)'),
+    feeMin: money.describe('smallest fee, minor units (WITHDRAW_FEE_MIN)'),
     requiresKyc: z.boolean().describe('whether a verified identity is needed'),
   })
   .meta({ id: 'WithdrawalRules' });

@@ -7,7 +7,13 @@ import {
 } from './bank-account';
 import { countryCodes } from './countries';
 import { freeText } from './text';
-import { depositChannels, transferKinds, type CoinNetwork } from './wallet';
+import {
+  depositChannels,
+  networkOfChannel,
+  transferKinds,
+  txIdPatterns,
+  type CoinNetwork,
+} from './wallet';
 
 /** Request schemas of the wallet endpoints (API.md, Wallet and Operators). */
 
@@ -98,7 +104,14 @@ export const realMoneyMode = z
   .optional()
   .describe('real only: practice money is refused with 400 PRACTICE_NOT_ALLOWED');
 
-/** POST /api/deposits (multipart fields; the screenshot is a file part). */
+/** A rejected deposit of the user's that this one corrects (at most once; API.md, Deposits). */
+const resubmitOf = z.preprocess((v) => (v === '' ? undefined : v), idValue.optional());
+
+/**
+ * POST /api/deposits (multipart fields; the screenshot is a file part). A bank deposit needs its
+ * screenshot; a USDT deposit needs its transaction id, in its network's form, and its screenshot
+ * is optional (DECISIONS.md, Deposit transaction ids).
+ */
 export const depositBody = z.discriminatedUnion('channel', [
   z.object({
     channel: z.literal('bank'),
@@ -108,13 +121,28 @@ export const depositBody = z.discriminatedUnion('channel', [
     payerName: text(50, 'name'),
     remark,
     mode: realMoneyMode,
+    resubmitOf,
   }),
-  z.object({
-    channel: z.enum(depositChannels.filter((c) => c !== 'bank') as ['usdt-trc20', 'usdt-erc20']),
-    quantity: minorUnits,
-    remark,
-    mode: realMoneyMode,
-  }),
+  z
+    .object({
+      channel: z.enum(depositChannels.filter((c) => c !== 'bank') as ['usdt-trc20', 'usdt-erc20']),
+      quantity: minorUnits,
+      txId: z.string().trim().min(1, 'transaction id is required').max(80),
+      remark,
+      mode: realMoneyMode,
+      resubmitOf,
+    })
+    .superRefine((v, ctx) => {
+      if (v.txId && !txIdPatterns[networkOfChannel(v.channel)].test(v.txId))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['txId'],
+          message:
+            v.channel === 'usdt-trc20'
+              ? 'a TRC20 transaction id is 64 hex digits (no 0x)'
+              : 'an ERC20 transaction id is 0x followed by 64 hex digits',
+        });
+    }),
 ]);
 
 /**
@@ -176,6 +204,18 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
         });
     }),
 ]);
+
+/**
+ * GET /api/withdrawals/quote: what a withdrawal of `amount` to `accountId` costs. The amount is
+ * digits only (no sign, no fraction, at most 15): anything else is 400 naming `amount`.
+ */
+export const withdrawalQuoteQuery = z.object({
+  accountId: idValue,
+  amount: z
+    .string({ error: 'amount is required' })
+    .regex(/^\d{1,15}$/, 'amount must be a whole number of minor units')
+    .transform(Number),
+});
 
 /** POST /api/withdrawals */
 export const withdrawalBody = z.object({

@@ -68,8 +68,10 @@ describe('money journeys (Chromium, embedded app)', () => {
     // Choose a channel ("select a deposit channel" first), then the amount step.
     await page.waitForURL(/#\/pages\/recharge\/recharge$/);
     await page.getByTestId('channel-usdt-trc20').waitFor();
-    await page.getByTestId('submit').click();
-    expect(await text(page, 'form-error')).toBe('请选择充值通道');
+    // "Next" is disabled, and says why, until a channel is chosen; each card says when it arrives.
+    expect(await page.getByTestId('submit').isDisabled()).toBe(true);
+    expect(await text(page, 'choose-hint')).toBe('请选择充值通道');
+    expect(await text(page, 'arrival-usdt-trc20')).toBe('20 个网络确认并审核后到账，约 5 分钟');
     await page.getByTestId('channel-usdt-trc20').check();
     await page.getByTestId('submit').click();
     await page.waitForURL(/#\/pages\/transfer\/transfer\?channel=usdt-trc20$/);
@@ -93,8 +95,17 @@ describe('money journeys (Chromium, embedded app)', () => {
     await page.getByTestId('copy-address').click();
     await expect.poll(() => text(page, 'toast')).toBe('复制成功');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(address);
+    // The network warning is a callout; the copy button spans the card, 44 px tall at least.
+    expect(await text(page, 'network-warning')).toContain('TRC20');
+    const copy = (await page.getByTestId('copy-address').boundingBox())!;
+    expect(copy.height).toBeGreaterThanOrEqual(44);
+    // The transaction id is required, in the network's form; the screenshot is optional.
     await page.getByTestId('submit').click();
-    expect(await text(page, 'screenshot-error')).toBe('请上传转账截图');
+    expect(await text(page, 'tx-id-error')).toBe('请填写此项');
+    await page.getByTestId('tx-id').fill('0x' + 'ab'.repeat(32));
+    await page.getByTestId('submit').click();
+    expect(await text(page, 'tx-id-error')).toBe('TRC20 交易哈希为 64 位字符（0–9、a–f），不带 0x');
+    await page.getByTestId('tx-id').fill('ab'.repeat(32));
     await page
       .getByTestId('screenshot')
       .setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png(360, 640) });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -100,7 +101,11 @@ export async function fundByDeposit(
     form.append('payerBank', 'Bank of Tests');
     form.append('payerCard', '6222020012345678');
     form.append('payerName', 'Test Payer');
-  } else form.append('quantity', String(deposit.quantity));
+  } else {
+    form.append('quantity', String(deposit.quantity));
+    const hex = randomBytes(32).toString('hex');
+    form.append('txId', deposit.channel === 'usdt-trc20' ? hex : `0x${hex}`);
+  }
   form.append('screenshot', new Blob([png], { type: 'image/png' }), 'transfer.png');
   const res = await fetch(`${app.url}/api/deposits`, {
     method: 'POST',

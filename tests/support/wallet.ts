@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { OPERATOR_TOKEN, registerUser, type HttpApi } from './api';
 
@@ -30,6 +31,18 @@ export const bankDepositFields = (amount: number | string) => ({
   payerCard: '6222 0200 1234 5678',
   payerName: 'Test Payer',
 });
+
+/** A fresh, well-formed transaction id of a USDT channel (unique per call). */
+export function txIdFor(channel: 'usdt-trc20' | 'usdt-erc20'): string {
+  const hex = randomBytes(32).toString('hex');
+  return channel === 'usdt-trc20' ? hex : `0x${hex}`;
+}
+
+/** The fields of a USDT deposit of `quantity` minor units, with a fresh transaction id. */
+export const usdtDepositFields = (
+  channel: 'usdt-trc20' | 'usdt-erc20',
+  quantity: number | string,
+) => ({ channel, quantity: String(quantity), txId: txIdFor(channel) });
 
 /** POST /api/deposits as a multipart form; `screenshot: null` leaves the file out. */
 export function postDeposit(

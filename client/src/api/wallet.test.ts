@@ -50,7 +50,12 @@ afterEach(() => {
   FakeXhr.last = null;
 });
 
-const deposit = { channel: 'usdt-trc20', quantity: 15050, remark: 'tx' } as const;
+const deposit = {
+  channel: 'usdt-trc20',
+  quantity: 15050,
+  txId: 'ab'.repeat(32),
+  remark: 'tx',
+} as const;
 const shot = () => new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
 
 describe('upload (multipart with progress)', () => {

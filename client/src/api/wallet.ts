@@ -7,6 +7,7 @@ import type {
   TransferKind,
   Withdrawal,
   WithdrawalAccount,
+  WithdrawalHolder,
   WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
@@ -32,20 +33,28 @@ export type DepositFields =
       payerCard: string;
       payerName: string;
       remark?: string;
+      resubmitOf?: string;
     }
-  | { channel: Exclude<DepositChannelId, 'bank'>; quantity: number; remark?: string };
+  | {
+      channel: Exclude<DepositChannelId, 'bank'>;
+      quantity: number;
+      txId: string;
+      remark?: string;
+      resubmitOf?: string;
+    };
 
 export function getDepositChannels(signal?: AbortSignal): Promise<DepositChannel[]> {
   return request('/deposits/channels', { signal });
 }
 
 /**
- * Sends a deposit with its transfer screenshot as multipart. The Idempotency-Key is made once
- * per filled-in form, so a retry after a lost answer cannot record the deposit twice.
+ * Sends a deposit with its transfer screenshot (required for bank, optional for USDT) as
+ * multipart. The Idempotency-Key is made once per filled-in form, so a retry after a lost answer
+ * cannot record the deposit twice.
  */
 export function createDeposit(
   fields: DepositFields,
-  screenshot: Blob,
+  screenshot: Blob | null,
   idempotencyKey: string,
   options: UploadProgress = {},
 ): Promise<Deposit> {
@@ -53,7 +62,7 @@ export function createDeposit(
   for (const [name, value] of Object.entries(fields)) {
     if (value !== undefined && value !== '') form.append(name, String(value));
   }
-  form.append('screenshot', screenshot, fileName('screenshot', screenshot));
+  if (screenshot) form.append('screenshot', screenshot, fileName('screenshot', screenshot));
   return upload('/deposits', form, { ...options, headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
@@ -67,6 +76,11 @@ export function listWithdrawalAccounts(signal?: AbortSignal): Promise<Withdrawal
 
 export function getWithdrawalAccount(id: string, signal?: AbortSignal): Promise<WithdrawalAccount> {
   return request(`/withdrawal-accounts/${encodeURIComponent(id)}`, { signal });
+}
+
+/** The verified identity's name, which a bank account is bound in (null before verification). */
+export function getWithdrawalHolder(signal?: AbortSignal): Promise<WithdrawalHolder> {
+  return request('/withdrawal-accounts/holder', { signal });
 }
 
 /** 201 the bound account; 409 ACCOUNT_ALREADY_BOUND once that type is bound. */

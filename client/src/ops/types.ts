@@ -32,6 +32,8 @@ export interface OpsDeposit extends Reviewed {
   payerBank?: string;
   payerCard?: string;
   payerName?: string;
+  /** USDT deposits: the on-chain transaction id (their screenshot is optional). */
+  txId?: string;
 }
 
 export type WithdrawalAccount =

@@ -5,7 +5,13 @@ import type { MessageKey } from './validation';
 
 type NativeProps = Pick<
   InputHTMLAttributes<HTMLInputElement>,
-  'type' | 'inputMode' | 'autoComplete' | 'maxLength' | 'enterKeyHint' | 'autoCapitalize'
+  | 'type'
+  | 'inputMode'
+  | 'autoComplete'
+  | 'maxLength'
+  | 'enterKeyHint'
+  | 'autoCapitalize'
+  | 'readOnly'
 >;
 
 /**

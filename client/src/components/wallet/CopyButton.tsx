@@ -22,10 +22,13 @@ export function CopyButton({
   text,
   label,
   testId,
+  block = false,
 }: {
   text: string;
   label: string;
   testId: string;
+  /** Full width and a tap target of 44 px at least: the one action under an address. */
+  block?: boolean;
 }) {
   const { t } = useTranslation();
   const copy = () => {
@@ -37,7 +40,9 @@ export function CopyButton({
   return (
     <button
       type="button"
-      className="button button--secondary button--small"
+      className={
+        block ? 'button button--secondary button--block' : 'button button--secondary button--small'
+      }
       data-testid={testId}
       aria-label={label}
       onClick={copy}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountNumberReadBack } from './rules';
+import { accountNumberReadBack, rateShown, txIdRule } from './rules';
 
 describe('a withdrawal account number read back under its input', () => {
   it('groups an IBAN or a Chinese card by four, whatever the spacing typed', () => {
@@ -22,5 +22,31 @@ describe('a withdrawal account number read back under its input', () => {
     expect(accountNumberReadBack('JP', '1234567')).toBeNull();
     expect(accountNumberReadBack('KR', '123456-01-234567')).toBeNull();
     expect(accountNumberReadBack('TH', '123-4-56789-0')).toBeNull();
+  });
+});
+
+describe('a USDT transaction id', () => {
+  const hex = 'ab'.repeat(32);
+  it('is 64 hex digits on TRC20, 0x and 64 on ERC20, any case, spaces around forgiven', () => {
+    expect(txIdRule('TRC20')(hex)).toBeNull();
+    expect(txIdRule('TRC20')(` ${hex.toUpperCase()} `)).toBeNull();
+    expect(txIdRule('ERC20')(`0x${hex}`)).toBeNull();
+  });
+  it('refuses the other network’s form, short ids, non-hex and blanks', () => {
+    expect(txIdRule('TRC20')(`0x${hex}`)).toBe('wallet.rules.txIdTrc20');
+    expect(txIdRule('ERC20')(hex)).toBe('wallet.rules.txIdErc20');
+    expect(txIdRule('TRC20')(hex.slice(1))).toBe('wallet.rules.txIdTrc20');
+    expect(txIdRule('ERC20')(`0x${'g'.repeat(64)}`)).toBe('wallet.rules.txIdErc20');
+    expect(txIdRule('ERC20')('  ')).toBe('common.required');
+  });
+});
+
+describe('the USDT rate line', () => {
+  it('is left out when it says 1 USDT = 1 USDT, else shows two decimals at least', () => {
+    expect(rateShown('1', 'USDT')).toBeNull();
+    expect(rateShown('1.00', 'USDT')).toBeNull();
+    expect(rateShown('1', 'USD')).toBe('1.00');
+    expect(rateShown('7.25', 'CNY')).toBe('7.25');
+    expect(rateShown('7.12345', 'CNY')).toBe('7.12345');
   });
 });

@@ -6,7 +6,7 @@ import {
   normalizeAccountNumber,
   type BankAccountForm,
 } from '@shared/bank-account';
-import type { DepositChannel } from '@shared/wallet';
+import { txIdPatterns, type CoinNetwork, type DepositChannel } from '@shared/wallet';
 import { isBlank, type MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
 import { convertAtRate, groupedDigits } from './money';
@@ -114,4 +114,27 @@ export function withdrawAmountRule(limits: { min: number; max: number } | null) 
       return 'errors.AMOUNT_OUT_OF_RANGE';
     return null;
   };
+}
+
+/**
+ * A USDT deposit's transaction id in its network's form (TRC20: 64 hex digits; ERC20: 0x and 64
+ * hex digits), as the server checks it; spaces around it are forgiven.
+ */
+export function txIdRule(network: CoinNetwork) {
+  return (value: string): MessageKey | null => {
+    if (isBlank(value)) return 'common.required';
+    return txIdPatterns[network].test(value.trim())
+      ? null
+      : msg(network === 'TRC20' ? 'wallet.rules.txIdTrc20' : 'wallet.rules.txIdErc20');
+  };
+}
+
+/**
+ * Whether a rate line tells the user anything: not "1 USDT = 1 USDT". The rate is shown to at
+ * least two decimals ("1.00"), as many as it has beyond that.
+ */
+export function rateShown(rate: string, currency: string): string | null {
+  if (currency === 'USDT' && Number(rate) === 1) return null;
+  const [whole, fraction = ''] = rate.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
 }

@@ -30,6 +30,7 @@ export function DepositDetail({ item }: { item: OpsDeposit }) {
           [t('review.payerName'), item.payerName],
           [t('review.payerBank'), item.payerBank],
           [t('review.payerCard'), item.payerCard],
+          [t('review.txId'), item.txId && <code data-testid="deposit-tx-id">{item.txId}</code>],
           ...(item.quantity !== undefined
             ? ([
                 [t('review.quantity'), money(item.quantity, lang)],

@@ -118,7 +118,6 @@ export function AccountPage() {
           ) : (
             <BindCoinForm onBound={onBound} />
           )}
-          <p className="card__note">{t('wallet.account.serviceRule')}</p>
         </div>
       ) : (
         <AccountList accounts={accounts.data} />

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoinNetwork, WithdrawalAccount } from '@shared/wallet';
-import { bindWithdrawalAccount } from '@client/api/wallet';
+import { bindWithdrawalAccount, getWithdrawalHolder } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
@@ -20,9 +20,23 @@ import {
 import { coinAddressPatterns, withdrawalAccountBody } from '@shared/wallet.schemas';
 import { tradePasswordSchema } from '@shared/accounts';
 import { z } from 'zod';
-import { showToast } from '@client/state';
+import { ErrorState, LoadingState } from '@client/components/StateViews';
+import { showToast, useApiQuery } from '@client/state';
 
 type Bound = (account: WithdrawalAccount) => void;
+
+/** Read before linking, not after: once linked, only customer support changes it. */
+function ServiceWarning() {
+  const { t } = useTranslation();
+  return (
+    <p className="callout callout--warning" role="note" data-testid="service-warning">
+      <span className="callout__icon" aria-hidden="true">
+        ⚠
+      </span>
+      <span>{t('wallet.account.serviceRule')}</span>
+    </p>
+  );
+}
 
 const [bankBody, coinBody] = withdrawalAccountBody.options;
 const bank = bankBody.shape;
@@ -54,10 +68,23 @@ const bankSchema = z
  * (where withdrawals go is a money decision).
  */
 export function BindBankForm({ onBound }: { onBound: Bound }) {
+  const holder = useApiQuery(['me', 'withdrawal-holder'], () => getWithdrawalHolder(), {
+    perVisit: true,
+  });
+  if (holder.status === 'loading') return <LoadingState />;
+  if (holder.status === 'error') return <ErrorState error={holder.error} onRetry={holder.retry} />;
+  return <BankForm onBound={onBound} verifiedName={holder.data.holderName} />;
+}
+
+/**
+ * The holder is the user: with a verified identity its name is filled in and read-only
+ * (DECISIONS.md, Holder name from the identity check); before, the user types it.
+ */
+function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: string | null }) {
   const { t } = useTranslation();
   const form = useForm(
     {
-      holderName: '',
+      holderName: verifiedName ?? '',
       nationality: '',
       bankName: '',
       branch: '',
@@ -97,6 +124,8 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         testId="holder-name"
         autoComplete="name"
         maxLength={maxLengthOf(bank.holderName)}
+        readOnly={verifiedName !== null}
+        hint={verifiedName !== null ? t('wallet.account.holderFromKyc') : undefined}
       />
       <CountrySelect
         {...form.field('nationality')}
@@ -139,6 +168,7 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
         {...form.field('tradePassword')}
         hint={t('wallet.account.confirmWithTradePassword')}
       />
+      <ServiceWarning />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>
   );
@@ -217,6 +247,7 @@ export function BindCoinForm({ onBound }: { onBound: Bound }) {
         {...form.field('tradePassword')}
         hint={t('wallet.account.confirmWithTradePassword')}
       />
+      <ServiceWarning />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>
   );

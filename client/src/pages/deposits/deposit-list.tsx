@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { minorToDecimal } from '@shared/amount-input';
 import type { Deposit, DepositStatus } from '@shared/wallet';
 import { listDeposits } from '@client/api/wallet';
@@ -14,12 +14,35 @@ import { depositChannelInfo, walletPaths } from '@client/components/wallet/route
 import { useMoney } from '@client/components/wallet/useMoney';
 import { queryKeys } from '@client/state';
 import { usePagedQuery } from '@client/state/paged';
+import type { Resubmission } from '../recharge/deposit-parts';
 import '@client/components/wallet/wallet.css';
 
 const tone: Record<DepositStatus, Tone> = { pending: 'pending', approved: 'good', rejected: 'bad' };
 
-function DepositRow({ deposit: d }: { deposit: Deposit }) {
+/**
+ * The channel page of a rejected deposit, pre-filled from it, that submits a new deposit linked to
+ * it (`resubmitOf`; API.md, Deposits). The amount travels in the query, the payer's details in
+ * the navigation state.
+ */
+function resubmitLink(d: Deposit): { to: string; state: { resubmit: Resubmission } } {
+  const amount = d.quantity ?? d.amount;
+  return {
+    to: `${depositChannelInfo[d.channel].path}?amount=${amount}&resubmitOf=${d.id}`,
+    state: {
+      resubmit: {
+        id: d.id,
+        payerBank: d.payerBank,
+        payerCard: d.payerCard,
+        payerName: d.payerName,
+        remark: d.remark,
+      },
+    },
+  };
+}
+
+function DepositRow({ deposit: d, resubmitted }: { deposit: Deposit; resubmitted: boolean }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const money = useMoney();
   const format = useFormat();
   const [showShot, setShowShot] = useState(false);
@@ -55,15 +78,37 @@ function DepositRow({ deposit: d }: { deposit: Deposit }) {
           {t('wallet.reason', { reason: d.reason })}
         </p>
       )}
-      <button
-        type="button"
-        className="button button--secondary button--small record__toggle"
-        aria-expanded={showShot}
-        onClick={() => setShowShot((v) => !v)}
-      >
-        {t(showShot ? 'wallet.deposit.hideScreenshot' : 'wallet.deposit.showScreenshot')}
-      </button>
-      {showShot && <PrivateImage id={d.screenshotId} alt={t('wallet.deposit.screenshot')} />}
+      {d.txId && (
+        <p className="record__meta record__tx" data-testid={`deposit-tx-${d.id}`}>
+          {t('wallet.deposit.txIdShown', { txId: d.txId })}
+        </p>
+      )}
+      {d.status === 'rejected' && !resubmitted && (
+        <button
+          type="button"
+          className="button button--block"
+          data-testid={`resubmit-${d.id}`}
+          onClick={() => {
+            const link = resubmitLink(d);
+            void navigate(link.to, { state: link.state });
+          }}
+        >
+          {t('wallet.deposit.resubmit')}
+        </button>
+      )}
+      {d.screenshotId && (
+        <button
+          type="button"
+          className="button button--secondary button--small record__toggle"
+          aria-expanded={showShot}
+          onClick={() => setShowShot((v) => !v)}
+        >
+          {t(showShot ? 'wallet.deposit.hideScreenshot' : 'wallet.deposit.showScreenshot')}
+        </button>
+      )}
+      {showShot && d.screenshotId && (
+        <PrivateImage id={d.screenshotId} alt={t('wallet.deposit.screenshot')} />
+      )}
     </>
   );
 }
@@ -77,6 +122,9 @@ export function DepositListPage() {
     refetchOnShow: true,
     perVisit: true,
   });
+  // A rejected deposit is submitted again once: its resubmission, when loaded, hides the action
+  // (the server refuses a second one with 409 ALREADY_RESUBMITTED anyway).
+  const resubmitted = new Set(paged.items.flatMap((d) => d.resubmittedFrom ?? []));
   return (
     <>
       <PageHeader title={t('pages.depositList')} back>
@@ -94,7 +142,7 @@ export function DepositListPage() {
             action: { label: t('empty.deposit'), to: paths.recharge },
           }}
         >
-          {(d) => <DepositRow deposit={d} />}
+          {(d) => <DepositRow deposit={d} resubmitted={resubmitted.has(d.id)} />}
         </PagedList>
       </div>
     </>

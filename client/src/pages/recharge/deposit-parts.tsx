@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { minorToDecimal } from '@shared/amount-input';
-import type { DepositChannel, DepositChannelId } from '@shared/wallet';
+import type { CoinNetwork, DepositChannel, DepositChannelId } from '@shared/wallet';
 import { ApiError } from '@client/api/client';
 import { createDeposit, getDepositChannels, type DepositFields } from '@client/api/wallet';
 import { PageHeader } from '@client/components/PageHeader';
@@ -88,10 +88,10 @@ export function useDepositSubmit() {
   const [key, setKey] = useState(newIdempotencyKey);
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
 
-  const submit = async (fields: DepositFields, screenshot: PickedImage) => {
+  const submit = async (fields: DepositFields, screenshot: PickedImage | null) => {
     setProgress({ sent: 0, total: 0 });
     try {
-      await createDeposit(fields, screenshot.blob, key, {
+      await createDeposit(fields, screenshot?.blob ?? null, key, {
         onProgress: (sent, total) => setProgress({ sent, total }),
       });
     } catch (err) {
@@ -105,4 +105,85 @@ export function useDepositSubmit() {
     void navigate(walletPaths.deposits, { replace: true });
   };
   return { submit, progress };
+}
+
+/**
+ * The rejected deposit this form submits again (`?resubmitOf=<id>`, with the old deposit's
+ * fields in the navigation state to pre-fill the form), or null for a new deposit.
+ */
+export interface Resubmission {
+  id: string;
+  payerBank?: string;
+  payerCard?: string;
+  payerName?: string;
+  remark?: string;
+}
+export function useResubmission(): Resubmission | null {
+  const [params] = useSearchParams();
+  const state = useLocation().state as { resubmit?: Resubmission } | null;
+  const id = params.get('resubmitOf');
+  if (!id || !/^\d{1,16}$/.test(id)) return null;
+  return state?.resubmit?.id === id ? state.resubmit : { id };
+}
+
+/** Says that the form corrects a rejected deposit. */
+export function ResubmitNote() {
+  const { t } = useTranslation();
+  const again = useResubmission();
+  if (!again) return null;
+  return (
+    <p className="card__note" data-testid="resubmit-note">
+      {t('wallet.deposit.resubmitting', { id: again.id })}
+    </p>
+  );
+}
+
+/** When the deposit is expected to be credited (shared/src/wallet.ts, depositArrival). */
+export function ArrivalNote({ channel }: { channel: DepositChannel }) {
+  const { t } = useTranslation();
+  return (
+    <p className="card__note" data-testid="arrival">
+      {arrivalText(t, channel)}
+    </p>
+  );
+}
+
+export function arrivalText(
+  t: ReturnType<typeof useTranslation>['t'],
+  channel: DepositChannel,
+): string {
+  return channel.arrival.confirmations
+    ? t('wallet.deposit.arrivalCoin', {
+        confirmations: channel.arrival.confirmations,
+        minutes: channel.arrival.withinMinutes,
+      })
+    : t('wallet.deposit.arrivalBank', { minutes: channel.arrival.withinMinutes });
+}
+
+/** Send only on the chosen network: a callout, since coins sent elsewhere are lost. */
+export function NetworkWarning({ network }: { network: CoinNetwork }) {
+  const { t } = useTranslation();
+  return (
+    <p className="callout callout--warning" role="note" data-testid="network-warning">
+      <span className="callout__icon" aria-hidden="true">
+        ⚠
+      </span>
+      <span>{t('wallet.deposit.networkWarning', { network })}</span>
+    </p>
+  );
+}
+
+/** The receiving details are the development placeholders: say so, plainly. */
+export function DemoNote({ what }: { what: 'address' | 'account' }) {
+  const { t } = useTranslation();
+  return (
+    <p className="callout callout--warning" role="note" data-testid="demo-note">
+      <span className="callout__icon" aria-hidden="true">
+        ⚠
+      </span>
+      <span>
+        {t(what === 'address' ? 'wallet.deposit.demoAddress' : 'wallet.deposit.demoAccount')}
+      </span>
+    </p>
+  );
 }

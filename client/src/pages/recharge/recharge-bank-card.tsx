@@ -16,7 +16,16 @@ import {
 } from '@client/components/wallet/rules';
 import { UploadProgress } from '@client/components/wallet/UploadProgress';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { ChannelPage, CreditNote, useAmountParam, useDepositSubmit } from './deposit-parts';
+import {
+  ArrivalNote,
+  ChannelPage,
+  CreditNote,
+  DemoNote,
+  ResubmitNote,
+  useAmountParam,
+  useDepositSubmit,
+  useResubmission,
+} from './deposit-parts';
 import { RemarkField } from './RemarkField';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -41,14 +50,15 @@ function BankDepositForm({ details }: { details: BankChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
   const { submit, progress } = useDepositSubmit();
+  const again = useResubmission();
   const form = useForm(
     {
       amount: useAmountParam(true),
-      payerBank: '',
-      payerCard: '',
-      payerName: '',
+      payerBank: again?.payerBank ?? '',
+      payerCard: again?.payerCard ?? '',
+      payerName: again?.payerName ?? '',
       screenshot: null as PickedImage | null,
-      remark: '',
+      remark: again?.remark ?? '',
     },
     bankSchema(details),
   );
@@ -63,6 +73,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
         payerCard: values.payerCard.trim(),
         payerName: values.payerName.trim(),
         remark: values.remark.trim() || undefined,
+        resubmitOf: again?.id,
       },
       values.screenshot,
     );
@@ -74,6 +85,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
         <h2 id="receiving-title" className="card__title">
           {t('wallet.deposit.platformAccount')}
         </h2>
+        {details.demo && <DemoNote what="account" />}
         <dl className="copy-list">
           <CopyRow
             label={t('wallet.fields.bankName')}
@@ -100,8 +112,10 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           />
         </dl>
         <p className="card__note">{t('wallet.deposit.bankNote')}</p>
+        <ArrivalNote channel={details} />
       </section>
       <form id={form.formId} className="form card" onSubmit={send} noValidate>
+        <ResubmitNote />
         <FormError message={form.formError} />
         <TextField
           {...form.field('amount')}

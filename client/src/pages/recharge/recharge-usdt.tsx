@@ -3,13 +3,28 @@ import { amountToMinor } from '@shared/amount-input';
 import type { DepositChannel } from '@shared/wallet';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
-import { picked, ruled } from '@client/components/form/validation';
+import { ruled } from '@client/components/form/validation';
 import { CopyButton } from '@client/components/wallet/CopyButton';
 import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
-import { amountInput, depositAmountRule, msg } from '@client/components/wallet/rules';
+import {
+  amountInput,
+  depositAmountRule,
+  rateShown,
+  txIdRule,
+} from '@client/components/wallet/rules';
 import { UploadProgress } from '@client/components/wallet/UploadProgress';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { ChannelPage, CreditNote, useAmountParam, useDepositSubmit } from './deposit-parts';
+import {
+  ArrivalNote,
+  ChannelPage,
+  CreditNote,
+  DemoNote,
+  NetworkWarning,
+  useAmountParam,
+  useDepositSubmit,
+  ResubmitNote,
+  useResubmission,
+} from './deposit-parts';
 import { RemarkField } from './RemarkField';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -18,10 +33,12 @@ import { z } from 'zod';
 
 type CoinChannel = Exclude<DepositChannel, { channel: 'bank' }>;
 
+// The transaction id proves a USDT transfer; its screenshot is optional (DECISIONS.md).
 const coinSchema = (details: CoinChannel) =>
   z.object({
     quantity: ruled(depositAmountRule(details)),
-    screenshot: picked<PickedImage>(msg('wallet.rules.screenshot')),
+    txId: ruled(txIdRule(details.network)),
+    screenshot: z.custom<PickedImage | null>(),
     remark: z.string(),
   });
 
@@ -29,18 +46,31 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
   const { submit, progress } = useDepositSubmit();
+  const again = useResubmission();
+  const quantityParam = useAmountParam(false);
   const form = useForm(
-    { quantity: useAmountParam(false), screenshot: null as PickedImage | null, remark: '' },
+    {
+      quantity: quantityParam,
+      txId: '',
+      screenshot: null as PickedImage | null,
+      remark: again?.remark ?? '',
+    },
     coinSchema(details),
   );
+  const rate = rateShown(details.rate, money.currency);
 
   const send = form.onSubmit(async (values) => {
     const quantity = amountToMinor(values.quantity.trim());
-    const shot = values.screenshot;
-    if (!shot || quantity === null) return;
+    if (quantity === null) return;
     await submit(
-      { channel: details.channel, quantity, remark: values.remark.trim() || undefined },
-      shot,
+      {
+        channel: details.channel,
+        quantity,
+        txId: values.txId.trim(),
+        remark: values.remark.trim() || undefined,
+        resubmitOf: again?.id,
+      },
+      values.screenshot,
     );
   });
 
@@ -54,6 +84,7 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
           text={details.address}
           label={t('wallet.deposit.address', { network: details.network })}
         />
+        {details.demo && <DemoNote what="address" />}
         <p className="address" data-testid="deposit-address">
           {details.address}
         </p>
@@ -61,19 +92,22 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
           <CopyButton
             text={details.address}
             testId="copy-address"
+            block
             label={t('wallet.copyLabel', {
               what: t('wallet.deposit.address', { network: details.network }),
             })}
           />
         </div>
-        <p className="card__note">
-          {t('wallet.deposit.networkWarning', { network: details.network })}
-        </p>
-        <p className="card__note num" data-testid="usdt-rate">
-          {t('wallet.deposit.rate', { rate: details.rate, currency: money.currency })}
-        </p>
+        <NetworkWarning network={details.network} />
+        {rate && (
+          <p className="card__note num" data-testid="usdt-rate">
+            {t('wallet.deposit.rateCredited', { rate, currency: money.currency })}
+          </p>
+        )}
+        <ArrivalNote channel={details} />
       </section>
       <form id={form.formId} className="form card" onSubmit={send} noValidate>
+        <ResubmitNote />
         <FormError message={form.formError} />
         <TextField
           {...form.field('quantity')}
@@ -84,8 +118,20 @@ function UsdtDepositForm({ details }: { details: CoinChannel }) {
           filter={amountInput}
         />
         <CreditNote channel={details} input={form.values.quantity} />
+        <TextField
+          {...form.field('txId')}
+          label={t('wallet.deposit.txId')}
+          hint={t(
+            details.network === 'TRC20'
+              ? 'wallet.deposit.txIdHintTrc20'
+              : 'wallet.deposit.txIdHintErc20',
+          )}
+          testId="tx-id"
+          autoComplete="off"
+          maxLength={80}
+        />
         <ImagePicker
-          label={t('wallet.deposit.screenshot')}
+          label={t('wallet.deposit.screenshotOptional')}
           placeholder={t('wallet.deposit.screenshotHint')}
           testId="screenshot"
           value={form.values.screenshot}

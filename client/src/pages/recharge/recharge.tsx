@@ -9,6 +9,7 @@ import { depositChannelInfo, walletPaths } from '@client/components/wallet/route
 import { useMoney } from '@client/components/wallet/useMoney';
 import { useApiQuery } from '@client/state';
 import '@client/components/wallet/wallet.css';
+import { arrivalText } from './deposit-parts';
 
 /**
  * /pages/recharge/recharge: choose a deposit channel (bank card, USDT-TRC20, USDT-ERC20), then
@@ -20,15 +21,11 @@ export function RechargePage() {
   const money = useMoney();
   const channels = useApiQuery(['me', 'deposit-channels'], () => getDepositChannels());
   const [chosen, setChosen] = useState<DepositChannelId | null>(null);
-  const [missing, setMissing] = useState(false);
 
+  // "Next" stays disabled, and says why, until a channel is chosen.
   const next = (event: FormEvent) => {
     event.preventDefault();
-    if (!chosen) {
-      setMissing(true);
-      return;
-    }
-    void navigate(`${walletPaths.transfer}?channel=${chosen}`);
+    if (chosen) void navigate(`${walletPaths.transfer}?channel=${chosen}`);
   };
 
   return (
@@ -44,10 +41,7 @@ export function RechargePage() {
         <ErrorState error={channels.error} onRetry={channels.retry} />
       ) : (
         <form className="wallet-page" onSubmit={next} noValidate>
-          <fieldset
-            className="choice-list"
-            aria-describedby={missing ? 'channel-missing' : undefined}
-          >
+          <fieldset className="choice-list">
             <legend className="card__title">{t('wallet.deposit.chooseChannel')}</legend>
             {depositChannels.map((id) => {
               const info = depositChannelInfo[id];
@@ -61,10 +55,7 @@ export function RechargePage() {
                     data-testid={info.testId}
                     checked={chosen === id}
                     disabled={!channel}
-                    onChange={() => {
-                      setChosen(id);
-                      setMissing(false);
-                    }}
+                    onChange={() => setChosen(id)}
                   />
                   <span className="choice__text">
                     <span className="choice__title">{t(info.title)}</span>
@@ -76,17 +67,28 @@ export function RechargePage() {
                         })}
                       </span>
                     )}
+                    {channel && (
+                      <span className="choice__sub" data-testid={`arrival-${id}`}>
+                        {arrivalText(t, channel)}
+                      </span>
+                    )}
                   </span>
                 </label>
               );
             })}
           </fieldset>
-          {missing && (
-            <p className="form-error" id="channel-missing" role="alert" data-testid="form-error">
+          {!chosen && (
+            <p className="field__hint" id="channel-missing" data-testid="choose-hint">
               {t('wallet.deposit.selectChannel')}
             </p>
           )}
-          <button type="submit" className="button button--block" data-testid="submit">
+          <button
+            type="submit"
+            className="button button--block"
+            data-testid="submit"
+            disabled={!chosen}
+            aria-describedby={chosen ? undefined : 'channel-missing'}
+          >
             {t('wallet.next')}
           </button>
           <p className="card__note">{t('wallet.deposit.reviewNote')}</p>

@@ -25,6 +25,7 @@ import { walletPaths } from '@client/components/wallet/routes';
 import { msg, withdrawAmountRule } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
 import { showToast, useAccountSummary, useApiQuery } from '@client/state';
+import { WithdrawQuote } from './WithdrawQuote';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
 
@@ -51,7 +52,8 @@ function WithdrawForm({
   const [key, setKey] = useState(newIdempotencyKey);
   const max = Math.min(AMOUNT_MAX, Math.floor(limits.max / 100));
   const form = useForm(
-    { accountId: accounts.length === 1 ? accounts[0]!.id : '', amount: '', tradePassword: '' },
+    // The linked account is chosen already (the first, when there are two).
+    { accountId: accounts[0]?.id ?? '', amount: '', tradePassword: '' },
     z.object({
       accountId: required(msg('wallet.rules.chooseAccount')),
       amount: ruled(withdrawAmountRule(limits)),
@@ -163,6 +165,11 @@ function WithdrawForm({
             {t('wallet.withdraw.all')}
           </button>
         </div>
+        <WithdrawQuote
+          input={amount.value}
+          rules={limits}
+          account={accounts.find((a) => a.id === account.value)}
+        />
         <TradePasswordField {...form.field('tradePassword')} />
         <p className="card__note">{t('wallet.withdraw.holdNote')}</p>
       </div>

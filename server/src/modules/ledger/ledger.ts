@@ -10,7 +10,8 @@ export type UserAccountKind =
   | 'savings_confirmed'
   | 'practice_available'
   | 'practice_in_orders';
-export type HouseAccountKind = 'house_trading' | 'house_interest' | 'world' | 'house_practice';
+export type HouseAccountKind =
+  'house_trading' | 'house_interest' | 'world' | 'house_practice' | 'house_fees';
 export type AccountRef = { user: number; kind: UserAccountKind } | { house: HouseAccountKind };
 
 export const userAccountKinds: readonly UserAccountKind[] = [

@@ -13,7 +13,9 @@ export interface DepositRow {
   payer_card: string | null;
   payer_name: string | null;
   remark: string | null;
-  screenshot_id: string;
+  screenshot_id: string | null;
+  tx_id: string | null;
+  resubmitted_from: number | null;
   status: DepositStatus;
   reason: string | null;
   created_at: Date;
@@ -23,7 +25,7 @@ export interface DepositRow {
 }
 
 const columns =
-  'd.id, d.user_id, d.channel, d.amount, d.quantity, d.rate, d.payer_bank, d.payer_card, d.payer_name, d.remark, d.screenshot_id, d.status, d.reason, d.created_at, d.reviewed_at';
+  'd.id, d.user_id, d.channel, d.amount, d.quantity, d.rate, d.payer_bank, d.payer_card, d.payer_name, d.remark, d.screenshot_id, d.tx_id, d.resubmitted_from, d.status, d.reason, d.created_at, d.reviewed_at';
 
 export async function insertDeposit(
   db: Queryable,
@@ -37,12 +39,14 @@ export async function insertDeposit(
     payerCard?: string;
     payerName?: string;
     remark?: string;
-    screenshotId: string;
+    screenshotId: string | null;
+    txId?: string;
+    resubmittedFrom?: number;
   },
 ): Promise<DepositRow> {
   const { rows } = await db.query<DepositRow>(
-    `INSERT INTO deposits AS d (user_id, channel, amount, quantity, rate, payer_bank, payer_card, payer_name, remark, screenshot_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${columns}`,
+    `INSERT INTO deposits AS d (user_id, channel, amount, quantity, rate, payer_bank, payer_card, payer_name, remark, screenshot_id, tx_id, resubmitted_from)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${columns}`,
     [
       d.userId,
       d.channel,
@@ -54,6 +58,8 @@ export async function insertDeposit(
       d.payerName ?? null,
       d.remark ?? null,
       d.screenshotId,
+      d.txId ?? null,
+      d.resubmittedFrom ?? null,
     ],
   );
   return rows[0]!;
@@ -71,6 +77,32 @@ export async function lockPendingDeposits(db: Queryable, userId: number): Promis
     [userId],
   );
   return rows[0]!.n;
+}
+
+/** Whether a deposit under review or approved already names this transaction id. */
+export async function txIdInUse(db: Queryable, txId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM deposits WHERE tx_id = $1 AND status IN ('pending', 'approved') LIMIT 1",
+    [txId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The deposit a resubmission corrects, locked until the new one is written: its owner, status,
+ * and whether a resubmission of it exists already.
+ */
+export async function lockResubmitted(
+  db: Queryable,
+  id: number,
+): Promise<{ user_id: number; status: DepositStatus; resubmitted: boolean } | null> {
+  const { rows } = await db.query<{ user_id: number; status: DepositStatus }>(
+    'SELECT user_id, status FROM deposits WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  if (!rows[0]) return null;
+  const again = await db.query('SELECT 1 FROM deposits WHERE resubmitted_from = $1 LIMIT 1', [id]);
+  return { ...rows[0], resubmitted: again.rows.length > 0 };
 }
 
 export async function userDeposits(

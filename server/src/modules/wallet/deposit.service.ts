@@ -1,7 +1,14 @@
 import type { DepositBody } from '@shared/wallet.schemas';
-import { depositLimits, type Deposit, type DepositStatus, type OpsDeposit } from '@shared/wallet';
+import {
+  depositLimits,
+  normalizeTxId,
+  type Deposit,
+  type DepositStatus,
+  type OpsDeposit,
+} from '@shared/wallet';
 import type { Config } from '@server/config';
 import type { Db, Queryable } from '@infra/db';
+import { pgErrorCode } from '@infra/db/db';
 import {
   AppError,
   badRequest,
@@ -26,6 +33,15 @@ export function convertAtRate(quantity: number, rate: string): number {
   const scale = 10n ** BigInt(fraction.length);
   return Number((BigInt(quantity) * BigInt(`${whole}${fraction}`)) / scale);
 }
+
+const txIdInUse = () =>
+  conflict(
+    'TX_ID_IN_USE',
+    'This transaction id belongs to another deposit under review or approved',
+    'txId',
+  );
+const alreadyResubmitted = () =>
+  conflict('ALREADY_RESUBMITTED', 'This deposit was submitted again already', 'resubmitOf');
 
 /** What a deposit will credit; refuses amounts outside the limits and bank amounts with cents. */
 function creditOf(body: DepositBody, rate: string): { amount: number; field: string } {
@@ -76,6 +92,22 @@ export function createDepositService({
       : notFound('No such deposit');
   };
 
+  /**
+   * A resubmission corrects one of the user's own rejected deposits, once: another user's id or
+   * an unknown one is 404, one not rejected is 409 INVALID_STATE, one already resubmitted 409.
+   */
+  const checkResubmission = async (tx: Queryable, userId: number, id: number) => {
+    const original = await repo.lockResubmitted(tx, id);
+    if (!original || original.user_id !== userId) throw notFound('No such deposit');
+    if (original.status !== 'rejected')
+      throw conflict(
+        'INVALID_STATE',
+        `Only a rejected deposit can be submitted again; this one is ${original.status}`,
+        'resubmitOf',
+      );
+    if (original.resubmitted) throw alreadyResubmitted();
+  };
+
   return {
     /**
      * Records a pending deposit with its screenshot. The request's own checks come first, then
@@ -98,27 +130,35 @@ export function createDepositService({
           `A deposit credits between ${depositLimits.min} and ${depositLimits.max} minor units`,
           credit.field,
         );
-      if (!screenshot)
+      // A bank transfer is shown by its screenshot; a USDT one by its transaction id, which
+      // the schema has checked (the screenshot is then optional).
+      if (!screenshot && body.channel === 'bank')
         throw validationFailed('screenshot', 'screenshot: the transfer screenshot is required');
+      const txId = body.channel === 'bank' ? undefined : normalizeTxId(body.txId);
       if (!(await depositRate.hit(String(userId))))
         throw new AppError(429, 'RATE_LIMITED', 'Too many deposits; try again later');
-      const staged = await uploads.stage([screenshot]);
-      const image = staged[0]!;
+      const staged = screenshot ? await uploads.stage([screenshot]) : [];
+      const image = staged[0];
+      const request = { ...body, ...(txId ? { txId } : {}), screenshot: image?.sha256 ?? null };
       try {
         const answer = await idempotent(
           db,
-          { userId, key: idempotencyKey, request: { ...body, screenshot: image.sha256 } },
+          { userId, key: idempotencyKey, request },
           async (tx) => {
             if ((await repo.lockPendingDeposits(tx, userId)) >= pendingDepositsMax)
               throw conflict(
                 'TOO_MANY_PENDING_DEPOSITS',
                 `${pendingDepositsMax} deposits are under review already; wait for their review`,
               );
-            await uploads.record(tx, userId, staged);
+            if (body.resubmitOf !== undefined) await checkResubmission(tx, userId, body.resubmitOf);
+            if (txId && (await repo.txIdInUse(tx, txId))) throw txIdInUse();
+            if (staged.length) await uploads.record(tx, userId, staged);
             const row = await repo.insertDeposit(tx, {
               userId,
               amount: credit.amount,
-              screenshotId: image.id,
+              screenshotId: image?.id ?? null,
+              txId,
+              resubmittedFrom: body.resubmitOf,
               remark: body.remark,
               ...(body.channel === 'bank'
                 ? {
@@ -137,6 +177,9 @@ export function createDepositService({
         return answer;
       } catch (err) {
         await uploads.discard(staged);
+        // Two submissions racing past the checks: the unique indexes refuse the second.
+        if (pgErrorCode(err) === '23505')
+          throw txId && (await repo.txIdInUse(db, txId)) ? txIdInUse() : alreadyResubmitted();
         throw err;
       }
     },

@@ -11,6 +11,7 @@ import {
   opsAuth,
   postDeposit,
   summaryOf,
+  usdtDepositFields,
   type TestUser,
 } from '@tests/support/wallet';
 
@@ -36,13 +37,20 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       'usdt-erc20',
     ]);
     expect(res.body[0]).toMatchObject({
-      bankName: 'Demo Bank',
+      bankName: 'Example Bank (demo)',
       country: 'CN',
+      demo: true,
+      arrival: { withinMinutes: 30 },
       min: 1000,
       max: 100_000_000,
     });
     expect(res.body[0]).not.toHaveProperty('branch');
-    expect(res.body[1]).toMatchObject({ network: 'TRC20', rate: '7.25' });
+    expect(res.body[1]).toMatchObject({
+      network: 'TRC20',
+      rate: '7.25',
+      demo: true,
+      arrival: { confirmations: 20, withinMinutes: 5 },
+    });
     expect(res.body[1].address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     expect(res.body[2].address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     await api.http.get('/api/deposits/channels').expect(401);
@@ -107,10 +115,9 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
   });
 
   it('converts USDT at the configured rate, rounding down to the cent', async () => {
-    const res = await postDeposit(api, alice.auth, {
-      channel: 'usdt-trc20',
-      quantity: '1001',
-    }).expect(201);
+    const res = await postDeposit(api, alice.auth, usdtDepositFields('usdt-trc20', 1001)).expect(
+      201,
+    );
     // 10.01 USDT × 7.25 = 72.5725 → 72.57
     expect(res.body).toMatchObject({
       channel: 'usdt-trc20',
@@ -119,7 +126,7 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       amount: 7257,
       status: 'pending',
     });
-    await postDeposit(api, alice.auth, { channel: 'usdt-erc20', quantity: '100' }).expect(400);
+    await postDeposit(api, alice.auth, usdtDepositFields('usdt-erc20', 100)).expect(400);
   });
 
   it('rejects with a reason the user sees, moving no money; a second review is refused', async () => {

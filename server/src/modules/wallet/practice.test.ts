@@ -11,6 +11,7 @@ import {
   postDeposit,
   readyUser,
   TRADE_PASSWORD,
+  usdtDepositFields,
 } from '@tests/support/wallet';
 import { startSettlementWorker } from '../orders/settlement.worker';
 import { userBalances } from '../ledger/ledger';
@@ -142,8 +143,7 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
         },
       ),
       postDeposit(api, u.auth, {
-        channel: 'usdt-trc20',
-        quantity: '20000',
+        ...usdtDepositFields('usdt-trc20', 20_000),
         mode: 'practice',
       }),
       api.http.post('/api/withdrawals').set(u.auth).set('Idempotency-Key', 'p-wd').send({

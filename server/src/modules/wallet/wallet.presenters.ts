@@ -35,7 +35,12 @@ export function presentDeposit(d: DepositRow): Deposit {
     ...(d.quantity !== null ? { quantity: d.quantity } : {}),
     ...optional('rate', d.rate),
     ...optional('remark', d.remark),
-    screenshotId: d.screenshot_id,
+    ...optional('screenshotId', d.screenshot_id),
+    ...optional('txId', d.tx_id),
+    ...(d.resubmitted_from !== null ? { resubmittedFrom: String(d.resubmitted_from) } : {}),
+    ...optional('payerBank', d.payer_bank),
+    ...optional('payerCard', d.payer_card),
+    ...optional('payerName', d.payer_name),
     status: d.status,
     ...optional('reason', d.reason),
     createdAt: d.created_at.getTime(),
@@ -48,9 +53,6 @@ export function presentOpsDeposit(d: DepositRow): OpsDeposit {
     ...presentDeposit(d),
     userId: String(d.user_id),
     userAccount: d.user_account ?? '',
-    ...optional('payerBank', d.payer_bank),
-    ...optional('payerCard', d.payer_card),
-    ...optional('payerName', d.payer_name),
   };
 }
 
@@ -75,6 +77,8 @@ export function presentWithdrawal(w: WithdrawalRow): Withdrawal {
     accountId: String(w.account_id),
     account: presentWithdrawalAccount(w.account),
     amount: w.amount,
+    fee: w.fee,
+    receive: w.amount - w.fee,
     status: w.status,
     ...optional('reason', w.reason),
     createdAt: w.created_at.getTime(),

@@ -8,6 +8,8 @@ import {
   pageOf,
   withdrawalAccountDto,
   withdrawalDto,
+  withdrawalHolderDto,
+  withdrawalQuoteDto,
   withdrawalRulesDto,
 } from '@shared/dto';
 import {
@@ -17,6 +19,7 @@ import {
   pageQuery,
   withdrawalAccountBody,
   withdrawalBody,
+  withdrawalQuoteQuery,
 } from '@shared/wallet.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
@@ -102,13 +105,14 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
       method: 'post',
       path: '/deposits',
       operationId: 'createDeposit',
-      summary: 'Report a deposit, with its screenshot',
+      summary: 'Report a deposit: bank with its screenshot, USDT with its transaction id',
       form: { fields: depositBody, files: ['screenshot'] },
       idempotent: true,
       responses: { 201: depositDto },
       errors: {
         400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
-        409: ['TOO_MANY_PENDING_DEPOSITS'],
+        404: ['NOT_FOUND'],
+        409: ['TOO_MANY_PENDING_DEPOSITS', 'TX_ID_IN_USE', 'ALREADY_RESUBMITTED', 'INVALID_STATE'],
         429: ['RATE_LIMITED'],
       },
     }),
@@ -147,6 +151,19 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
     }),
     async (_req, res) => {
       res.json(await wallet.withdrawals.accounts(userId(res.locals)));
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawal-accounts/holder',
+      operationId: 'withdrawalHolder',
+      summary: 'The holder name a bank account is bound in (the verified identity)',
+      responses: { 200: withdrawalHolderDto },
+    }),
+    async (_req, res) => {
+      res.json(await wallet.withdrawals.holder(userId(res.locals)));
     },
   );
   declare(
@@ -197,6 +214,22 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
     }),
     (_req, res) => {
       res.json(wallet.withdrawalRules());
+    },
+  );
+  declare(
+    r,
+    spec({
+      method: 'get',
+      path: '/withdrawals/quote',
+      operationId: 'withdrawalQuote',
+      summary: "A withdrawal's fee, what arrives, and when",
+      query: withdrawalQuoteQuery,
+      responses: { 200: withdrawalQuoteDto },
+      errors: { 400: ['AMOUNT_OUT_OF_RANGE'], 404: ['NOT_FOUND'] },
+    }),
+    async (req, res) => {
+      const q = parseOrThrow(withdrawalQuoteQuery, req.query);
+      res.json(await wallet.withdrawals.quote(userId(res.locals), q.accountId, q.amount));
     },
   );
   declare(

@@ -1,5 +1,6 @@
 import type { LedgerQuery } from '@shared/wallet.schemas';
 import {
+  depositArrival,
   depositLimits,
   type AccountSummary,
   type DepositChannel,
@@ -8,7 +9,7 @@ import {
   type Page,
   type WithdrawalRules,
 } from '@shared/wallet';
-import type { Config } from '@server/config';
+import { placeholders, type Config } from '@server/config';
 import type { Db } from '@infra/db';
 import type { Limiter } from '@server/platform/rate-limit';
 import { toPage } from '@server/platform/paging';
@@ -40,6 +41,9 @@ export interface WalletDeps {
 /** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */
 export function createWalletService(deps: WalletDeps) {
   const { db, config } = deps;
+  // Demo receiving details (a development default) are labelled on the page as examples.
+  const demo = (...names: (keyof typeof placeholders)[]) =>
+    names.some((n) => config[n] === placeholders[n]);
   const channels: DepositChannel[] = [
     {
       channel: 'bank',
@@ -49,6 +53,8 @@ export function createWalletService(deps: WalletDeps) {
       country: config.DEPOSIT_BANK_COUNTRY,
       holderName: config.DEPOSIT_BANK_HOLDER,
       ...depositLimits,
+      arrival: depositArrival.bank,
+      demo: demo('DEPOSIT_BANK_NAME', 'DEPOSIT_BANK_CARD', 'DEPOSIT_BANK_HOLDER'),
     },
     {
       channel: 'usdt-trc20',
@@ -56,6 +62,8 @@ export function createWalletService(deps: WalletDeps) {
       address: config.DEPOSIT_TRC20_ADDRESS,
       rate: config.USDT_RATE,
       ...depositLimits,
+      arrival: depositArrival['usdt-trc20'],
+      demo: demo('DEPOSIT_TRC20_ADDRESS'),
     },
     {
       channel: 'usdt-erc20',
@@ -63,11 +71,15 @@ export function createWalletService(deps: WalletDeps) {
       address: config.DEPOSIT_ERC20_ADDRESS,
       rate: config.USDT_RATE,
       ...depositLimits,
+      arrival: depositArrival['usdt-erc20'],
+      demo: demo('DEPOSIT_ERC20_ADDRESS'),
     },
   ];
   const withdrawalRules: WithdrawalRules = {
     min: config.WITHDRAW_MIN,
     max: config.WITHDRAW_MAX,
+    feeBps: config.WITHDRAW_FEE_BPS,
+    feeMin: config.WITHDRAW_FEE_MIN,
     requiresKyc: config.WITHDRAW_REQUIRES_KYC,
   };
 

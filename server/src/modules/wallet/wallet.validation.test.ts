@@ -10,6 +10,8 @@ import {
   postDeposit,
   readyUser,
   summaryOf,
+  txIdFor,
+  usdtDepositFields,
 } from '@tests/support/wallet';
 
 type Ready = Awaited<ReturnType<typeof readyUser>>;
@@ -61,10 +63,28 @@ describe.each(dbDrivers())('wallet input checks on %s', (kind) => {
     [bank({ amount: '0' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
     [bank({ amount: '900' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
     [bank({ amount: '100000100' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
-    [{ channel: 'usdt-trc20', quantity: '999' }, 'AMOUNT_OUT_OF_RANGE', 'quantity'],
-    [{ channel: 'usdt-erc20', quantity: '-5' }, 'AMOUNT_OUT_OF_RANGE', 'quantity'],
-    [{ channel: 'usdt-erc20', quantity: '10.5' }, 'VALIDATION_FAILED', 'quantity'],
-    [{ channel: 'usdt-erc20' }, 'VALIDATION_FAILED', 'quantity'],
+    [usdtDepositFields('usdt-trc20', '999'), 'AMOUNT_OUT_OF_RANGE', 'quantity'],
+    [usdtDepositFields('usdt-erc20', '-5'), 'AMOUNT_OUT_OF_RANGE', 'quantity'],
+    [usdtDepositFields('usdt-erc20', '10.5'), 'VALIDATION_FAILED', 'quantity'],
+    [{ channel: 'usdt-erc20', txId: txIdFor('usdt-erc20') }, 'VALIDATION_FAILED', 'quantity'],
+    [{ channel: 'usdt-trc20', quantity: '10000' }, 'VALIDATION_FAILED', 'txId'],
+    [{ channel: 'usdt-trc20', quantity: '10000', txId: 'abc' }, 'VALIDATION_FAILED', 'txId'],
+    [
+      { channel: 'usdt-trc20', quantity: '10000', txId: txIdFor('usdt-erc20') },
+      'VALIDATION_FAILED',
+      'txId',
+    ],
+    [
+      { channel: 'usdt-erc20', quantity: '10000', txId: txIdFor('usdt-trc20') },
+      'VALIDATION_FAILED',
+      'txId',
+    ],
+    [
+      { channel: 'usdt-erc20', quantity: '10000', txId: `0x${'g'.repeat(64)}` },
+      'VALIDATION_FAILED',
+      'txId',
+    ],
+    [{ ...bank({}), resubmitOf: 'abc' }, 'VALIDATION_FAILED', 'resubmitOf'],
     [bank({ payerCard: 'not a card' }), 'VALIDATION_FAILED', 'payerCard'],
     [bank({ payerName: '' }), 'VALIDATION_FAILED', 'payerName'],
     [bank({ payerBank: 'b'.repeat(61) }), 'VALIDATION_FAILED', 'payerBank'],

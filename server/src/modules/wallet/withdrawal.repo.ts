@@ -23,6 +23,7 @@ export interface WithdrawalRow {
   user_id: number;
   account_id: number;
   amount: number;
+  fee: number;
   status: WithdrawalStatus;
   reason: string | null;
   created_at: Date;
@@ -82,7 +83,7 @@ export async function userWithdrawalAccount(
   return rows[0] ?? null;
 }
 
-const withdrawalSelect = `SELECT w.id, w.user_id, w.account_id, w.amount, w.status, w.reason, w.created_at,
+const withdrawalSelect = `SELECT w.id, w.user_id, w.account_id, w.amount, w.fee, w.status, w.reason, w.created_at,
   w.reviewed_at, u.account AS user_account, to_jsonb(a) AS account
   FROM withdrawals w JOIN withdrawal_accounts a ON a.id = w.account_id JOIN users u ON u.id = w.user_id`;
 
@@ -94,11 +95,11 @@ const withDates = (r: WithdrawalRow): WithdrawalRow => ({
 
 export async function insertWithdrawal(
   db: Queryable,
-  w: { userId: number; accountId: number; amount: number },
+  w: { userId: number; accountId: number; amount: number; fee: number },
 ): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
-    'INSERT INTO withdrawals (user_id, account_id, amount) VALUES ($1, $2, $3) RETURNING id',
-    [w.userId, w.accountId, w.amount],
+    'INSERT INTO withdrawals (user_id, account_id, amount, fee) VALUES ($1, $2, $3, $4) RETURNING id',
+    [w.userId, w.accountId, w.amount, w.fee],
   );
   return rows[0]!.id;
 }
@@ -131,10 +132,10 @@ export async function reviewWithdrawal(
   id: number,
   to: 'success' | 'failed',
   reason: string | null,
-): Promise<{ user_id: number; amount: number } | null> {
-  const { rows } = await db.query<{ user_id: number; amount: number }>(
+): Promise<{ user_id: number; amount: number; fee: number } | null> {
+  const { rows } = await db.query<{ user_id: number; amount: number; fee: number }>(
     `UPDATE withdrawals SET status = $2, reason = $3, reviewed_at = now()
-     WHERE id = $1 AND status = 'pending' RETURNING user_id, amount`,
+     WHERE id = $1 AND status = 'pending' RETURNING user_id, amount, fee`,
     [id, to, reason],
   );
   return rows[0] ?? null;
@@ -157,4 +158,13 @@ export async function countPending(db: Queryable): Promise<number> {
     "SELECT count(*)::int AS n FROM withdrawals WHERE status = 'pending'",
   );
   return rows[0]?.n ?? 0;
+}
+
+/** The name of the user's verified identity, or null (no identity check verified). */
+export async function verifiedName(db: Queryable, userId: number): Promise<string | null> {
+  const { rows } = await db.query<{ name: string }>(
+    "SELECT name FROM kyc_submissions WHERE user_id = $1 AND status = 'verified' ORDER BY id DESC LIMIT 1",
+    [userId],
+  );
+  return rows[0]?.name ?? null;
 }

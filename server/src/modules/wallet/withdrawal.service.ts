@@ -1,9 +1,12 @@
 import type { WithdrawalAccountBody, WithdrawalBody } from '@shared/wallet.schemas';
-import type {
-  OpsWithdrawal,
-  Withdrawal,
-  WithdrawalAccount,
-  WithdrawalStatus,
+import {
+  withdrawalArrival,
+  withdrawalFee,
+  type OpsWithdrawal,
+  type Withdrawal,
+  type WithdrawalAccount,
+  type WithdrawalQuote,
+  type WithdrawalStatus,
 } from '@shared/wallet';
 import type { Config } from '@server/config';
 import type { Db, Queryable } from '@infra/db';
@@ -26,7 +29,14 @@ import type { IdentityChecks } from '../kyc/identity';
 
 export interface WithdrawalDeps {
   db: Db;
-  config: Pick<Config, 'WITHDRAW_MIN' | 'WITHDRAW_MAX' | 'WITHDRAW_REQUIRES_KYC'>;
+  config: Pick<
+    Config,
+    | 'WITHDRAW_MIN'
+    | 'WITHDRAW_MAX'
+    | 'WITHDRAW_REQUIRES_KYC'
+    | 'WITHDRAW_FEE_BPS'
+    | 'WITHDRAW_FEE_MIN'
+  >;
   auth: Pick<AuthService, 'verifyTradePassword'>;
   userEvents: UserEvents;
   summaries: Pick<AccountSummaries, 'publish'>;
@@ -49,6 +59,19 @@ export function createWithdrawalService({
   const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
   const available = (userId: number) => ({ user: userId, kind: 'available' as const });
 
+  const feeAccount = { house: 'house_fees' as const };
+
+  /** 400 AMOUNT_OUT_OF_RANGE outside the bounds; the fee is then always below the amount. */
+  const checkAmount = (amount: number) => {
+    if (amount < config.WITHDRAW_MIN || amount > config.WITHDRAW_MAX)
+      throw badRequest(
+        'AMOUNT_OUT_OF_RANGE',
+        `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
+        'amount',
+      );
+    return withdrawalFee(amount, { bps: config.WITHDRAW_FEE_BPS, min: config.WITHDRAW_FEE_MIN });
+  };
+
   const byId = async (tx: Queryable, id: number) =>
     presentOpsWithdrawal((await repo.withdrawalById(tx, id))!);
 
@@ -69,10 +92,19 @@ export function createWithdrawalService({
           ? conflict('INVALID_STATE', `This withdrawal is already ${status}`)
           : notFound('No such withdrawal');
       }
-      const legs: Leg[] = [
-        { account: hold(w.user_id), amount: -w.amount },
-        { account: to === 'success' ? { house: 'world' } : available(w.user_id), amount: w.amount },
-      ];
+      // The hold is the amount less the fee; a failed withdrawal gives the fee back too.
+      const held = w.amount - w.fee;
+      const legs: Leg[] =
+        to === 'success'
+          ? [
+              { account: hold(w.user_id), amount: -held },
+              { account: { house: 'world' }, amount: held },
+            ]
+          : [
+              { account: hold(w.user_id), amount: -held },
+              { account: feeAccount, amount: -w.fee },
+              { account: available(w.user_id), amount: w.amount },
+            ];
       await transfer(tx, {
         kind: to === 'success' ? 'withdraw_paid' : 'withdraw_release',
         userId: w.user_id,
@@ -95,6 +127,24 @@ export function createWithdrawalService({
   return {
     async accounts(userId: number): Promise<WithdrawalAccount[]> {
       return (await repo.userWithdrawalAccounts(db, userId)).map(presentWithdrawalAccount);
+    },
+
+    /** What a withdrawal of `amount` to one of the user's accounts costs and pays (no writes). */
+    async quote(userId: number, accountId: number, amount: number): Promise<WithdrawalQuote> {
+      const account = await repo.userWithdrawalAccount(db, userId, accountId);
+      if (!account) throw notFound('No such withdrawal account');
+      const fee = checkAmount(amount);
+      return {
+        amount,
+        fee,
+        receive: amount - fee,
+        arrival: withdrawalArrival[account.type],
+      };
+    },
+
+    /** The holder name a bank account is bound in: the verified identity's, when there is one. */
+    async holder(userId: number): Promise<{ holderName: string | null }> {
+      return { holderName: await repo.verifiedName(db, userId) };
     },
 
     async account(userId: number, id: number): Promise<WithdrawalAccount> {
@@ -148,12 +198,7 @@ export function createWithdrawalService({
     ): Promise<Answer<Withdrawal>> {
       if (!(await repo.userWithdrawalAccount(db, userId, body.accountId)))
         throw notFound('No such withdrawal account');
-      if (body.amount < config.WITHDRAW_MIN || body.amount > config.WITHDRAW_MAX)
-        throw badRequest(
-          'AMOUNT_OUT_OF_RANGE',
-          `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
-          'amount',
-        );
+      const fee = checkAmount(body.amount);
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       if (config.WITHDRAW_REQUIRES_KYC && !(await identity.verified(userId)))
         throw new AppError(403, 'KYC_REQUIRED', 'Withdrawals need a verified identity');
@@ -164,14 +209,17 @@ export function createWithdrawalService({
           userId,
           accountId: body.accountId,
           amount: body.amount,
+          fee,
         });
+        // The fee goes to the house at once, the rest is held until review (DECISIONS.md).
         await transfer(tx, {
           kind: 'withdraw_hold',
           userId,
           ref: `withdrawal:${id}`,
           legs: [
             { account: available(userId), amount: -body.amount },
-            { account: hold(userId), amount: body.amount },
+            { account: hold(userId), amount: body.amount - fee },
+            { account: feeAccount, amount: fee },
           ],
         });
         return { status: 201, body: presentWithdrawal((await repo.withdrawalById(tx, id))!) };

@@ -427,7 +427,13 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
         const accountId = await bindBank(api2, u);
         await fund(api2, u, 20_000);
         const rules = await api2.http.get('/api/withdrawals/rules').set(u.auth).expect(200);
-        expect(rules.body).toEqual({ min: 5000, max: 6000, requiresKyc: false });
+        expect(rules.body).toEqual({
+          min: 5000,
+          max: 6000,
+          feeBps: 0,
+          feeMin: 0,
+          requiresKyc: false,
+        });
         const post = (amount: number) =>
           api2.http
             .post('/api/withdrawals')
