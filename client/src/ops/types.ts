@@ -28,7 +28,8 @@ export interface OpsDeposit extends Reviewed {
   quantity?: number;
   rate?: string;
   remark?: string;
-  screenshotId: string;
+  /** Always on bank deposits; USDT deposits may carry only a transaction id. */
+  screenshotId?: string;
   payerBank?: string;
   payerCard?: string;
   payerName?: string;

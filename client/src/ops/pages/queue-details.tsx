@@ -21,7 +21,17 @@ export function DepositDetail({ item }: { item: OpsDeposit }) {
   const { t, lang } = useT();
   return (
     <div className="ops-detail-split">
-      <ZoomImage id={item.screenshotId} alt={t('review.screenshot')} testId="deposit-screenshot" />
+      {item.screenshotId ? (
+        <ZoomImage
+          id={item.screenshotId}
+          alt={t('review.screenshot')}
+          testId="deposit-screenshot"
+        />
+      ) : (
+        <p className="ops-warning" role="note" data-testid="no-screenshot">
+          {t('review.noScreenshot')}
+        </p>
+      )}
       <Facts
         rows={[
           [t('review.amount'), <strong className="ops-big">{money(item.amount, lang)}</strong>],
