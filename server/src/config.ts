@@ -60,16 +60,14 @@ export const placeholders = {
 } as const;
 
 /** A same-origin path (`/brand/logo.svg`) or an https URL (its origin is allowed for images). */
-const logoUrl = z
-  .string()
-  .refine((v) => {
-    if (/^\/[^/\\]/.test(v)) return true;
-    try {
-      return new URL(v).protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be a path starting with / or a URL starting with https://');
+const logoUrl = z.string().refine((v) => {
+  if (/^\/[^/\\]/.test(v)) return true;
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be a path starting with / or a URL starting with https://');
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
