@@ -130,7 +130,8 @@ export function createApiApp({
         directives: {
           // The client opens its websocket to the same origin; allow ws(s) for it.
           'connect-src': ["'self'", 'ws:', 'wss:'],
-          'img-src': ["'self'", 'data:', 'blob:'],
+          // An https APP_LOGO_URL is shown from its own origin.
+          'img-src': ["'self'", 'data:', 'blob:', ...logoOrigin(config.APP_LOGO_URL)],
         },
       },
     }),
@@ -194,6 +195,10 @@ export function createApiApp({
  * Files the browser must check on every use: they keep their names from build to build. The
  * service worker above all: an immutable copy would pin every visitor to one version.
  */
+/** The origin of an https logo URL (a same-origin path needs none). */
+const logoOrigin = (url: string | undefined): string[] =>
+  url?.startsWith('https://') ? [new URL(url).origin] : [];
+
 const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html', 'ops.html']);
 
 function serveClient(app: Express, dir: string): void {

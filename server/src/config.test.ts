@@ -82,6 +82,8 @@ const realDetails = {
   DEPOSIT_BANK_HOLDER: 'Harbour Trading Ltd',
   DEPOSIT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
   DEPOSIT_ERC20_ADDRESS: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+  LEGAL_ENTITY: 'Harbour Trading Ltd',
+  LEGAL_REGISTRATION: 'Company no. 09876543, registered in Harbourland',
 };
 
 describe('config errors keep secrets out of the output', () => {
@@ -211,6 +213,53 @@ describe('config refusals', () => {
     expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
     expect(problemsOf({ PORT: '3000', METRICS_PORT: '3000' })).toMatch(
       /METRICS_PORT="3000": must differ from PORT/,
+    );
+  });
+});
+
+describe('brand and trust settings', () => {
+  it('defaults to examples that say they are examples, and no configured risk line', () => {
+    const config = loadConfig({});
+    expect(config.LEGAL_ENTITY).toMatch(/example/i);
+    expect(config.LEGAL_ENTITY).toMatch(/demo/i);
+    expect(config.LEGAL_REGISTRATION).toMatch(/demo/i);
+    expect(config.RISK_WARNING).toBeUndefined();
+    expect(config.APP_LOGO_URL).toBeUndefined();
+    expect(config.TERMS_VERSION).toBe('2026-11');
+    expect(config.SHOW_CREDIT_SCORE).toBe(true);
+  });
+
+  it('refuses the example company in a production api, naming each variable', () => {
+    const text = problemsOf({ NODE_ENV: 'production', ...realDetails, LEGAL_ENTITY: '' }, 'api');
+    expect(text).toMatch(/LEGAL_ENTITY \(not set\): is the example/);
+    expect(text).not.toContain('LEGAL_REGISTRATION');
+    const set = problemsOf(
+      {
+        NODE_ENV: 'production',
+        ...realDetails,
+        LEGAL_REGISTRATION: placeholders.LEGAL_REGISTRATION,
+      },
+      'api',
+    );
+    expect(set).toMatch(/LEGAL_REGISTRATION=".*": is the example/);
+    // Processes that show users nothing do not need them.
+    expect(loadConfig({ NODE_ENV: 'production' }, 'worker').LEGAL_ENTITY).toBe(
+      placeholders.LEGAL_ENTITY,
+    );
+  });
+
+  it('checks the logo URL, the terms version and the credit score switch', () => {
+    expect(loadConfig({ APP_LOGO_URL: '/brand/logo.svg' }).APP_LOGO_URL).toBe('/brand/logo.svg');
+    expect(loadConfig({ APP_LOGO_URL: 'https://cdn.example.org/l.svg' }).APP_LOGO_URL).toBe(
+      'https://cdn.example.org/l.svg',
+    );
+    for (const bad of ['http://cdn.example.org/l.svg', '//cdn.example.org/l.svg', 'logo.svg'])
+      expect(problemsOf({ APP_LOGO_URL: bad })).toMatch(/APP_LOGO_URL=.*must be a path/);
+    expect(problemsOf({ TERMS_VERSION: 'v 1' })).toMatch(/TERMS_VERSION="v 1"/);
+    expect(loadConfig({ SHOW_CREDIT_SCORE: 'false' }).SHOW_CREDIT_SCORE).toBe(false);
+    expect(problemsOf({ SHOW_CREDIT_SCORE: 'maybe' })).toMatch(/SHOW_CREDIT_SCORE/);
+    expect(loadConfig({ RISK_WARNING: '  Trading is risky.  ' }).RISK_WARNING).toBe(
+      'Trading is risky.',
     );
   });
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { accountNumberProblem, needsBranch, normalizeAccountNumber } from '@shared/bank-account';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 import { countryCodes } from '@shared/countries';
 import { coinAddressPatterns } from '@shared/wallet.schemas';
 
@@ -54,7 +55,20 @@ export const placeholders = {
   // Valid in form only (base58, hex): no wallet holds them. The page labels them demo addresses.
   DEPOSIT_TRC20_ADDRESS: 'TExampLeDemoAddressNotRea1XXXXXXXX',
   DEPOSIT_ERC20_ADDRESS: '0x000000000000000000000000000000000000dEaD',
+  // Who runs the platform, shown on registration and About us (DECISIONS.md, Brand and trust).
+  LEGAL_ENTITY: 'Example Trading Ltd (demo)',
+  LEGAL_REGISTRATION: 'Example registration no. 000000 (demo, not a licence)',
 } as const;
+
+/** A same-origin path (`/brand/logo.svg`) or an https URL (its origin is allowed for images). */
+const logoUrl = z.string().refine((v) => {
+  if (/^\/[^/\\]/.test(v)) return true;
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be a path starting with / or a URL starting with https://');
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -114,6 +128,21 @@ export const configSchema = z.object({
   /** During a rotation: the token being replaced, still accepted besides OPERATOR_TOKEN. */
   OPERATOR_TOKEN_PREVIOUS: z.string().min(16, 'must be at least 16 characters').optional(),
   APP_NAME: z.string().min(1).max(40).default('Trade'),
+  // Brand and trust (DECISIONS.md, Brand and trust): unset logo = the mark built into the client;
+  // unset risk warning = the client's translated sentence; a set one is shown in every language.
+  APP_LOGO_URL: logoUrl.optional(),
+  LEGAL_ENTITY: z.string().trim().min(1).max(80).default(placeholders.LEGAL_ENTITY),
+  LEGAL_REGISTRATION: z.string().trim().min(1).max(160).default(placeholders.LEGAL_REGISTRATION),
+  RISK_WARNING: z.string().trim().min(1).max(200).optional(),
+  // The version of the terms and risk disclosure a new account must accept (users.terms_version).
+  TERMS_VERSION: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,32}$/, 'must be 1-32 letters, digits, dots, _ or -')
+    .default(DEFAULT_TERMS_VERSION),
+  SHOW_CREDIT_SCORE: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((v) => v === 'true' || v === '1')
+    .default(true),
   CURRENCY: z
     .string()
     .regex(/^[A-Z]{3,5}$/, 'must be 3-5 capital letters')
@@ -304,7 +333,9 @@ function productionProblems(
         message:
           name === 'SERVICE_URL'
             ? 'is the example link; set your customer service link (NODE_ENV=production)'
-            : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
+            : name.startsWith('LEGAL_')
+              ? "is the example; set the operating company's real details (NODE_ENV=production)"
+              : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
       });
   return problems;
 }

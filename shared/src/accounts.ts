@@ -35,11 +35,18 @@ export const registerCheckBody = z.object({
   phone: phoneSchema,
   inviteCode: inviteCodeSchema,
 });
+/** The terms version a new account accepts when the server's TERMS_VERSION is not set. */
+export const DEFAULT_TERMS_VERSION = '2026-11';
 export const registerBody = registerCheckBody.extend({
   password: passwordSchema,
   passwordConfirm: z.string().max(64),
   tradePassword: tradePasswordSchema,
   tradePasswordConfirm: z.string().max(6),
+  // Checked by the service (TERMS_NOT_ACCEPTED), so false and a stale version get the same code.
+  acceptTerms: z
+    .union([z.string().max(32), z.boolean()])
+    .optional()
+    .describe('the terms version shown (app-info termsVersion): consent to the terms and risk'),
 });
 export const loginBody = z.object({
   account: freeText().trim().min(1, 'account is required').max(20),

@@ -46,6 +46,13 @@ export const appInfoDto = z
   .object({
     ...each(text, 'name', 'currency', 'serviceUrl'),
     ...each(z.array(text), 'depositChannels', 'languages'),
+    logoUrl: text.optional().describe('APP_LOGO_URL; absent: the mark built into the client'),
+    ...each(text, 'legalEntity', 'legalRegistration'),
+    riskWarning: text
+      .optional()
+      .describe("RISK_WARNING; absent: the client's sentence in the user's language"),
+    termsVersion: text.describe('the terms version registration must send as acceptTerms'),
+    showCreditScore: z.boolean().describe('SHOW_CREDIT_SCORE: the personal centre shows the score'),
     testClock: z
       .boolean()
       .optional()

@@ -5,6 +5,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket'
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -101,6 +102,7 @@ describe('a gateway whose api is away (PostgreSQL + Redis)', { timeout: 180_000 
       passwordConfirm: 'outage pass 1',
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     };
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const post = (path: string, b: unknown) =>

@@ -11,6 +11,7 @@ import { fund } from '@tests/support/orders';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -138,6 +139,7 @@ describe('a gateway of two processes (GATEWAY_PROCESSES=2)', { timeout: 120_000 
       passwordConfirm: pw,
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     });
     expect(reg.status).toBe(201);
     const login = (await (await post('/api/auth/login', { account, password: pw })).json()) as {

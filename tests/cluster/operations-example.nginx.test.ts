@@ -13,6 +13,7 @@ import { repoRoot, startEntry, waitForHttp, type RunningProcess } from '@tests/s
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 import { nginxPath } from '@tests/support/tiers';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -74,6 +75,8 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
       DEPOSIT_BANK_HOLDER: 'Example Trading Ltd',
       DEPOSIT_TRC20_ADDRESS: `T${'A'.repeat(33)}`,
       DEPOSIT_ERC20_ADDRESS: `0x${'ab'.repeat(20)}`,
+      LEGAL_ENTITY: 'Example Operations Ltd',
+      LEGAL_REGISTRATION: 'Company no. 12345678',
       DATA_DIR: path.join(dir, 'data'),
       TRUST_PROXY: 'loopback',
       API_URL: base,
@@ -177,6 +180,7 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
           passwordConfirm: password,
           tradePassword: '123456',
           tradePasswordConfirm: '123456',
+          acceptTerms: DEFAULT_TERMS_VERSION,
         })
       ).status,
     ).toBe(201);

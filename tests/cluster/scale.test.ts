@@ -13,6 +13,7 @@ import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/pro
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 import { startBalancer } from '@tests/support/tcp-balancer';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -128,6 +129,7 @@ describe('scaled topology (sim, 2 api, 3 gateways)', { timeout: 120_000 }, () =>
       passwordConfirm: pw,
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     });
     expect(reg.status).toBe(201);
     const { token, user } = await login(url('api2'), account);

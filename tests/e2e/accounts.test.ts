@@ -77,6 +77,8 @@ describe('account journeys (Chromium, embedded app)', () => {
     expect(await text(page, 'trade-password-confirm-error')).toBe('两次输入的交易密码不一致。');
     await page.getByTestId('password-confirm').fill('secret-pass-1');
     await page.getByTestId('trade-password-confirm').fill('123456');
+    // The terms and risk disclosure must be accepted (brand-trust.test.ts checks the refusal).
+    await page.getByTestId('accept-terms').check();
     await page.getByTestId('submit').click();
     await page.waitForURL(/#\/pages\/login\/login/);
     expect(await text(page, 'toast')).toBe('注册成功');
@@ -107,11 +109,13 @@ describe('account journeys (Chromium, embedded app)', () => {
     await page.getByTestId('menu-settings').click();
     await page.waitForURL(/#\/pages\/set\/set/);
     await expect.poll(() => title(page)).toBe('设置');
-    await page.getByTestId('language-select').selectOption('en');
+    await page.getByTestId('language-select').click();
+    await page.getByTestId('language-option-en').click();
     await expect.poll(() => title(page)).toBe('Settings');
     expect(await text(page, 'clear-cache')).toBe('Clear cache');
     expect(await text(page, 'change-password')).toBe('Change login password');
-    await page.getByTestId('language-select').selectOption('ja');
+    await page.getByTestId('language-select').click();
+    await page.getByTestId('language-option-ja').click();
     await expect.poll(() => title(page)).toBe('設定');
     expect(await text(page, 'clear-cache')).toBe('キャッシュを削除');
     expect(await page.locator('html').getAttribute('lang')).toBe('ja');

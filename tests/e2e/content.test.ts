@@ -102,7 +102,8 @@ describe('content journeys (Chromium, embedded app)', () => {
     expect(page.url()).toMatch(/#\/pages\/index\/index$/);
 
     // The language switch re-words the content, which the server holds per language.
-    await page.locator('select').first().selectOption('en');
+    await page.getByTestId('language-button').first().click();
+    await page.getByTestId('language-option-en').click();
     await expect.poll(() => banner.innerText()).toContain('Savings balance');
     await expect
       .poll(() => news.first().innerText())

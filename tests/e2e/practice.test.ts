@@ -53,6 +53,7 @@ describe('practice account (Chromium, embedded app)', () => {
     await page.getByTestId('password-confirm').fill(password);
     await page.getByTestId('trade-password').fill('123456');
     await page.getByTestId('trade-password-confirm').fill('123456');
+    await page.getByTestId('accept-terms').check();
     await page.getByTestId('submit').click();
     const registeredAt = Date.now();
     await page.waitForURL(/#\/pages\/login\/login/);

@@ -305,7 +305,8 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
       expect(await banner.innerText()).toContain('网络信号丢失');
       // The shell is the app, in its language, not the browser's offline page.
       expect(await page.locator('.tab-bar').count()).toBe(1);
-      expect(await page.locator('h1').first().innerText()).toBe('交易');
+      // The app's name (APP_NAME) from the app info kept on the phone.
+      expect(await page.locator('h1').first().innerText()).toBe('Trade');
     } finally {
       await app.start();
     }

@@ -3,6 +3,7 @@ import type { Histogram } from 'hdr-histogram-js';
 import type { Counters } from './results';
 import type { Traders } from './scenario';
 import { LightClient, nowMs, type LightClientSink } from './wire';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 /**
  * Logged-in traders: each registers (or logs in), is optionally funded through the operator API,
@@ -138,6 +139,7 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
             passwordConfirm: p,
             tradePassword: '123456',
             tradePasswordConfirm: '123456',
+            acceptTerms: DEFAULT_TERMS_VERSION,
           },
         }),
         `register ${t.account}`,

@@ -53,6 +53,8 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         DEPOSIT_BANK_HOLDER: 'Harbour Trading Ltd',
         DEPOSIT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
         DEPOSIT_ERC20_ADDRESS: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+        LEGAL_ENTITY: 'Harbour Trading Ltd',
+        LEGAL_REGISTRATION: 'Company no. 09876543',
       });
       expect(code).toBe(78);
       expect(output).toContain('TEST_CLOCK="1": must not be 1 with NODE_ENV=production');
@@ -70,6 +72,8 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         DEPOSIT_BANK_HOLDER: '',
         DEPOSIT_TRC20_ADDRESS: '',
         DEPOSIT_ERC20_ADDRESS: '',
+        LEGAL_ENTITY: '',
+        LEGAL_REGISTRATION: '',
       });
       expect(code).toBe(78);
       for (const name of [
@@ -79,6 +83,8 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         'DEPOSIT_BANK_HOLDER',
         'DEPOSIT_TRC20_ADDRESS',
         'DEPOSIT_ERC20_ADDRESS',
+        'LEGAL_ENTITY',
+        'LEGAL_REGISTRATION',
       ])
         expect(output).toMatch(new RegExp(`- ${name} \\(not set\\): .*NODE_ENV=production`));
     },

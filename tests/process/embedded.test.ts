@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@tests/support/redis-server';
 import { execFile } from 'node:child_process';
 import { repoRoot, startEntry, waitForHttp } from '@tests/support/processes';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-embedded-'));
@@ -94,6 +95,7 @@ describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
             passwordConfirm: 'pass word 1',
             tradePassword: '111111',
             tradePasswordConfirm: '111111',
+            acceptTerms: DEFAULT_TERMS_VERSION,
           }),
         });
       expect((await register('CLI2026', 'cli_user')).status).toBe(201);

@@ -19,6 +19,7 @@ import type { authLimits } from '@server/modules/auth/auth.limits';
 import { confirmLimit } from '@server/modules/auth/auth.limits';
 import { composeApi } from '@server/main/compose';
 import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
@@ -169,6 +170,7 @@ export async function registerUser(api: HttpApi, prefix = 'user') {
       passwordConfirm: password,
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     })
     .expect(201);
   const login = await api.http

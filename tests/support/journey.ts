@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AppUnderTest } from './browser';
 import { repoRoot } from './processes';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 const run = promisify(execFile);
 
@@ -59,6 +60,7 @@ export async function registerOverApi(
       passwordConfirm: password,
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     }),
   });
   if (res.status !== 201) throw new Error(`register ${account}: ${res.status} ${await res.text()}`);

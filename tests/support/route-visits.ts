@@ -102,7 +102,11 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
     '/pages/recharge/recharge-usdt-trc20': '?amount=10000',
     '/pages/recharge/recharge-usdt-erc20': '?amount=10000',
   };
-  const guestOnly = new Set(['/pages/login/login', '/pages/login/registerCheck']);
+  const guestOnly = new Set([
+    '/pages/login/login',
+    '/pages/login/registerCheck',
+    '/pages/password/forgot',
+  ]);
   // The live price after it has moved, coloured: its direction must show by more than colour.
   const ready: Record<string, string> = {
     '/pages/Detail/Detail': '.live-price:not([data-direction="flat"])',

@@ -32,6 +32,9 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
   password: lazy(() =>
     import('@client/pages/password/password').then((m) => ({ default: m.PasswordPage })),
   ),
+  forgotPassword: lazy(() =>
+    import('@client/pages/password/forgot').then((m) => ({ default: m.ForgotPasswordPage })),
+  ),
   orders: lazy(() => import('@client/pages/order/order').then((m) => ({ default: m.OrderPage }))),
   orderDetail: lazy(() =>
     import('@client/pages/order-detail/order-detail').then((m) => ({

@@ -19,8 +19,8 @@ describe('route table', () => {
   it('holds every route of the spec once', () => {
     const paths = appRoutes.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
-    // The spec's 30, and the order details (the result sheet's link).
-    expect(paths).toHaveLength(31);
+    // The spec's 30, the order details (the result sheet's link) and the forgotten password.
+    expect(paths).toHaveLength(32);
     expect(paths).toEqual(
       expect.arrayContaining([
         '/pages/index/index',
@@ -30,6 +30,7 @@ describe('route table', () => {
         '/pages/recharge/recharge-usdt-erc20',
         '/pages/yinsi/gy',
         '/pages/order/detail',
+        '/pages/password/forgot',
       ]),
     );
     expect(homeAliases).toEqual(['/', '/pages/welcome/welcome']);

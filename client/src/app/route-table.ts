@@ -11,6 +11,7 @@ export type BuiltPage =
   | 'user'
   | 'settings'
   | 'password'
+  | 'forgotPassword'
   | 'orders'
   | 'orderDetail'
   | 'recharge'
@@ -76,6 +77,8 @@ export const paths = {
   privacy: '/pages/yinsi/yinsi',
   privacy2: '/pages/yinsi/gy',
   password: '/pages/password/password',
+  /** A forgotten login password: reset through customer support. */
+  forgotPassword: '/pages/password/forgot',
   news: '/pages/index/detail',
   recharge: '/pages/recharge/recharge',
   rechargeBank: '/pages/recharge/recharge-bank-card',
@@ -147,6 +150,7 @@ export const appRoutes: AppRoute[] = [
   { path: paths.privacy, title: 'pages.privacy', page: 'privacy' },
   { path: paths.privacy2, title: 'pages.privacy2', page: 'privacy2' },
   { path: paths.password, title: 'pages.password', page: 'password', auth: true },
+  { path: paths.forgotPassword, title: 'pages.forgotPassword', page: 'forgotPassword' },
   { path: paths.news, title: 'pages.news', page: 'news' },
   { path: paths.recharge, title: 'pages.recharge', page: 'recharge', auth: true },
   {

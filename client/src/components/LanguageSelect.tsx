@@ -1,14 +1,18 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setLanguage } from '@client/i18n';
 import { isLanguage, languageNames, languages } from '@client/i18n/languages';
+import { PickerDialog } from './form/PickerDialog';
+
+const options = languages.map((lang) => ({ value: lang, label: languageNames[lang], lang }));
 
 /**
- * The language switch (home page and settings): a native select, easy on every phone. Each
- * language is named in itself. `showLabel` shows "Language" beside it (settings rows).
+ * The language switch (home page and settings): a button naming the current language (in
+ * itself) that opens the app's picker (a modal list: keyboard and screen reader friendly, 44 px
+ * rows). `showLabel` shows "Language" beside it (settings rows).
  */
 export function LanguageSelect({
-  testId,
+  testId = 'language-button',
   showLabel = false,
 }: {
   testId?: string;
@@ -16,27 +20,41 @@ export function LanguageSelect({
 }) {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const [open, setOpen] = useState(false);
   const current = i18n.resolvedLanguage ?? i18n.language;
+  const name = isLanguage(current) ? languageNames[current] : current;
   return (
     <div className={`language-select${showLabel ? ' language-select--row' : ''}`}>
-      <label htmlFor={id} className={showLabel ? 'language-select__label' : 'visually-hidden'}>
+      <span id={`${id}-label`} className={showLabel ? 'language-select__label' : 'visually-hidden'}>
         {t('common.language')}
-      </label>
-      <select
-        id={id}
+      </span>
+      <button
+        type="button"
+        className="language-select__button"
         data-testid={testId}
-        value={current}
-        onChange={(event) => {
-          const lang = event.target.value;
-          if (isLanguage(lang)) void setLanguage(lang);
-        }}
+        data-value={current}
+        aria-haspopup="dialog"
+        aria-labelledby={`${id}-label ${id}-value`}
+        onClick={() => setOpen(true)}
       >
-        {languages.map((lang) => (
-          <option key={lang} value={lang} lang={lang}>
-            {languageNames[lang]}
-          </option>
-        ))}
-      </select>
+        <span id={`${id}-value`} lang={current}>
+          {name}
+        </span>
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <PickerDialog
+          title={t('common.language')}
+          testId="language"
+          options={options}
+          selected={current}
+          onPick={(lang) => {
+            setOpen(false);
+            if (isLanguage(lang)) void setLanguage(lang);
+          }}
+          onClose={() => setOpen(false)}
+        />
+      )}
     </div>
   );
 }

@@ -78,7 +78,11 @@ export const isUser = (v: unknown): v is User =>
   isString(v.kyc.status);
 
 export const isAppInfo = (v: unknown): v is AppInfo =>
-  isObject(v) && isString(v.name) && isString(v.currency) && Array.isArray(v.languages);
+  isObject(v) &&
+  isString(v.name) &&
+  isString(v.currency) &&
+  isString(v.termsVersion) &&
+  Array.isArray(v.languages);
 
 export const isRegisterInfo = (v: unknown): v is RegisterCheckBody =>
   isObject(v) && isString(v.account) && isString(v.phone) && isString(v.inviteCode);

@@ -125,6 +125,7 @@ export async function composeApi(
     },
     userEvents,
     accounts.identity,
+    config.TERMS_VERSION,
   );
   const uploads = createUploadService(db, config.uploadsDir);
   const wallet = createWalletService({

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageText } from '@client/components/error-text';
 import type { MessageKey } from './validation';
@@ -49,6 +49,9 @@ export function TextField({
 }) {
   const { t } = useTranslation();
   const id = useId();
+  // A password can be shown while typed (a phone's keyboard hides typos): the eye button.
+  const [shown, setShown] = useState(false);
+  const secret = native.type === 'password';
   const message = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   const describedBy =
     [readBack && `${id}-read-back`, message].filter(Boolean).join(' ') || undefined;
@@ -57,19 +60,37 @@ export function TextField({
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
-      <input
-        {...native}
-        id={id}
-        name={name}
-        className="field__input"
-        data-testid={testId}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        spellCheck={false}
-        onChange={(event) => onValue(filter ? filter(event.target.value) : event.target.value)}
-        onBlur={onBlur}
-      />
+      <div className={secret ? 'field__control field__control--secret' : 'field__control'}>
+        <input
+          {...native}
+          type={secret && shown ? 'text' : native.type}
+          id={id}
+          name={name}
+          className="field__input"
+          data-testid={testId}
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          spellCheck={false}
+          onChange={(event) => onValue(filter ? filter(event.target.value) : event.target.value)}
+          onBlur={onBlur}
+        />
+        {secret && (
+          <button
+            type="button"
+            className="field__reveal"
+            data-testid={`${testId}-toggle`}
+            aria-label={t('common.showPassword')}
+            aria-pressed={shown}
+            aria-controls={id}
+            onClick={() => setShown((s) => !s)}
+            // Keeps the focus (and the keyboard) in the input while the button is pressed.
+            onMouseDown={(event) => event.preventDefault()}
+          >
+            <EyeIcon open={!shown} />
+          </button>
+        )}
+      </div>
       {readBack && (
         <p className="field__read-back" id={`${id}-read-back`}>
           <span className="field__read-back-label">{readBack.label}</span>
@@ -90,6 +111,25 @@ export function TextField({
         )
       )}
     </div>
+  );
+}
+
+/** An eye, struck through while the password is shown (press again to hide it). */
+function EyeIcon({ open }: { open: boolean }) {
+  return (
+    <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinejoin="round"
+      />
+      <circle cx="12" cy="12" r="3" fill="none" stroke="currentColor" strokeWidth="1.8" />
+      {!open && (
+        <path d="M4 20 20 4" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+      )}
+    </svg>
   );
 }
 

@@ -10,6 +10,7 @@ export type MessageKey =
   | 'common.required'
   | 'account.rules.account'
   | 'account.rules.phone'
+  | 'account.rules.phoneLocal'
   | 'account.rules.password'
   | 'account.rules.tradePassword'
   | `errors.${string}`;

@@ -17,6 +17,7 @@ import { OrderConfirmDialog } from '@client/components/orders/OrderConfirmDialog
 import { estimate } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { useFormat } from '@client/i18n/useFormat';
+import { RiskNote } from '@client/components/Trust';
 import { showToast, useAccountSummary, useAppInfo, useTradeMode } from '@client/state';
 import { DurationPicker } from './DurationPicker';
 import { MARKET_NOTICE_ID } from './MarketNotice';
@@ -340,6 +341,7 @@ export function TicketForm({
             <span aria-hidden="true">▼</span> {t('orders.ticket.buyDown')}
           </button>
         </div>
+        <RiskNote line />
       </div>
       {confirming && rung && amount !== null && guess && (
         <OrderConfirmDialog

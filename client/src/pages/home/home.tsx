@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LanguageSelect } from '@client/components/LanguageSelect';
+import { Brand } from '@client/components/Brand';
 import { PageHeader } from '@client/components/PageHeader';
 import { ProductsView } from '@client/components/ProductList';
 import {
@@ -31,9 +32,7 @@ export function HomePage() {
   const settle = useCallback(() => setListSettled(true), []);
   return (
     <>
-      <PageHeader title={t('app.title')}>
-        {loggedIn ? <LanguageSelect /> : <GuestActions />}
-      </PageHeader>
+      <PageHeader title={<Brand />}>{loggedIn ? <LanguageSelect /> : <GuestActions />}</PageHeader>
       {loggedIn ? (
         <p className="page-intro">{t('app.tagline')}</p>
       ) : (

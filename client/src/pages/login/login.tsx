@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { afterLoginPath } from '@client/app/guard';
+import { Brand } from '@client/components/Brand';
 import { PageHeader } from '@client/components/PageHeader';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
@@ -36,6 +37,7 @@ export function LoginPage() {
     <>
       <PageHeader title={t('pages.login')} back />
       <div className="auth">
+        <Brand large />
         <h2 className="auth__heading">{t('account.login.heading')}</h2>
         {ended && (
           <p className="auth__notice" role="status" data-testid="session-ended">
@@ -60,6 +62,9 @@ export function LoginPage() {
             autoComplete="current-password"
             enterKeyHint="go"
           />
+          <Link to={paths.forgotPassword} className="auth__forgot" data-testid="forgot-password">
+            {t('account.login.forgot')}
+          </Link>
           <SubmitButton busy={form.submitting}>{t('account.login.submit')}</SubmitButton>
         </form>
         <p className="auth__switch">

@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { register } from '@client/api/auth';
 import { PageHeader } from '@client/components/PageHeader';
+import { RiskNote } from '@client/components/Trust';
+import { RulesSheet } from '@client/components/orders/RulesSheet';
+import { CheckField } from '@client/components/form/CheckField';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import {
@@ -13,7 +16,7 @@ import {
   sameAs,
 } from '@client/components/form/validation';
 import { passwordSchema, tradePasswordSchema } from '@shared/accounts';
-import { setRegisterInfo, showToast, useRegisterInfo } from '@client/state';
+import { setRegisterInfo, showToast, useAppInfo, useRegisterInfo } from '@client/state';
 import type { LoginState } from './login';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
@@ -28,6 +31,8 @@ const schema = z
     passwordConfirm: required(),
     tradePassword: checked(tradePasswordSchema, 'account.rules.tradePassword'),
     tradePasswordConfirm: required(),
+    // The terms version agreed to ('' until the box is ticked): what the server records.
+    acceptTerms: required('errors.TERMS_NOT_ACCEPTED'),
   })
   .superRefine(sameAs('password', 'passwordConfirm', 'errors.PASSWORD_MISMATCH'))
   .superRefine(sameAs('tradePassword', 'tradePasswordConfirm', 'errors.TRADE_PASSWORD_MISMATCH'));
@@ -41,10 +46,18 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const info = useRegisterInfo();
+  const termsVersion = useAppInfo()?.termsVersion ?? '';
+  const [rulesOpen, setRulesOpen] = useState(false);
   // Set on success: clearing registerInfo must not flash the "start at step 1" notice.
   const [finished, setFinished] = useState(false);
   const form = useForm(
-    { password: '', passwordConfirm: '', tradePassword: '', tradePasswordConfirm: '' },
+    {
+      password: '',
+      passwordConfirm: '',
+      tradePassword: '',
+      tradePasswordConfirm: '',
+      acceptTerms: '',
+    },
     schema,
   );
 
@@ -113,6 +126,25 @@ export function RegisterPage() {
               autoComplete="off"
               filter={digitsOnly}
             />
+            <CheckField
+              label={t('account.register.consent')}
+              testId="accept-terms"
+              checked={form.values.acceptTerms !== ''}
+              error={form.errorOf('acceptTerms')}
+              onChange={(on) => form.setValue('acceptTerms', on ? termsVersion : '')}
+              links={
+                <>
+                  <button type="button" data-testid="open-rules" onClick={() => setRulesOpen(true)}>
+                    {t('account.register.terms')}
+                  </button>
+                  ·<Link to={paths.privacy}>{t('pages.privacy')}</Link>·
+                  <Link to={paths.aboutUs} data-testid="risk-disclosure">
+                    {t('account.register.riskDisclosure')}
+                  </Link>
+                </>
+              }
+            />
+            <RiskNote />
             <SubmitButton busy={form.submitting}>{t('account.register.submit')}</SubmitButton>
           </form>
         ) : (
@@ -124,6 +156,7 @@ export function RegisterPage() {
           </div>
         )}
       </div>
+      {rulesOpen && <RulesSheet onClose={() => setRulesOpen(false)} />}
     </>
   );
 }

@@ -1,11 +1,16 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { checkRegistration } from '@client/api/auth';
+import { Brand } from '@client/components/Brand';
 import { PageHeader } from '@client/components/PageHeader';
+import { LegalNotice } from '@client/components/Trust';
+import { defaultDialCountry, fullPhone } from '@client/components/form/dial-codes';
+import { PhoneField } from '@client/components/form/PhoneField';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { checked, maxLengthOf } from '@client/components/form/validation';
-import { accountSchema, inviteCodeSchema, phoneSchema } from '@shared/accounts';
+import { accountSchema, inviteCodeSchema } from '@shared/accounts';
 import { setRegisterInfo, useRegisterInfo } from '@client/state';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';
@@ -14,7 +19,8 @@ import { z } from 'zod';
 
 export const registerCheckSchema = z.object({
   account: checked(accountSchema, 'account.rules.account'),
-  phone: checked(phoneSchema, 'account.rules.phone'),
+  // The national number (or a whole one with +); the code is joined on sending.
+  phone: checked(z.string().regex(/^\+?\d{4,15}$/), 'account.rules.phoneLocal'),
   inviteCode: checked(inviteCodeSchema, 'errors.INVITE_INVALID'),
 });
 
@@ -23,9 +29,12 @@ export const registerCheckSchema = z.object({
  * server (account free, code valid) before step 2 asks for passwords.
  */
 export function RegisterCheckPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const saved = useRegisterInfo();
+  const [country, setCountry] = useState(() =>
+    defaultDialCountry(i18n.resolvedLanguage ?? i18n.language, navigator.languages),
+  );
   const form = useForm(
     {
       account: saved?.account ?? '',
@@ -38,7 +47,7 @@ export function RegisterCheckPage() {
   const send = form.onSubmit(async (values) => {
     const info = {
       account: values.account.trim(),
-      phone: values.phone.trim(),
+      phone: fullPhone(country, values.phone),
       inviteCode: values.inviteCode.trim().toUpperCase(),
     };
     await checkRegistration(info);
@@ -50,6 +59,7 @@ export function RegisterCheckPage() {
     <>
       <PageHeader title={t('pages.registerCheck')} back />
       <div className="auth">
+        <Brand large />
         <StepIndicator step={1} />
         <form id={form.formId} className="form" onSubmit={send} noValidate>
           <FormError message={form.formError} />
@@ -63,16 +73,13 @@ export function RegisterCheckPage() {
             maxLength={maxLengthOf(accountSchema)}
             enterKeyHint="next"
           />
-          <TextField
+          <PhoneField
             {...form.field('phone')}
             label={t('account.fields.phone')}
-            hint={t('account.rules.phone')}
+            hint={t('account.rules.phoneLocal')}
             testId="phone"
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            maxLength={maxLengthOf(phoneSchema)}
-            enterKeyHint="next"
+            country={country}
+            onCountry={setCountry}
           />
           <TextField
             {...form.field('inviteCode')}
@@ -82,6 +89,7 @@ export function RegisterCheckPage() {
             autoCapitalize="characters"
             maxLength={maxLengthOf(inviteCodeSchema)}
             enterKeyHint="next"
+            hint={t('account.register.inviteHelp')}
           />
           <SubmitButton busy={form.submitting}>{t('account.register.next')}</SubmitButton>
         </form>
@@ -89,6 +97,7 @@ export function RegisterCheckPage() {
           {t('account.register.haveAccount')}{' '}
           <Link to={paths.login}>{t('account.register.toLogin')}</Link>
         </p>
+        <LegalNotice />
       </div>
     </>
   );

@@ -8,7 +8,15 @@ import { ConfirmDialog } from '@client/components/ConfirmDialog';
 import { ChevronIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
-import { logout, refreshUser, showToast, useAccountSummary, useUser } from '@client/state';
+import {
+  logout,
+  refreshUser,
+  showToast,
+  useAccountSummary,
+  useAppInfo,
+  useUser,
+} from '@client/state';
+import { ProfileHelp } from './ProfileHelp';
 import { UserFigures } from './UserFigures';
 import './user.css';
 import { paths } from '@client/app/route-table';
@@ -67,6 +75,8 @@ function Profile({
 }) {
   const { t } = useTranslation();
   const format = useFormat();
+  // SHOW_CREDIT_SCORE=false hides the score (and its explanation).
+  const withScore = useAppInfo()?.showCreditScore ?? true;
   const copy = () => {
     navigator.clipboard.writeText(user.inviteCode).then(
       () => showToast(t('account.user.inviteCodeCopied')),
@@ -90,14 +100,17 @@ function Profile({
           <p className="profile__tags">
             <span className="profile__role">{t('account.user.ordinaryUser')}</span>
             <KycBadge status={verified ? 'verified' : user.kyc.status} />
+            <ProfileHelp withScore={withScore} />
           </p>
         </div>
-        <dl className="profile__score">
-          <dt>{t('account.user.creditScore')}</dt>
-          <dd className="num" data-testid="credit-score">
-            {format.integer(user.creditScore)}
-          </dd>
-        </dl>
+        {withScore && (
+          <dl className="profile__score">
+            <dt>{t('account.user.creditScore')}</dt>
+            <dd className="num" data-testid="credit-score">
+              {format.integer(user.creditScore)}
+            </dd>
+          </dl>
+        )}
       </section>
       {children}
       <section className="invite-card" aria-labelledby="invite-title">

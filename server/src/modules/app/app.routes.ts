@@ -13,6 +13,12 @@ export function appInfoRoutes(config: Config): Router {
     serviceUrl: config.SERVICE_URL,
     depositChannels: ['bank', 'usdt-trc20', 'usdt-erc20'],
     languages: [...languages],
+    ...(config.APP_LOGO_URL ? { logoUrl: config.APP_LOGO_URL } : {}),
+    legalEntity: config.LEGAL_ENTITY,
+    legalRegistration: config.LEGAL_REGISTRATION,
+    ...(config.RISK_WARNING ? { riskWarning: config.RISK_WARNING } : {}),
+    termsVersion: config.TERMS_VERSION,
+    showCreditScore: config.SHOW_CREDIT_SCORE,
     ...(config.TEST_CLOCK === '1' ? { testClock: true } : {}),
   };
   const r = Router();

@@ -7,6 +7,7 @@ import {
   sharedRedisThrottles,
   type TestApi,
 } from '@tests/support/api';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 /** The account throttles with their counts in Redis (REDIS_URL), as scaled api processes keep them. */
 describe.each(dbDrivers())('account throttles in Redis, two api processes, on %s', (kind) => {
@@ -83,6 +84,7 @@ describe.each(dbDrivers())('account throttles in Redis, two api processes, on %s
           passwordConfirm: 'correct horse 1',
           tradePassword: '123456',
           tradePasswordConfirm: '123456',
+          acceptTerms: DEFAULT_TERMS_VERSION,
         });
     const answers = [];
     for (let i = 0; i < 11; i++) answers.push((await register(i)).status);

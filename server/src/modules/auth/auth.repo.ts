@@ -55,12 +55,22 @@ export async function insertUser(
     tradePasswordHash: string;
     inviteCode: string;
     invitedWith: string;
+    /** The terms version accepted; accepted now (the transaction's time). */
+    termsVersion: string;
   },
 ): Promise<UserRow> {
   const { rows } = await db.query<UserRow>(
-    `INSERT INTO users (account, phone, nickname, password_hash, trade_password_hash, invite_code, invited_with)
-     VALUES ($1, $2, $1, $3, $4, $5, $6) RETURNING ${userColumns}`,
-    [u.account, u.phone, u.passwordHash, u.tradePasswordHash, u.inviteCode, u.invitedWith],
+    `INSERT INTO users (account, phone, nickname, password_hash, trade_password_hash, invite_code, invited_with, terms_version, terms_accepted_at)
+     VALUES ($1, $2, $1, $3, $4, $5, $6, $7, now()) RETURNING ${userColumns}`,
+    [
+      u.account,
+      u.phone,
+      u.passwordHash,
+      u.tradePasswordHash,
+      u.inviteCode,
+      u.invitedWith,
+      u.termsVersion,
+    ],
   );
   return rows[0]!;
 }

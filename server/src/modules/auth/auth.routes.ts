@@ -51,7 +51,12 @@ export function authRoutes(auth: AuthService): Router {
       body: registerBody,
       responses: { 201: registeredDto },
       errors: {
-        400: ['INVITE_INVALID', 'PASSWORD_MISMATCH', 'TRADE_PASSWORD_MISMATCH'],
+        400: [
+          'TERMS_NOT_ACCEPTED',
+          'INVITE_INVALID',
+          'PASSWORD_MISMATCH',
+          'TRADE_PASSWORD_MISMATCH',
+        ],
         409: ['ACCOUNT_TAKEN'],
         429: ['RATE_LIMITED'],
       },

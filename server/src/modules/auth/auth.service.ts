@@ -1,11 +1,12 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import type {
-  ChangePasswordBody,
-  LoginAnswer,
-  LoginBody,
-  RegisterBody,
-  RegisterCheckBody,
-  User,
+import {
+  DEFAULT_TERMS_VERSION,
+  type ChangePasswordBody,
+  type LoginAnswer,
+  type LoginBody,
+  type RegisterBody,
+  type RegisterCheckBody,
+  type User,
 } from '@shared/accounts';
 import type { KycState } from '@shared/kyc';
 import type { Db } from '@infra/db';
@@ -104,6 +105,8 @@ export function createAuthService(
   limiters: AuthLimiters,
   sessions: Pick<UserEvents, 'endSessions'>,
   identity: { state(userId: number): Promise<KycState> },
+  /** TERMS_VERSION: the terms a new account must accept (its version sent as acceptTerms). */
+  termsVersion: string = DEFAULT_TERMS_VERSION,
 ) {
   const kycOf = async (userId: number): Promise<User['kyc']> => {
     const { status, reason } = await identity.state(userId);
@@ -141,6 +144,13 @@ export function createAuthService(
 
     /** Opens the account; throttled per client address before any password is hashed. */
     async register(input: RegisterBody, ip: string): Promise<User> {
+      // Missing, false, true or an older version: the user has not seen these terms.
+      if (input.acceptTerms !== termsVersion)
+        throw badRequest(
+          'TERMS_NOT_ACCEPTED',
+          `Accept the terms of service and risk disclosure (version ${termsVersion})`,
+          'acceptTerms',
+        );
       if (input.password !== input.passwordConfirm)
         throw badRequest('PASSWORD_MISMATCH', 'Passwords do not match', 'passwordConfirm');
       if (input.tradePassword !== input.tradePasswordConfirm)
@@ -165,6 +175,7 @@ export function createAuthService(
             tradePasswordHash,
             inviteCode: code,
             invitedWith: input.inviteCode,
+            termsVersion,
           });
           await repo.setInviteOwner(tx, code, user.id);
           return presentUser(user);

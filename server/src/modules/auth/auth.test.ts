@@ -7,6 +7,7 @@ import {
   registerUser,
   type TestApi,
 } from '@tests/support/api';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 const pw = 'correct horse 1';
 const reg = (account: string, over: Record<string, unknown> = {}) => ({
@@ -17,6 +18,7 @@ const reg = (account: string, over: Record<string, unknown> = {}) => ({
   passwordConfirm: pw,
   tradePassword: '123456',
   tradePasswordConfirm: '123456',
+  acceptTerms: DEFAULT_TERMS_VERSION,
   ...over,
 });
 

@@ -22,6 +22,7 @@ import {
 } from '@tests/support/fuzz-world';
 import { reproOf, type RawAnswer } from '@tests/support/raw-http';
 import { expectLedgerOk } from '@tests/support/wallet';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 /**
  * Bad input never becomes a 5xx. Every endpoint the server documents (read from its own
@@ -52,6 +53,7 @@ describe.each(dbDrivers())('bad input never becomes a 5xx on %s', (kind) => {
       passwordConfirm: 'correct horse 1',
       tradePassword: '123456',
       tradePasswordConfirm: '123456',
+      acceptTerms: DEFAULT_TERMS_VERSION,
     };
     const accounts = async () =>
       (

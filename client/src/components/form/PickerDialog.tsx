@@ -1,0 +1,90 @@
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog, DialogTitle } from '@client/components/Dialog';
+import '@client/components/wallet/picker.css';
+
+export interface PickerOption {
+  value: string;
+  label: ReactNode;
+  /** Beside the label, muted (a calling code). */
+  aside?: string;
+  /** Lower-case text a search matches; without it the option is not searchable. */
+  search?: string;
+  /** The language the label is written in (each language named in itself). */
+  lang?: string;
+}
+
+/**
+ * A choice in a modal list (components/Dialog.tsx: focus kept inside, Escape closes, focus back
+ * to the opener): the app's own picker instead of a native select. Each option is a 44 px
+ * button, the chosen one pressed; `searchLabel` adds a search input that takes the focus.
+ */
+export function PickerDialog({
+  title,
+  testId,
+  options,
+  selected,
+  searchLabel,
+  onPick,
+  onClose,
+}: {
+  title: string;
+  testId: string;
+  options: readonly PickerOption[];
+  selected: string;
+  searchLabel?: string;
+  onPick: (value: string) => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase().replace(/^\+/, '');
+    return q ? options.filter((o) => o.search?.includes(q)) : options;
+  }, [options, query]);
+  return (
+    <Dialog
+      className="dialog sheet picker-dialog"
+      testId={`${testId}-dialog`}
+      initialFocus={searchLabel ? searchRef : undefined}
+      onClose={onClose}
+    >
+      <div className="sheet__head">
+        <DialogTitle className="dialog__title">{title}</DialogTitle>
+        <button type="button" className="button button--secondary button--small" onClick={onClose}>
+          {t('common.cancel')}
+        </button>
+      </div>
+      {searchLabel && (
+        <input
+          ref={searchRef}
+          type="search"
+          className="field__input"
+          placeholder={searchLabel}
+          aria-label={searchLabel}
+          data-testid={`${testId}-search`}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      )}
+      <ul className="sheet__list" aria-label={title}>
+        {shown.map((o) => (
+          <li key={o.value}>
+            <button
+              type="button"
+              className="sheet__option"
+              aria-pressed={o.value === selected}
+              data-testid={`${testId}-option-${o.value}`}
+              onClick={() => onPick(o.value)}
+            >
+              <span lang={o.lang}>{o.label}</span>
+              {o.aside && <span className="sheet__code">{o.aside}</span>}
+            </button>
+          </li>
+        ))}
+        {shown.length === 0 && <li className="state">{t('common.noData')}</li>}
+      </ul>
+    </Dialog>
+  );
+}
