@@ -90,8 +90,11 @@ function problemsIn(file: string, css: string): string[] {
       /^var\(--(accent|up|down)\)$/.test(value)
     )
       problems.push(`${at} — a fill uses --accent-fill / --up-fill / --down-fill (white text)`);
-    // Links inside running text (a paragraph, a list item, an article) keep their underline.
-    const prose = selector.split(',').every((s) => /\b(p|li|rich-text)\b[^,]* a\b/.test(s));
+    // Links inside running text (a paragraph, a list item, an article) keep their underline, and
+    // so does a button that reads as a link there (the consent sentence's "trading rules").
+    const prose = selector
+      .split(',')
+      .every((s) => /\b(p|li|rich-text)\b[^,]* (a|button)\b/.test(s));
     if (prop === 'text-decoration' && /underline/.test(value) && !prose)
       problems.push(`${at} — no underlined links in the app chrome`);
     if (prop === 'resize' && value !== 'none' && value !== 'vertical')

@@ -1,11 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import {
-  opsDashboardDto,
-  opsReviewContextDto,
-  opsUserDto,
-  opsUserProfileDto,
-} from '@shared/dto';
+import { opsDashboardDto, opsReviewContextDto, opsUserDto, opsUserProfileDto } from '@shared/dto';
 import { freeText } from '@shared/text';
 import { dayStart } from '@server/platform/clock';
 import { parseOrThrow } from '@server/platform/http/validate';
