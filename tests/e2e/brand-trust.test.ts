@@ -128,7 +128,10 @@ describe('brand, trust and forms (Chromium, embedded app)', () => {
     await open(page, '/pages/Detail/Detail?id=BTCUSDT');
     await page.getByTestId('buy-up').waitFor();
     const risk = page.getByTestId('ticket-dock').getByTestId('risk-warning');
-    expect(await risk.innerText()).toContain(riskText);
+    // The ticket's short sentence, whole (not cut with an ellipsis), the long one in its title.
+    expect(await risk.innerText()).toBe('High risk: you can lose the whole amount of an order.');
+    expect(await risk.getAttribute('title')).toContain(riskText);
+    expect(await risk.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     const line = (await risk.boundingBox())!;
     expect(line.height).toBeLessThanOrEqual(24);
     expect(line.y + line.height).toBeLessThanOrEqual(780);

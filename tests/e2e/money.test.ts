@@ -125,7 +125,7 @@ describe('money journeys (Chromium, embedded app)', () => {
     await open(centre, '/pages/user/user');
     await expect.poll(() => text(centre, 'available-balance')).toBe('0.00');
     await open(page, '/pages/money-record/money-record');
-    await page.getByText('暂无数据').waitFor();
+    await page.getByText('还没有记录').waitFor();
     // Marks both documents: a reload would lose the marks.
     await page.evaluate('window.__noReload = 1');
     await centre.evaluate('window.__noReload = 1');

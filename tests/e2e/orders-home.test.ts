@@ -234,10 +234,12 @@ describe('orders and home (Chromium, embedded app, English)', () => {
       await open(page, '/pages/index/index');
       await page.reload();
       await page.getByTestId('home-sign-up').waitFor();
-      expect(await page.locator('.home-intro select').inputValue()).toBe(lang);
+      expect(
+        await page.locator('.home-intro [data-testid=language-button]').getAttribute('data-value'),
+      ).toBe(lang);
       const header = await page.locator('.page-header').evaluate((h) => ({
         overflow: h.scrollWidth > h.clientWidth,
-        boxes: [...h.querySelectorAll('a, select')].map((el) => {
+        boxes: [...h.querySelectorAll('a, button')].map((el) => {
           const r = el.getBoundingClientRect();
           return { right: r.right, height: r.height, cut: el.scrollWidth > el.clientWidth + 1 };
         }),

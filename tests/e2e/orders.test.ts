@@ -128,7 +128,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await positions.getByTestId('tab-positions').getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => text(positions, 'pnl-total'), live).toBe('0.00');
     expect(await text(positions, 'pnl-today')).toBe('0.00');
-    await positions.getByText('暂无数据').waitFor();
+    await positions.getByText('还没有订单').waitFor();
 
     const detail = await signedInPage(context, errors, '/pages/Detail/Detail?id=BTCUSDT');
     await expect
@@ -228,7 +228,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(['won', 'lost', 'draw']).toContain(settled.status);
     expect(settled.settledAt! - placed.expiresAt).toBeLessThanOrEqual(3_000);
     expect(seenAt - placed.expiresAt).toBeLessThanOrEqual(3_000);
-    await positions.getByText('暂无数据').waitFor();
+    await positions.getByText('还没有订单').waitFor();
 
     // Entry and exit are ticks of the public tape: the entry the seq the order names, the exit
     // the last tick at or before expiry (never before the entry).
@@ -276,7 +276,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     // "View positions" leads to the Open tab, now empty; the Closed tab holds the order.
     await detail.getByTestId('view-positions').click();
     await detail.waitForURL(/#\/pages\/order\/order\?tab=positions$/);
-    await detail.getByText('暂无数据').waitFor();
+    await detail.getByText('还没有订单').waitFor();
     await detail.getByTestId('tab-history').click();
     await detail.getByTestId(`order-${id}`).waitFor();
 

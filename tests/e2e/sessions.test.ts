@@ -42,7 +42,7 @@ describe('session journeys (Chromium, embedded app)', () => {
     await page.getByTestId('submit').click();
     await page.waitForURL(/#\/pages\/index\/index/);
     await page.goto(`${app.url}/#/pages/user/user`);
-    await expect.poll(() => totalAssets(page)).toMatch(/^\D*0\.00\D*$/);
+    await expect.poll(() => totalAssets(page), { timeout: 15_000 }).toMatch(/^\D*0\.00\D*$/);
     await fund(api, user, 12_300);
     await expect.poll(() => totalAssets(page), { timeout: 15_000 }).toMatch(/123\.00/);
     return { context, page, errors };

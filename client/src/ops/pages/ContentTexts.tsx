@@ -220,7 +220,7 @@ export function BannersForm() {
             <span>{t('content.link')}</span>
             <input
               autoComplete="off"
-              placeholder="/pages/money/money"
+
               {...register(`banners.${i}.link`)}
             />
             <FieldError message={errors.banners?.[i]?.link?.message} />
