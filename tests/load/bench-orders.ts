@@ -6,11 +6,16 @@
  * Prints figures; asserts nothing. Flags: --seconds N (placement phase), --concurrency N,
  * --orders N, --workers N, --port N (`--help` lists them).
  */
+import { fork } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { build } from 'hdr-histogram-js';
+import { build, decodeFromCompressedBase64 } from 'hdr-histogram-js';
+import type { PlaceJob, PlaceResult } from './bench/place-client';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { defaultCatalogue } from '@sim/catalogue';
@@ -20,8 +25,10 @@ import { bulkOrders, bulkUsers, expireAllAt, settlementFacts } from '@tests/supp
 import { openTestDb } from '@tests/support/db';
 
 const usage = `usage: npm run bench:orders -- [--seconds 10] [--concurrency 32] [--orders 1000]
-  [--workers 4] [--port 0]
-  --port: the api's HTTP port (0: any free one). PostgreSQL when DATABASE_URL is set, else PGlite.`;
+  [--workers 4] [--port 0] [--profile file.cpuprofile]
+  --port: the api's HTTP port (0: any free one).
+  --profile: write a CPU profile of the server over the placement phase (summarise it with
+  npx tsx tests/load/bench/profile-summary.ts <file>). PostgreSQL when DATABASE_URL is set, else PGlite.`;
 
 function options() {
   const { values } = parseArgs({
@@ -32,6 +39,7 @@ function options() {
       orders: { type: 'string', default: '1000' },
       workers: { type: 'string', default: '4' },
       port: { type: 'string', default: '0' },
+      profile: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -53,6 +61,7 @@ function options() {
     orderCount: num('orders', 1, 100_000),
     workerCount: num('workers', 1, 64),
     port: num('port', 0, 65_535),
+    profileFile: values.profile,
   };
 }
 let parsed: ReturnType<typeof options>;
@@ -62,7 +71,45 @@ try {
   console.error(`${(err as Error).message}\n${usage}`);
   process.exit(2);
 }
-const { seconds, concurrency, orderCount, workerCount, port } = parsed;
+const { seconds, concurrency, orderCount, workerCount, port, profileFile } = parsed;
+
+/**
+ * CPU time of every PostgreSQL process on this machine (user + system, ms), from /proc: the
+ * benchmark's fresh schema is the only busy one, so the difference over the placement phase is
+ * what the placements cost the database. Zero for PGlite (it runs inside this process).
+ */
+function databaseCpuMs(db: 'postgres' | 'pglite'): number {
+  if (db !== 'postgres') return 0;
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+/** A CPU profile of this process over the placement phase only (node:inspector). */
+async function startProfile(): Promise<Session> {
+  const s = new Session();
+  s.connect();
+  await s.post('Profiler.enable');
+  await s.post('Profiler.setSamplingInterval', { interval: 200 });
+  await s.post('Profiler.start');
+  return s;
+}
+async function stopProfile(s: Session, file: string): Promise<void> {
+  const { profile } = await s.post('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  s.disconnect();
+}
 
 const kind = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 console.log(
@@ -98,6 +145,8 @@ const tokens = await Promise.all(
     return token;
   }),
 );
+// A running database has its planner statistics (autovacuum); a fresh schema has none yet.
+await t.db.query('ANALYZE');
 await new Promise((r) => setTimeout(r, 1500)); // fresh quotes for every product
 
 // The workers run throughout: they enter phase 1's orders as they arrive, then settle phase 2's.
@@ -121,65 +170,41 @@ const workers = Array.from({ length: workerCount }, () =>
   }),
 );
 
-// Phase 1: placements per second.
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const place = (token: string, productId: string) =>
-  new Promise<number>((resolve, reject) => {
-    const body = JSON.stringify({
-      productId,
-      direction: Math.random() < 0.5 ? 'up' : 'down',
-      amount: 1000,
-      duration: 300,
-    });
-    const req = http.request(
-      `${base}/api/orders`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${token}`,
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-const latency = build({
-  lowestDiscernibleValue: 1,
-  highestTrackableValue: 60_000_000,
-  numberOfSignificantValueDigits: 3,
-});
-const statuses = new Map<number, number>();
+// Phase 1: placements per second, from a load generator in its own process (so the CPU figure
+// below is the server's: HTTP, sessions, placement, the settlement workers entering the orders).
 const crypto = defaultCatalogue.filter((p) => p.calendar === 'crypto').map((p) => p.id);
-const until = Date.now() + seconds * 1000;
-let n = 0;
+const loader = fork(path.join(import.meta.dirname, 'bench/place-client.ts'), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const session = profileFile ? await startProfile() : null;
 const cpu0 = process.cpuUsage();
-const progress = setInterval(() => process.stdout.write(`\rplacing… ${n} answered`), 1000);
-await Promise.all(
-  Array.from({ length: concurrency }, async (_, lane) => {
-    while (Date.now() < until) {
-      const started = performance.now();
-      const status = await place(tokens[(lane + n) % tokens.length]!, crypto[n % crypto.length]!);
-      latency.recordValue(Math.round((performance.now() - started) * 1000));
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      n++;
-    }
-  }),
-);
-clearInterval(progress);
+const db0 = databaseCpuMs(kind);
+const job: PlaceJob = { base, tokens, productIds: crypto, concurrency, seconds };
+process.stdout.write(`placing for ${seconds} s…`);
+loader.send(job);
+const result = await new Promise<PlaceResult>((resolve, reject) => {
+  loader.once('message', (m) => resolve(m as PlaceResult));
+  loader.once('exit', (code) => reject(new Error(`the load generator exited (${code})`)));
+});
 const cpu = process.cpuUsage(cpu0);
-const placed = statuses.get(201) ?? 0;
+const dbMs = databaseCpuMs(kind) - db0;
+if (session && profileFile) await stopProfile(session, profileFile);
+const latency = decodeFromCompressedBase64(result.latency);
+const placed = result.statuses['201'] ?? 0;
+const cpuMs = (cpu.user + cpu.system) / 1000;
 console.log(
-  `\nplacements: ${placed} accepted in ${seconds} s = ${(placed / seconds).toFixed(0)}/s with ${concurrency} concurrent clients; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+  `\nplacements: ${placed} accepted in ${seconds} s = ${(placed / seconds).toFixed(0)}/s with ${concurrency} concurrent clients; answers ${JSON.stringify(result.statuses)}`,
 );
 console.log(
-  `placement latency ms: p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(1)}, p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(1)}, max ${(latency.maxValue / 1000).toFixed(1)}; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+  `placement latency ms: p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(1)}, p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(1)}, max ${(latency.maxValue / 1000).toFixed(1)}`,
+);
+console.log(
+  `server CPU: ${(cpuMs / 1000).toFixed(1)} s = ${(cpuMs / Math.max(1, placed)).toFixed(3)} ms per placement` +
+    (kind === 'postgres'
+      ? `; PostgreSQL server CPU: ${(dbMs / 1000).toFixed(1)} s = ${(dbMs / Math.max(1, placed)).toFixed(3)} ms per placement`
+      : ' (PGlite runs inside it)') +
+    (profileFile ? `; profile: ${profileFile}` : ''),
 );
 
 // Let the last placements' entry ticks arrive (ticks come every ~0.5 s per product).
@@ -221,7 +246,6 @@ console.log(
 await Promise.all(workers.map((w) => w.stop()));
 await feed.stop();
 server.close();
-agent.destroy();
 await api.close();
 await t.drop();
 process.exit(0);

@@ -13,6 +13,9 @@ export function identityChecks(db: Queryable) {
       presentKyc(await repo.latestKycSubmission(db, userId)),
     verified: async (userId: number): Promise<boolean> =>
       (await repo.latestKycSubmission(db, userId))?.status === 'verified',
+    /** Of these users, those whose latest submission is verified. */
+    verifiedAmong: (userIds: readonly number[]): Promise<Set<number>> =>
+      repo.verifiedAmong(db, userIds),
   };
 }
 

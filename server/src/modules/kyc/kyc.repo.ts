@@ -47,6 +47,20 @@ export async function latestKycSubmission(db: Queryable, userId: number): Promis
   return rows[0] ?? null;
 }
 
+export async function verifiedAmong(
+  db: Queryable,
+  userIds: readonly number[],
+): Promise<Set<number>> {
+  const { rows } = await db.query<{ user_id: number }>(
+    `SELECT user_id FROM (
+       SELECT DISTINCT ON (user_id) user_id, status FROM kyc_submissions
+       WHERE user_id = ANY($1::bigint[]) ORDER BY user_id, id DESC) latest
+     WHERE status = 'verified'`,
+    [userIds],
+  );
+  return new Set(rows.map((r) => Number(r.user_id)));
+}
+
 export async function insertKycSubmission(
   db: Queryable,
   s: {

@@ -95,9 +95,14 @@ export async function lockAccounts(
   const house = [...wanted.values()].flatMap((r) => ('house' in r ? [r.house] : []));
   const lock = () =>
     tx.query<{ id: number; owner_id: number | null; kind: string; balance: number }>(
+      // Each account found through its unique index (an OR of the two kinds, as before, read
+      // the whole table on every money movement), then locked in id order.
       `SELECT id, owner_id, kind, balance FROM ledger_accounts
-       WHERE (owner_id, kind) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))
-          OR (owner_id IS NULL AND kind = ANY($3::text[]))
+       WHERE id = ANY(ARRAY(
+         SELECT a.id FROM unnest($1::bigint[], $2::text[]) AS w(owner_id, kind)
+         JOIN ledger_accounts a ON a.owner_id = w.owner_id AND a.kind = w.kind AND a.owner_id IS NOT NULL
+         UNION ALL
+         SELECT id FROM ledger_accounts WHERE owner_id IS NULL AND kind = ANY($3::text[])))
        ORDER BY id FOR UPDATE`,
       [pairs.map((p) => p.user), pairs.map((p) => p.kind), house],
     );
@@ -226,20 +231,25 @@ export async function transfer(tx: Queryable, t: TransferSpec): Promise<Transfer
   return (await transferMany(tx, [t]))[0]!;
 }
 
+type Balances = Record<UserAccountKind, number>;
+const noBalances = () => Object.fromEntries(userAccountKinds.map((k) => [k, 0])) as Balances;
+
 /** A user's balances by kind (zero for accounts not created yet). */
-export async function userBalances(
+export async function userBalances(db: Queryable, userId: number): Promise<Balances> {
+  return (await balancesOf(db, [userId])).get(userId)!;
+}
+
+/** Several users' balances by kind, in one query. */
+export async function balancesOf(
   db: Queryable,
-  userId: number,
-): Promise<Record<UserAccountKind, number>> {
-  const { rows } = await db.query<{ kind: UserAccountKind; balance: number }>(
-    'SELECT kind, balance FROM ledger_accounts WHERE owner_id = $1',
-    [userId],
+  userIds: readonly number[],
+): Promise<Map<number, Balances>> {
+  const { rows } = await db.query<{ owner_id: number; kind: UserAccountKind; balance: number }>(
+    'SELECT owner_id, kind, balance FROM ledger_accounts WHERE owner_id = ANY($1::bigint[])',
+    [userIds],
   );
-  const out = Object.fromEntries(userAccountKinds.map((k) => [k, 0])) as Record<
-    UserAccountKind,
-    number
-  >;
-  for (const r of rows) out[r.kind] = r.balance;
+  const out = new Map(userIds.map((id) => [id, noBalances()]));
+  for (const r of rows) out.get(Number(r.owner_id))![r.kind] = r.balance;
   return out;
 }
 

@@ -8,8 +8,9 @@ import * as repo from './orders.repo';
  */
 export function orderFigures(db: Queryable) {
   return {
-    /** Σ(payout − stake) per mode over settled orders: all, and those settled since `since`. */
-    profitAndLoss: (userId: number, since: Date) => repo.profitAndLoss(db, userId, since),
+    /** Σ(payout − stake) per user and mode over settled orders: all, and those settled since `since`. */
+    profitAndLoss: (userIds: readonly number[], since: Date) =>
+      repo.profitAndLoss(db, userIds, since),
     /** Whether the user has an open order of this mode; `tx` reads inside the caller's transaction. */
     hasOpenOrders: (userId: number, mode: TradeMode, tx: Queryable = db) =>
       repo.hasOpenOrders(tx, userId, mode),

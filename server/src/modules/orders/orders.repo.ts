@@ -223,17 +223,25 @@ export async function markSettledMany(
  */
 export async function profitAndLoss(
   db: Queryable,
-  userId: number,
+  userIds: readonly number[],
   since: Date,
-): Promise<Record<TradeMode, { total: number; today: number }>> {
-  const { rows } = await db.query<{ mode: TradeMode; total: string; today: string }>(
-    `SELECT mode, coalesce(sum(payout - amount), 0)::text AS total,
+): Promise<Map<number, Record<TradeMode, { total: number; today: number }>>> {
+  const { rows } = await db.query<{
+    user_id: number;
+    mode: TradeMode;
+    total: string;
+    today: string;
+  }>(
+    `SELECT user_id, mode, coalesce(sum(payout - amount), 0)::text AS total,
             coalesce(sum(payout - amount) FILTER (WHERE settled_at >= $2), 0)::text AS today
-     FROM orders WHERE user_id = $1 AND status <> 'open' GROUP BY mode`,
-    [userId, since],
+     FROM orders WHERE user_id = ANY($1::bigint[]) AND status <> 'open' GROUP BY user_id, mode`,
+    [userIds, since],
   );
-  const out = { real: { total: 0, today: 0 }, practice: { total: 0, today: 0 } };
-  for (const r of rows) out[r.mode] = { total: Number(r.total), today: Number(r.today) };
+  const out = new Map(
+    userIds.map((id) => [id, { real: { total: 0, today: 0 }, practice: { total: 0, today: 0 } }]),
+  );
+  for (const r of rows)
+    out.get(Number(r.user_id))![r.mode] = { total: Number(r.total), today: Number(r.today) };
   return out;
 }
 

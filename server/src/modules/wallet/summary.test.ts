@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '@infra/db';
 import { recordingUserEvents } from '@server/platform/user-events';
 import { buildTestApi, registerUser } from '@tests/support/api';
 import { bulkOrders, bulkUsers } from '@tests/support/bulk-orders';
@@ -110,5 +111,49 @@ describe.each(dbDrivers())('today’s P&L on the platform day (%s)', (kind) => {
     } finally {
       await api.close();
     }
+  });
+});
+
+/**
+ * `balance` events for many users at once share reads: each user still gets exactly their own
+ * figures, once per burst, and a publish resolves only after its event went out.
+ */
+describe.each(dbDrivers())('balance events in a burst (%s)', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+  });
+  afterAll(() => t.drop());
+
+  it('sends every user their own figures while reading far fewer times than publishing', async () => {
+    const users = await bulkUsers(t.db, 40, 0);
+    for (const [i, id] of users.entries()) await fund(t.db, id, 1000 * (i + 1));
+    const events = recordingUserEvents();
+    let reads = 0;
+    const ledgerReads: Queryable = {
+      query: <R>(text: string, params?: readonly unknown[]) => {
+        if (text.includes('FROM ledger_accounts WHERE owner_id = ANY')) reads++;
+        return t.db.query<R>(text, params);
+      },
+      exec: (sql) => t.db.exec(sql),
+    };
+    const summaries = createAccountSummaries({
+      db: ledgerReads,
+      orders: orderFigures(t.db),
+      identity: identityChecks(t.db),
+      userEvents: events,
+      offsetMinutes: 0,
+    });
+    // Each user published three times at once, as a placement burst does.
+    const bursts = users.flatMap((id) => [id, id, id]);
+    await Promise.all(bursts.map((id) => summaries.publish(id)));
+
+    expect(reads).toBeLessThanOrEqual(3);
+    const byUser = new Map(events.sent.map((e) => [Number(e.userId), e.payload]));
+    expect(byUser.size).toBe(users.length);
+    for (const [i, id] of users.entries())
+      expect(byUser.get(id)).toMatchObject({ available: 1000 * (i + 1) });
+    // Every publish of the burst is answered, none twice within one read.
+    expect(events.sent.length).toBeLessThanOrEqual(2 * users.length);
   });
 });

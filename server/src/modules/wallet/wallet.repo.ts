@@ -2,12 +2,18 @@ import type { TransferKind } from '@shared/wallet';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
-export async function creditScoreOf(db: Queryable, userId: number): Promise<number> {
-  const { rows } = await db.query<{ credit_score: number }>(
-    'SELECT credit_score FROM users WHERE id = $1',
-    [userId],
+/** Credit scores by user id (0 for an unknown id). */
+export async function creditScores(
+  db: Queryable,
+  userIds: readonly number[],
+): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ id: number; credit_score: number }>(
+    'SELECT id, credit_score FROM users WHERE id = ANY($1::bigint[])',
+    [userIds],
   );
-  return rows[0]?.credit_score ?? 0;
+  const out = new Map(userIds.map((id) => [id, 0]));
+  for (const r of rows) out.set(Number(r.id), r.credit_score);
+  return out;
 }
 
 export interface FundRecordRow {
