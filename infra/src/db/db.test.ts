@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPgliteDb } from './pglite';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { migrate, readMigrations } from './migrate';
 import { getMeta, setMeta, setMetaIfAbsent } from './meta.repo';
@@ -96,5 +97,30 @@ describe.each(dbDrivers())('database layer on %s', (kind) => {
 
   it('answers ping', async () => {
     expect(await t.db.ping()).toBe(true);
+  });
+});
+
+/**
+ * PGlite has no autovacuum: the driver refreshes the planner statistics itself, so plans kept by
+ * its one connection follow the tables' growth.
+ */
+describe('the embedded database keeps its statistics', () => {
+  it('analyzes a table on its own each time it has grown', async () => {
+    const db = await createPgliteDb(undefined, { analyzeEveryMs: 50 });
+    try {
+      await db.exec('CREATE TABLE grows (id int PRIMARY KEY)');
+      const estimate = async () =>
+        (
+          await db.query<{ n: number }>(
+            "SELECT reltuples::int AS n FROM pg_class WHERE relname = 'grows'",
+          )
+        ).rows[0]!.n;
+      await db.query('INSERT INTO grows SELECT generate_series(1, 5000)');
+      await vi.waitFor(async () => expect(await estimate()).toBe(5000), { timeout: 10_000 });
+      await db.query('INSERT INTO grows SELECT generate_series(5001, 20000)');
+      await vi.waitFor(async () => expect(await estimate()).toBe(20_000), { timeout: 10_000 });
+    } finally {
+      await db.close();
+    }
   });
 });

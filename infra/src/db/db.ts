@@ -7,10 +7,20 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each connection (PostgreSQL: parsed and planned once, then
+   * only bound and run). For the few statements every request runs; the SQL text must be one
+   * fixed string, never one built from values. PGlite runs every statement as it comes.
+   */
+  prepare?: boolean;
+}
+
 export interface Queryable {
   query: <R = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ) => Promise<QueryResult<R>>;
   /** Runs a multi-statement script (migrations). */
   exec: (sql: string) => Promise<void>;

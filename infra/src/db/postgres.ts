@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import {
   beginStatement,
@@ -5,6 +6,7 @@ import {
   withRetry,
   type Db,
   type Queryable,
+  type QueryOptions,
   type QueryResult,
 } from './db';
 
@@ -16,6 +18,17 @@ export interface PostgresOptions {
   schema?: string;
   max?: number;
 }
+
+/** A prepared statement's name: its text's hash, so one text is prepared once per connection. */
+const names = new Map<string, string>();
+const statementName = (sql: string) => {
+  let name = names.get(sql);
+  if (!name) {
+    name = `s_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    names.set(sql, name);
+  }
+  return name;
+};
 
 /** PostgreSQL through a `pg` pool. */
 export function createPostgresDb(options: PostgresOptions): Db {
@@ -38,19 +51,23 @@ export function createPostgresDb(options: PostgresOptions): Db {
     client: pg.Pool | pg.PoolClient,
     sql: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ) => {
-    const res = await client.query(sql, params as unknown[] | undefined);
+    const values = params as unknown[] | undefined;
+    const res = await client.query(
+      options?.prepare ? { name: statementName(sql), text: sql, values } : { text: sql, values },
+    );
     return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 } satisfies QueryResult<R>;
   };
 
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, options) => run(pool, sql, params, options),
     async transaction(fn, opts) {
       return withRetry(opts?.attempts ?? 5, async () => {
         const client = await pool.connect();
         const tx: Queryable = {
-          query: (sql, params) => run(client, sql, params),
+          query: (sql, params, options) => run(client, sql, params, options),
           exec: async (sql) => void (await client.query(sql)),
         };
         try {

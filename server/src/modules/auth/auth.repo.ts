@@ -136,6 +136,7 @@ export async function liveSession(db: Queryable, tokenHash: string): Promise<Ses
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
     [tokenHash],
+    { prepare: true },
   );
   return rows[0] ?? null;
 }

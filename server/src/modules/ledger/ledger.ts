@@ -73,8 +73,6 @@ export interface Leg {
 
 export interface TransferResult {
   transferId: number;
-  /** Balance after the transfer, per account id. */
-  balances: Map<number, number>;
 }
 
 const refKey = (a: AccountRef) => ('user' in a ? `u:${a.user}:${a.kind}` : `h:${a.house}`);
@@ -133,11 +131,12 @@ export interface TransferSpec {
 }
 
 /**
- * Moves money for many transfers in one go, inside the caller's transaction, in a fixed number of
- * statements whatever their count: accounts locked in id order (so concurrent callers never
- * deadlock), balances carried forward in order, every entry written with its balance after.
- * Each transfer's legs must sum to zero; a user account that would go below zero refuses the
- * whole call with 409 INSUFFICIENT_BALANCE (the table's CHECK backs this up).
+ * Moves money for many transfers in one go, inside the caller's transaction, in one statement
+ * whatever their count (the database's `ledger_transfer`, migration 0020): accounts locked in id
+ * order (so concurrent callers never deadlock), balances carried forward in order, every entry
+ * written with its balance after. Each transfer's legs must sum to zero and be of one mode
+ * (checked here first); a user account that would go below zero refuses the whole call with 409
+ * INSUFFICIENT_BALANCE (the table's CHECK backs this up).
  */
 export async function transferMany(
   tx: Queryable,
@@ -152,79 +151,51 @@ export async function transferMany(
       throw new RangeError(`transfer ${t.kind} mixes practice and real money`);
   }
   if (!transfers.length) return [];
-  const { ids, balances } = await lockAccounts(
-    tx,
-    transfers.flatMap((t) => t.legs.map((l) => l.account)),
-  );
-  // Entries are computed here, carrying balances forward in order; transfer ids come from the
-  // sequence inside the one statement below, matched by each transfer's ordinal.
-  const entries = {
-    ord: [] as number[],
-    account: [] as number[],
-    amount: [] as number[],
-    after: [] as number[],
-  };
-  const afters = transfers.map((t, i) => {
-    const net = new Map<number, number>();
-    for (const l of t.legs) {
-      const id = ids.get(refKey(l.account))!;
-      net.set(id, (net.get(id) ?? 0) + l.amount);
-    }
-    const after = new Map<number, number>();
-    for (const [accountId, amount] of [...net.entries()].sort(([a], [b]) => a - b)) {
-      if (amount === 0) continue;
-      const acct = balances.get(accountId)!;
-      acct.balance += amount;
-      if (acct.user && acct.balance < 0)
-        throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
-      after.set(accountId, acct.balance);
-      entries.ord.push(i + 1);
-      entries.account.push(accountId);
-      entries.amount.push(amount);
-      entries.after.push(acct.balance);
-    }
-    return after;
-  });
-  const touched = [...new Set(entries.account)];
-  let rows: { id: number; ord: number }[];
+  const legs = transfers.flatMap((t, i) => t.legs.map((l) => ({ ord: i + 1, ...l })));
   try {
-    ({ rows } = await tx.query<{ id: number; ord: number }>(
-      `WITH ids AS (
-         SELECT nextval(pg_get_serial_sequence('transfers', 'id')) AS id, ord FROM generate_series(1, $1::int) AS ord
-       ), t AS (
-         INSERT INTO transfers (id, kind, user_id, ref, mode) OVERRIDING SYSTEM VALUE
-         SELECT ids.id, x.kind, x.user_id, x.ref, x.mode
-         FROM unnest($2::text[], $3::bigint[], $4::text[], $11::text[]) WITH ORDINALITY AS x(kind, user_id, ref, mode, ord) JOIN ids USING (ord)
-       ), e AS (
-         INSERT INTO entries (transfer_id, account_id, amount, balance_after)
-         SELECT ids.id, y.account_id, y.amount, y.after
-         FROM unnest($5::int[], $6::bigint[], $7::bigint[], $8::bigint[]) AS y(ord, account_id, amount, after) JOIN ids USING (ord)
-       ), u AS (
-         UPDATE ledger_accounts a SET balance = v.balance
-         FROM unnest($9::bigint[], $10::bigint[]) AS v(id, balance) WHERE a.id = v.id
-       )
-       SELECT id, ord FROM ids ORDER BY ord`,
-      [
-        transfers.length,
-        transfers.map((t) => t.kind),
-        transfers.map((t) => t.userId),
-        transfers.map((t) => t.ref ?? null),
-        entries.ord,
-        entries.account,
-        entries.amount,
-        entries.after,
-        touched,
-        touched.map((id) => balances.get(id)!.balance),
-        transfers.map((t) => (t.legs[0] ? modeOfAccount(t.legs[0].account) : 'real')),
-      ],
-    ));
+    const { rows } = await tx.query<{ ord: number; transfer_id: number }>(
+      `SELECT ord, transfer_id FROM ledger_transfer(${transferParams.sql(1)}) ORDER BY ord`,
+      transferParams.values(transfers, legs),
+      { prepare: true },
+    );
+    return rows.map((r) => ({ transferId: Number(r.transfer_id) }));
   } catch (err) {
-    if (pgErrorCode(err) === '23514')
-      throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
-    throw err;
+    refuseOverdraft(err);
   }
-  return rows.map((r, i) => ({ transferId: r.id, balances: afters[i]! }));
 }
+
+/** Rethrows a database error, an overdraft (SQLSTATE 23514) as 409 INSUFFICIENT_BALANCE. */
+export function refuseOverdraft(err: unknown): never {
+  if (pgErrorCode(err) === '23514')
+    throw conflict('INSUFFICIENT_BALANCE', 'Insufficient balance', 'amount');
+  throw err;
+}
+
+/**
+ * The nine array parameters of the database's `ledger_transfer` (migration 0020), from `from`
+ * on: transfers (kind, user, ref, mode), their legs (transfer ordinal, owner or NULL for a house
+ * account, account kind, amount), and the kinds of account a user is given on first use.
+ */
+export const transferParams = {
+  sql: (from: number) =>
+    `$${from}::text[], $${from + 1}::bigint[], $${from + 2}::text[], $${from + 3}::text[], ` +
+    `$${from + 4}::int[], $${from + 5}::bigint[], $${from + 6}::text[], $${from + 7}::bigint[], ` +
+    `$${from + 8}::text[]`,
+  values: (
+    transfers: readonly TransferSpec[],
+    legs: readonly (Leg & { ord: number })[],
+  ): unknown[] => [
+    transfers.map((t) => t.kind),
+    transfers.map((t) => t.userId),
+    transfers.map((t) => t.ref ?? null),
+    transfers.map((t) => (t.legs[0] ? modeOfAccount(t.legs[0].account) : 'real')),
+    legs.map((l) => l.ord),
+    legs.map((l) => ('user' in l.account ? l.account.user : null)),
+    legs.map((l) => ('user' in l.account ? l.account.kind : l.account.house)),
+    legs.map((l) => l.amount),
+    userAccountKinds,
+  ],
+};
 
 /** One transfer: see transferMany. */
 export async function transfer(tx: Queryable, t: TransferSpec): Promise<TransferResult> {

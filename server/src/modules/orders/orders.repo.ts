@@ -1,5 +1,11 @@
 import type { Queryable } from '@infra/db';
 import type { TradeMode } from '@shared/orders';
+import {
+  orderAccounts,
+  refuseOverdraft,
+  transferParams,
+  type TransferSpec,
+} from '../ledger/ledger';
 
 export interface OrderRow {
   id: number;
@@ -55,6 +61,58 @@ export async function insertOrder(
     [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp, o.mode],
   );
   return rows[0]!;
+}
+
+/**
+ * Accepts an order and moves its stake (available → in orders of its mode) in one statement: the
+ * order row, then the ledger's `ledger_transfer` (the same movement `transfer` makes, with the new
+ * order's id in its ref). Alone, the statement is its own transaction: both are written or
+ * neither, and an overdraft (SQLSTATE 23514) writes nothing.
+ */
+export async function insertOrderWithStake(
+  db: Queryable,
+  o: Parameters<typeof insertOrder>[1],
+): Promise<OrderRow> {
+  const accounts = orderAccounts[o.mode];
+  const stake: TransferSpec = {
+    kind: 'order_stake',
+    userId: o.userId,
+    legs: [
+      { account: { user: o.userId, kind: accounts.available }, amount: -o.amount },
+      { account: { user: o.userId, kind: accounts.inOrders }, amount: o.amount },
+    ],
+  };
+  // The transfer's ref is the one value the order decides: it is built in SQL from the new id.
+  const [kinds, users, , modes, ...legs] = transferParams.values(
+    [stake],
+    stake.legs.map((l) => ({ ord: 1, ...l })),
+  );
+  const placed = db.query<OrderRow>(
+    `WITH o AS (
+       INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
+       SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000, $7
+       FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
+       RETURNING ${columns}
+     )
+     SELECT o.* FROM o CROSS JOIN LATERAL ledger_transfer(
+       $8::text[], $9::bigint[], ARRAY['order:' || o.id], $10::text[],
+       $11::int[], $12::bigint[], $13::text[], $14::bigint[], $15::text[]) t`,
+    [
+      o.userId,
+      o.productId,
+      o.direction,
+      o.amount,
+      o.duration,
+      o.rateBp,
+      o.mode,
+      kinds,
+      users,
+      modes,
+      ...legs,
+    ],
+    { prepare: true },
+  );
+  return (await placed.catch(refuseOverdraft)).rows[0]!;
 }
 
 export async function orderOfUser(
@@ -120,6 +178,7 @@ export async function claimDue(tx: Queryable, limit: number): Promise<DueOrder[]
        ORDER BY t.ts DESC, t.seq DESC LIMIT 1
      ) x ON true`,
     [limit],
+    { prepare: true },
   );
   return rows;
 }
@@ -159,6 +218,7 @@ export async function claimAwaitingEntry(
        ORDER BY t.ts, t.seq LIMIT 1
      ) f ON true`,
     [q.limit, q.maxFeedDelayMs, q.graceMs],
+    { prepare: true },
   );
   return rows;
 }

@@ -6,13 +6,12 @@ import {
   type TradeMode,
 } from '@shared/orders';
 import { unitsToPrice } from '@shared/price';
-import type { Db } from '@infra/db';
+import type { Db, Queryable } from '@infra/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
 import { idempotent } from '@server/platform/idempotency';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
-import { orderAccounts, transfer } from '../ledger/ledger';
 import * as repo from './orders.repo';
 
 export interface OrdersDeps {
@@ -105,32 +104,24 @@ export function createOrdersService(d: OrdersDeps) {
 
     // Practice orders take the same checks and the same path, with the practice accounts.
     if (body.mode === 'practice') await d.practice?.ensureOpened(userId);
-    const accounts = orderAccounts[body.mode];
-    const answer = await idempotent(
-      d.db,
-      { userId, key: idempotencyKey, request: body },
-      async (tx) => {
-        const row = await repo.insertOrder(tx, {
-          userId,
-          mode: body.mode,
-          productId: spec.id,
-          direction: body.direction,
-          amount: body.amount,
-          duration: body.duration,
-          rateBp: rateToBp(rung.rate),
-        });
-        await transfer(tx, {
-          kind: 'order_stake',
-          userId,
-          ref: `order:${row.id}`,
-          legs: [
-            { account: { user: userId, kind: accounts.available }, amount: -body.amount },
-            { account: { user: userId, kind: accounts.inOrders }, amount: body.amount },
-          ],
-        });
-        return { status: 201, body: present(row) };
-      },
-    );
+    const order = {
+      userId,
+      mode: body.mode,
+      productId: spec.id,
+      direction: body.direction,
+      amount: body.amount,
+      duration: body.duration,
+      rateBp: rateToBp(rung.rate),
+    };
+    const accept = async (db: Queryable) => ({
+      status: 201,
+      body: present(await repo.insertOrderWithStake(db, order)),
+    });
+    // The order and its stake are one statement, so without a key it needs no transaction of its
+    // own; with a key, the key's record commits with it.
+    const answer = idempotencyKey
+      ? await idempotent(d.db, { userId, key: idempotencyKey, request: body }, accept)
+      : { ...(await accept(d.db)), replayed: false };
     if (!answer.replayed) {
       d.userEvents.emit(userId, 'order', answer.body);
       d.balancesChanged([userId]);
