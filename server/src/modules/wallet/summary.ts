@@ -1,4 +1,3 @@
-import type { TradeMode } from '@shared/orders';
 import type { AccountSummary } from '@shared/wallet';
 import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
