@@ -154,6 +154,13 @@ const entryLag = build({
   numberOfSignificantValueDigits: 3,
 });
 const entryOutcomes = new Map<string, number>();
+// Expiry → settled, committed and announced (the worker's own measure), phase 2 only.
+const settleLag = build({
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 600_000,
+  numberOfSignificantValueDigits: 3,
+});
+let settledWithin1s = 0;
 const workers = Array.from({ length: workerCount }, () =>
   startSettlementWorker({
     db: t.db,
@@ -161,6 +168,10 @@ const workers = Array.from({ length: workerCount }, () =>
     userEvents: api.userEvents,
     balancesChanged: () => undefined,
     maxFeedDelayMs: 3000,
+    onSettled: (lagMs) => {
+      settleLag.recordValue(Math.max(1, Math.round(lagMs)));
+      if (lagMs <= 1000) settledWithin1s++;
+    },
     onEntry: (lagMs, outcome) => {
       entryOutcomes.set(outcome, (entryOutcomes.get(outcome) ?? 0) + 1);
       if (outcome === 'entered') entryLag.recordValue(Math.max(1, Math.round(lagMs)));
@@ -232,9 +243,8 @@ await t.db.query(
   "UPDATE orders SET status = 'void', settled_at = now(), payout = amount, void_reason = 'BENCH_PARKED' WHERE status = 'open'",
 );
 await t.db.query("UPDATE ledger_accounts SET balance = 0 WHERE kind = 'in_orders'");
-const phase2From = (
-  await t.db.query<{ id: number }>('SELECT coalesce(max(id), 0)::bigint AS id FROM orders')
-).rows[0]!.id;
+settleLag.reset();
+settledWithin1s = 0;
 await bulkOrders(t.db, users, orderCount);
 await expireAllAt(t.db, 3);
 const deadline = Date.now() + 30_000;
@@ -244,16 +254,8 @@ while (facts.open > 0 && Date.now() < deadline) {
   facts = await settlementFacts(t.db);
   process.stdout.write(`\rsettling… ${orderCount - facts.open} / ${orderCount}`);
 }
-const { rows } = await t.db.query<{ p50: number; p99: number; max: number; within: number }>(
-  `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY lag)::int AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY lag)::int AS p99,
-          max(lag)::int AS max, count(*) FILTER (WHERE lag <= 1000)::int AS within
-   FROM (SELECT extract(epoch FROM settled_at - expires_at) * 1000 AS lag FROM orders
-         WHERE status <> 'open' AND id > $1) x`,
-  [phase2From],
-);
-const r = rows[0]!;
 console.log(
-  `\nsettlement lag for ${orderCount} orders expiring in one second, ${workerCount} workers, live tape at 2 ticks/s: p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms; ${r.within}/${orderCount} within 1 s; still open: ${facts.open}`,
+  `\nsettlement lag (expiry → committed and announced) for ${orderCount} orders expiring in one second, ${workerCount} workers, live tape at 2 ticks/s: p50 ${settleLag.getValueAtPercentile(50)} ms, p99 ${settleLag.getValueAtPercentile(99)} ms, max ${settleLag.maxValue} ms; ${settledWithin1s}/${orderCount} within 1 s; still open: ${facts.open}`,
 );
 
 await Promise.all(workers.map((w) => w.stop()));

@@ -92,3 +92,32 @@ BEGIN
    WHERE a.id = v.account_id;
   RETURN QUERY SELECT g.n::int, ids[g.n] FROM generate_series(1, cardinality(p_kind)) AS g(n);
 END $$;
+
+-- Every entry's account is of its transfer's mode (migration 0013), now checked once per writing
+-- statement over all its entries instead of once per entry: a settlement batch writes thousands
+-- of entries in one statement, and the check per row ran two queries each time. Each entry still
+-- looks up its transfer and account through their primary keys.
+DROP TRIGGER entries_same_mode ON entries;
+DROP FUNCTION ledger_entry_same_mode();
+CREATE FUNCTION ledger_entries_same_mode() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bad record;
+BEGIN
+  SELECT x.transfer_id, x.transfer_mode, x.account_id, x.account_mode INTO bad
+    FROM (SELECT e.transfer_id, e.account_id,
+                 (SELECT t.mode FROM transfers t WHERE t.id = e.transfer_id) AS transfer_mode,
+                 (SELECT a.mode FROM ledger_accounts a WHERE a.id = e.account_id) AS account_mode
+            FROM written e) x
+   WHERE x.transfer_mode IS DISTINCT FROM x.account_mode
+   LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'ledger: transfer % is % money, account % is %: practice and real money never mix',
+      bad.transfer_id, bad.transfer_mode, bad.account_id, bad.account_mode
+      USING ERRCODE = 'P0019';
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER entries_same_mode_insert AFTER INSERT ON entries
+  REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_same_mode();
+CREATE TRIGGER entries_same_mode_update AFTER UPDATE ON entries
+  REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_same_mode();

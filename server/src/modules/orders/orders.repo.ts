@@ -160,12 +160,19 @@ export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'ent
  * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
  * what the tape says about each expiry: the last tick at or before it (and not before the entry),
  * and whether a later one exists. Orders still waiting for their entry are left to `claimAwaitingEntry`.
+ * Only orders whose exit can be decided now are claimed (a tick after the expiry is recorded, or
+ * `graceMs` have passed), so workers do not claim and release the same orders again and again
+ * while the tape catches up with an expiry.
  */
-export async function claimDue(tx: Queryable, limit: number): Promise<DueOrder[]> {
+export async function claimDue(tx: Queryable, limit: number, graceMs: number): Promise<DueOrder[]> {
   const { rows } = await tx.query<DueOrder>(
     `WITH due AS (
-       SELECT ${columns} FROM orders
+       SELECT ${columns} FROM orders o
        WHERE status = 'open' AND expires_at <= now() AND entry_seq IS NOT NULL
+         -- The product's newest tick, one index lookup (an EXISTS here may become a join that
+         -- reads every tick of the product for every order).
+         AND (o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
+              OR now() >= expires_at + make_interval(secs => $2::double precision / 1000))
        ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
@@ -177,7 +184,7 @@ export async function claimDue(tx: Queryable, limit: number): Promise<DueOrder[]
        WHERE t.product_id = due.product_id AND t.ts <= due.expires_ms AND t.ts >= due.entry_ts
        ORDER BY t.ts DESC, t.seq DESC LIMIT 1
      ) x ON true`,
-    [limit],
+    [limit, graceMs],
     { prepare: true },
   );
   return rows;
@@ -205,7 +212,7 @@ export async function claimAwaitingEntry(
     `WITH waiting AS (
        SELECT ${columns} FROM orders o
        WHERE status = 'open' AND entry_seq IS NULL
-         AND (EXISTS (SELECT 1 FROM ticks t WHERE t.product_id = o.product_id AND t.ts > o.accepted_ms)
+         AND ((SELECT max(t.ts) FROM ticks t WHERE t.product_id = o.product_id) > o.accepted_ms
               OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least($2::bigint, o.duration * 1000) + $3::bigint)
        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )

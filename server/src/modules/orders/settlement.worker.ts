@@ -23,7 +23,7 @@ export interface WorkerDeps {
   log?: Logger;
   batchSize?: number;
   idleMs?: number;
-  /** Observes each settled order's lag (settled − expiry, ms) for metrics and benchmarks. */
+  /** Observes each settled order's lag (committed and announced − expiry, ms) for metrics and benchmarks. */
   onSettled?: (lagMs: number, status: string, mode: TradeMode) => void;
   /**
    * Observes each entry decided: written (lag = written − the entry tick's time, ms) or void
@@ -88,11 +88,13 @@ async function closeMany(
 ): Promise<{ rows: repo.OrderRow[]; messages: MessageAnnouncement[] }> {
   if (!list.length) return { rows: [], messages: [] };
   const rows = await repo.markSettledMany(tx, list);
-  await transferMany(tx, list.map(closingTransfer));
   const messages = await writeSystemMessages(
     tx,
     rows.filter((r) => r.mode === 'real').map(resultMessage),
   );
+  // Last: the transfers lock the house account, which every settling worker needs, so it is held
+  // for the commit only, not for the other statements.
+  await transferMany(tx, list.map(closingTransfer));
   return { rows, messages };
 }
 
@@ -104,7 +106,7 @@ async function closeMany(
  * worker.
  */
 export function startSettlementWorker(d: WorkerDeps) {
-  const batchSize = d.batchSize ?? 200;
+  const batchSize = d.batchSize ?? 500;
   const idleMs = d.idleMs ?? 50;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -172,7 +174,7 @@ export function startSettlementWorker(d: WorkerDeps) {
   /** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
   const settleBatch = async (): Promise<number> => {
     const done = await d.db.transaction(async (tx) => {
-      const due = await repo.claimDue(tx, batchSize);
+      const due = await repo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
       const outcomes = due.flatMap((o): Closing[] => {
         const s = settle(
           {
@@ -215,7 +217,8 @@ export function startSettlementWorker(d: WorkerDeps) {
         'order settled',
       );
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onSettled?.(row.settled_at!.getTime() - row.expires_ms, row.status, row.mode);
+      // Measured now, committed and announced: what the trader waited since expiry.
+      d.onSettled?.(Date.now() - row.expires_ms, row.status, row.mode);
     }
     if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
     // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.
