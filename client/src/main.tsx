@@ -25,7 +25,7 @@ const page = preloadPage(window.location.hash || '#/');
 // The language file is fetched before the first render so no untranslated key ever flashes;
 // the first page's chunk too, so the first render draws the page itself, not a loading state
 // that React would then hold for its fallback throttle (300 ms) before showing the page.
-Promise.all([
+void Promise.all([
   initI18n().catch((err: unknown) => console.error('i18n failed to start', err)),
   page,
 ]).finally(() =>

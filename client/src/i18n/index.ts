@@ -46,9 +46,10 @@ const lazyLocales: BackendModule = {
     // locales.test.ts). Should its files fail to load, zh-CN's texts stand in for them, so
     // no key is ever shown instead of a text.
     loadLanguage(language)
-      .catch((err: unknown) =>
-        language === defaultLanguage ? Promise.reject(err) : loadLanguage(defaultLanguage),
-      )
+      .catch((err: unknown) => {
+        if (language === defaultLanguage) throw err instanceof Error ? err : new Error(String(err));
+        return loadLanguage(defaultLanguage);
+      })
       .then(
         (resources) => callback(null, resources),
         (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
