@@ -28,9 +28,12 @@ const rxjsEs2015: Alias = {
   replacement: fileURLToPath(new URL('../node_modules/rxjs/dist/esm/index.js', import.meta.url)),
 };
 
-/** Page-level drawing pieces shared by the pages (see the `ui` chunk below). */
+/**
+ * Page-level drawing pieces shared by the pages (see the `ui` chunk below), with the pickers'
+ * styles: a page opening a picker then finds its styles loaded with the first page.
+ */
 const uiModule =
-  /\/client\/src\/(components\/([^/]+|orders\/format)|i18n\/(format|useFormat|useProductName))\.(tsx?|css)$|\/shared\/src\/product-names\.ts$/;
+  /\/client\/src\/(components\/([^/]+|orders\/format)|i18n\/(format|useFormat|useProductName))\.(tsx?|css)$|\/client\/src\/components\/wallet\/picker\.css$|\/shared\/src\/product-names\.ts$/;
 /** What the shell itself draws or the pickers that bring Radix: not in the `ui` chunk. */
 const shellModule =
   /\/components\/(StateViews|ErrorBoundary|OfflineBanner|Toast|icons|error-text|Dialog|ConfirmDialog|ChoicePicker)\.tsx?$|\/components\/components\.css$/;
