@@ -20,22 +20,25 @@ startSession();
 startQueryBridge();
 
 // The page's chunk is fetched alongside the language files, not after them.
-preloadPage(window.location.hash || '#/');
+const page = preloadPage(window.location.hash || '#/');
 
-// The language file is fetched before the first render so no untranslated key ever flashes.
-initI18n()
-  .catch((err: unknown) => console.error('i18n failed to start', err))
-  .finally(() =>
-    // A transition: React renders the first screen in slices and lets the browser breathe
-    // between them (the boot screen stays until it is done), instead of one long task.
-    startTransition(() =>
-      root.render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      ),
+// The language file is fetched before the first render so no untranslated key ever flashes;
+// the first page's chunk too, so the first render draws the page itself, not a loading state
+// that React would then hold for its fallback throttle (300 ms) before showing the page.
+void Promise.all([
+  initI18n().catch((err: unknown) => console.error('i18n failed to start', err)),
+  page,
+]).finally(() =>
+  // A transition: React renders the first screen in slices and lets the browser breathe
+  // between them (the boot screen stays until it is done), instead of one long task.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
     ),
-  );
+  ),
+);
 
 // The app shell offline (client/public/sw.js); production builds only, never the dev server.
 if (import.meta.env.PROD) registerServiceWorker();

@@ -47,18 +47,5 @@ export const ordersQuery = z.object({
     .optional(),
 });
 
-/** "0.85" → 8500 basis points. */
-export function rateToBp(rate: string): number {
-  const [whole = '0', frac = ''] = rate.split('.');
-  return Number(whole) * 10_000 + Number(frac.padEnd(4, '0').slice(0, 4));
-}
-
-/** 8500 → "0.85" (at least two decimals). */
-export function bpToRate(bp: number): string {
-  const s = (bp / 10_000).toFixed(4).replace(/0{1,2}$/, '');
-  return s;
-}
-
-/** What a win pays: the stake back plus stake × rate, rounded down to the cent. */
-export const winPayout = (amount: number, rateBp: number) =>
-  amount + Math.floor((amount * rateBp) / 10_000);
+// Rate arithmetic lives without zod in rates.ts (the phone's first screen needs it, not zod).
+export { bpToRate, rateToBp, winPayout } from './rates';

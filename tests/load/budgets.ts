@@ -4,15 +4,16 @@
  * when the tool itself fails (build, app start, browser).
  *
  * 1. Initial JavaScript: the entry script and its modulepreloads named in dist/client/index.html,
- *    each gzipped with zlib (level 9), summed; budget 180 kB (1 kB = 1000 bytes). The same
+ *    each gzipped with zlib (level 9), summed; budget 137 kB (1 kB = 1000 bytes). The same
  *    chunks' source maps show whether the chart library and the locale files stayed out.
  * 2. Navigation start → first live price on Home (a product row's [data-testid=price] holding
  *    a digit, at the next animation frame), in Chromium against the embedded app on localhost;
  *    median of 5 cold loads, each in a fresh browser context (empty cache, no service worker);
- *    budget 1.5 s. One warm-up load first wakes the server; it is shown, not counted.
- * 3. Lighthouse mobile performance ≥ 90 (median of 5 runs, as Lighthouse's variability guide
- *    advises: the median of five halves the run-to-run spread), run when the `lighthouse` package is
- *    at hand: in node_modules, or anywhere with `--lighthouse=<path to lighthouse/cli/index.js>`
+ *    budget 1.2 s. One warm-up load first wakes the server; it is shown, not counted.
+ * 3. Lighthouse mobile (issue 21): performance ≥ 90, Total Blocking Time ≤ 200 ms, LCP ≤ 2.0 s,
+ *    medians of 5 runs (as Lighthouse's variability guide advises: the median of five halves the
+ *    run-to-run spread), with the median run's top long tasks and script costs; run when the
+ *    `lighthouse` package is at hand: in node_modules, or anywhere with `--lighthouse=<path to lighthouse/cli/index.js>`
  *    (it is not a dependency: 185 MB for every install). For example:
  *      npm i --prefix /tmp/lh lighthouse@12
  *      npm run budgets -- --lighthouse=/tmp/lh/node_modules/lighthouse/cli/index.js
@@ -30,7 +31,9 @@ const distDir = path.join(repoRoot, 'dist/client');
 const HOME = '/#/pages/index/index';
 const LOADS = 5;
 const KB = 1000;
-const budgets = { initialJsKb: 180, firstPriceMs: 1500, lighthouse: 90 };
+// Issue 21's aims for a phone: 137 kB initial JS, first live price ≤ 1.2 s, Lighthouse ≥ 90 with
+// Total Blocking Time ≤ 200 ms and Largest Contentful Paint ≤ 2.0 s (medians of 5).
+const budgets = { initialJsKb: 137, firstPriceMs: 1200, lighthouse: 90, tbtMs: 200, lcpMs: 2000 };
 const LIGHTHOUSE_RUNS = 5;
 
 interface Row {
@@ -176,7 +179,7 @@ async function firstLivePrice(app: AppUnderTest, browser: Browser): Promise<Row>
 }
 
 /** Lighthouse only when the package is there: it is not a dependency of this project. */
-function lighthouse(app: AppUnderTest): Row {
+function lighthouse(app: AppUnderTest): Row[] {
   const metric = 'Lighthouse mobile performance';
   const budget = `≥ ${budgets.lighthouse}`;
   const given = process.argv
@@ -190,11 +193,14 @@ function lighthouse(app: AppUnderTest): Row {
         'and pass --lighthouse=/tmp/lh/node_modules/lighthouse/cli/index.js: this script then ' +
         `runs it against Debian's Chromium (${chromiumPath}) and reports the score.`,
     );
-    return { metric, figure: '—', budget, mark: 'not run' };
+    return [{ metric, figure: '—', budget, mark: 'not run' }];
   }
   interface Report {
     categories: { performance: { score: number | null } };
-    audits: Record<string, { displayValue?: string }>;
+    audits: Record<
+      string,
+      { displayValue?: string; numericValue?: number; details?: { items?: AuditItem[] } }
+    >;
   }
   const runOnce = (): Report | string => {
     const res = spawnSync(
@@ -233,7 +239,7 @@ function lighthouse(app: AppUnderTest): Row {
     }
     if (typeof r === 'string') {
       console.log(`Lighthouse did not produce a report: ${r}`);
-      return { metric, figure: 'no report', budget, mark: 'not run' };
+      return [{ metric, figure: 'no report', budget, mark: 'not run' }];
     }
     runs.push(r);
     const audit = (id: string) => r.audits[id]?.displayValue ?? '?';
@@ -244,14 +250,81 @@ function lighthouse(app: AppUnderTest): Row {
         `SI ${audit('speed-index')}`,
     );
   }
-  const scores = runs.map((r) => Math.round((r.categories.performance.score ?? 0) * 100));
-  const score = scores.sort((a, b) => a - b)[Math.floor(scores.length / 2)] ?? 0;
-  return {
-    metric: `${metric} (median of ${LIGHTHOUSE_RUNS})`,
-    figure: String(score),
-    budget,
-    mark: score >= budgets.lighthouse ? 'pass' : 'FAIL',
-  };
+  const scoreOf = (r: Report) => Math.round((r.categories.performance.score ?? 0) * 100);
+  const score = median(runs.map(scoreOf));
+  const numeric = (id: string) => median(runs.map((r) => r.audits[id]?.numericValue ?? NaN));
+  const tbt = numeric('total-blocking-time');
+  const lcp = numeric('largest-contentful-paint');
+  // The run whose score is the median one: its long tasks and script costs are the ones shown.
+  const typical = [...runs].sort((a, b) => scoreOf(a) - scoreOf(b))[Math.floor(runs.length / 2)];
+  if (typical) printLongTasks(typical.audits);
+  return [
+    {
+      metric: `${metric} (median of ${LIGHTHOUSE_RUNS})`,
+      figure: String(score),
+      budget,
+      mark: score >= budgets.lighthouse ? 'pass' : 'FAIL',
+    },
+    {
+      metric: `Lighthouse Total Blocking Time (median of ${LIGHTHOUSE_RUNS})`,
+      figure: `${tbt.toFixed(0)} ms`,
+      budget: `≤ ${budgets.tbtMs} ms`,
+      mark: tbt <= budgets.tbtMs ? 'pass' : 'FAIL',
+    },
+    {
+      metric: `Lighthouse Largest Contentful Paint (median of ${LIGHTHOUSE_RUNS})`,
+      figure: `${(lcp / 1000).toFixed(2)} s`,
+      budget: `≤ ${budgets.lcpMs / 1000} s`,
+      mark: lcp <= budgets.lcpMs ? 'pass' : 'FAIL',
+    },
+  ];
+}
+
+/** One row of a Lighthouse table audit; only the fields read here. */
+interface AuditItem {
+  url?: string;
+  group?: string;
+  groupLabel?: string;
+  startTime?: number;
+  duration?: number;
+  total?: number;
+  scripting?: number;
+  scriptParseCompile?: number;
+}
+
+const shortUrl = (url = '') => url.replace(/^https?:\/\/[^/]+/, '') || url;
+
+/**
+ * The main thread's costs in one Lighthouse run (4x CPU slowdown, simulated): its longest tasks
+ * (`long-tasks`), the time per kind of work (`mainthread-work-breakdown`) and per script
+ * (`bootup-time`).
+ */
+function printLongTasks(
+  audits: Record<string, { details?: { items?: AuditItem[] } } | undefined>,
+): void {
+  const items = (id: string) => audits[id]?.details?.items ?? [];
+  const ms = (n = 0) => `${n.toFixed(0)} ms`;
+  const tasks = [...items('long-tasks')]
+    .sort((a, b) => (b.duration ?? 0) - (a.duration ?? 0))
+    .slice(0, 8);
+  console.log(
+    `\nTop long tasks (median-score Lighthouse run, ${items('long-tasks').length} in all):`,
+  );
+  for (const t of tasks) {
+    console.log(
+      `  ${ms(t.duration).padStart(7)} at ${ms(t.startTime).padStart(7)}  ${shortUrl(t.url)}`,
+    );
+  }
+  const work = items('mainthread-work-breakdown')
+    .map((w) => `${w.groupLabel ?? w.group} ${ms(w.duration)}`)
+    .join(', ');
+  console.log(`Main-thread work: ${work}`);
+  console.log('Script cost (total / evaluation / parse+compile):');
+  for (const b of items('bootup-time').slice(0, 6)) {
+    console.log(
+      `  ${ms(b.total).padStart(7)} / ${ms(b.scripting)} / ${ms(b.scriptParseCompile)}  ${shortUrl(b.url)}`,
+    );
+  }
 }
 
 function printTable(rows: Row[]): void {
@@ -278,7 +351,7 @@ async function main(): Promise<void> {
     } finally {
       await browser.close();
     }
-    rows.push(lighthouse(app));
+    rows.push(...lighthouse(app));
   } finally {
     await app.dispose();
   }

@@ -131,14 +131,14 @@ const pageData: Partial<Record<BuiltPage, () => void>> = {
 /**
  * Starts fetching the chunk of the page at `hash` (`#/pages/…?…`) at once, alongside the
  * language files, instead of after them, and its product list with it: the first screen appears
- * a round trip sooner, and the prices with it.
+ * a round trip sooner, and the prices with it. Resolves once the chunk is in (or failed).
  */
-export function preloadPage(hash: string): void {
+export function preloadPage(hash: string): Promise<void> {
   const path = hash.replace(/^#/, '').split('?')[0] ?? '';
   const route = appRoutes.find((r) => r.path === (homeAliases.includes(path) ? HOME : path));
-  if (!route?.page) return;
-  pages[route.page].preload();
+  if (!route?.page) return Promise.resolve();
   pageData[route.page]?.();
+  return pages[route.page].preload();
 }
 
 export function App() {

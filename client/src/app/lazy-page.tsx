@@ -25,12 +25,17 @@ export function isChunkLoadError(error: unknown): error is ChunkLoadError {
 }
 
 /** A lazily loaded page that can start fetching its chunk before it is first rendered. */
-export type LazyPage<P> = ComponentType<P> & { preload: () => void };
+export type LazyPage<P> = ComponentType<P> & {
+  /** Starts the import; resolves once it is done (loaded or failed: it never rejects). */
+  preload: () => Promise<void>;
+};
 
 /**
  * React.lazy for page chunks, with a retry: a failed import throws a ChunkLoadError, whose
  * `retry()` swaps in a new lazy component that imports again when next rendered; `preload()`
- * starts the import early.
+ * starts the import early. A page whose chunk a preload has already brought renders at once,
+ * without suspending: a suspension shows the loading state and React then holds the page back
+ * for its fallback throttle (300 ms) before revealing it (issue 21: the first screen's text).
  */
 // `any` as in React.lazy's own signature: the page's props are whatever its component takes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -38,6 +43,7 @@ export function lazy<T extends ComponentType<any>>(
   load: () => Promise<{ default: T }>,
 ): LazyPage<ComponentProps<T>> {
   let current: LazyExoticComponent<T>;
+  let loaded: T | null = null;
   const arm = () => {
     current = reactLazy(() =>
       load().catch((err: unknown) => {
@@ -47,11 +53,17 @@ export function lazy<T extends ComponentType<any>>(
   };
   arm();
   function LazyPage(props: ComponentProps<T>) {
-    const Page = current as ComponentType<ComponentProps<T>>;
+    const Page = (loaded ?? current) as ComponentType<ComponentProps<T>>;
     return <Page {...props} />;
   }
   // The browser keeps one copy of a module: a fetch started here is the one the render awaits.
   // A failure here is left to that render, which shows the chunk error with its retry.
-  LazyPage.preload = () => void load().catch(() => undefined);
+  LazyPage.preload = () =>
+    load().then(
+      (m) => {
+        loaded = m.default;
+      },
+      () => undefined,
+    );
   return LazyPage;
 }

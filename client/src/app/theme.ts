@@ -73,14 +73,25 @@ function systemDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia(darkQuery).matches;
 }
 
-function apply(preference: ThemePreference): void {
+/** The browser's bar takes the page's surface colour (read from the theme's tokens). */
+function followSurface(): void {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
+  const surface = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim();
+  if (meta && surface) meta.content = surface;
+}
+
+/**
+ * `atStart`: the bar's colour is read at the next frame, when the browser computes the styles
+ * anyway, not in the start's task, where reading it forced a style pass over the whole
+ * stylesheet (issue 21: the start's long task on a phone).
+ */
+function apply(preference: ThemePreference, atStart = false): void {
   const theme = resolveTheme(preference, systemDark());
   if (typeof document !== 'undefined') {
-    const root = document.documentElement;
-    root.dataset.theme = theme;
-    const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
-    const surface = getComputedStyle(root).getPropertyValue('--surface').trim();
-    if (meta && surface) meta.content = surface;
+    document.documentElement.dataset.theme = theme;
+    if (atStart && typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(followSurface);
+    else followSurface();
   }
   if (preference === state.preference && theme === state.theme) return;
   state = { preference, theme };
@@ -94,7 +105,7 @@ function apply(preference: ThemePreference): void {
 export function startTheme(): void {
   if (started || typeof window === 'undefined') return;
   started = true;
-  apply(readThemePreference(browserStorage()));
+  apply(readThemePreference(browserStorage()), true);
   matchMedia(darkQuery).addEventListener('change', () => apply(state.preference));
   window.addEventListener('storage', (event) => {
     if (event.key === themeStorageKey || event.key === null) {

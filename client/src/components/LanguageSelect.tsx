@@ -1,8 +1,13 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setLanguage } from '@client/i18n';
 import { isLanguage, languageNames, languages } from '@client/i18n/languages';
-import { PickerDialog } from './form/PickerDialog';
+
+// The picker (and the dialog library under it) loads when first opened: Home's first screen
+// shows the button only, and a phone should not parse a modal's code to draw it.
+const PickerDialog = lazy(() =>
+  import('./form/PickerDialog').then((m) => ({ default: m.PickerDialog })),
+);
 
 const options = languages.map((lang) => ({ value: lang, label: languageNames[lang], lang }));
 
@@ -43,17 +48,19 @@ export function LanguageSelect({
         <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <PickerDialog
-          title={t('common.language')}
-          testId="language"
-          options={options}
-          selected={current}
-          onPick={(lang) => {
-            setOpen(false);
-            if (isLanguage(lang)) void setLanguage(lang);
-          }}
-          onClose={() => setOpen(false)}
-        />
+        <Suspense fallback={null}>
+          <PickerDialog
+            title={t('common.language')}
+            testId="language"
+            options={options}
+            selected={current}
+            onPick={(lang) => {
+              setOpen(false);
+              if (isLanguage(lang)) void setLanguage(lang);
+            }}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -25,8 +25,7 @@ import {
 } from './languages';
 import { localePathsFor, mergeLocales } from './resources';
 
-// One lazy chunk per feature and language: only the language in use (and the zh-CN fallback)
-// is fetched.
+// One lazy chunk per feature and language: only the language in use is fetched.
 const loaders = import.meta.glob<ResourceKey>('./locales/*/*.json', { import: 'default' });
 
 async function loadLanguage(language: string): Promise<ResourceKey> {
@@ -42,10 +41,19 @@ const lazyLocales: BackendModule = {
   type: 'backend',
   init: () => undefined,
   read(language, _namespace, callback) {
-    loadLanguage(language).then(
-      (resources) => callback(null, resources),
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
-    );
+    // Only the language in use is fetched (issue 21: a phone's first screen waited for zh-CN's
+    // texts too, as the fallback language, though every language holds every key: see
+    // locales.test.ts). Should its files fail to load, zh-CN's texts stand in for them, so
+    // no key is ever shown instead of a text.
+    loadLanguage(language)
+      .catch((err: unknown) => {
+        if (language === defaultLanguage) throw err instanceof Error ? err : new Error(String(err));
+        return loadLanguage(defaultLanguage);
+      })
+      .then(
+        (resources) => callback(null, resources),
+        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), false),
+      );
   },
 };
 
@@ -69,7 +77,8 @@ export async function initI18n(): Promise<void> {
     .use(initReactI18next)
     .init({
       lng,
-      fallbackLng: defaultLanguage,
+      // No fallback language to fetch beside the one in use (see lazyLocales above).
+      fallbackLng: false,
       supportedLngs: languages,
       load: 'currentOnly',
       interpolation: { escapeValue: false }, // React escapes

@@ -1,6 +1,6 @@
 import type { MarketSnapshotItem, ProductStatus, ProductStatusEvent } from '@shared/market';
 import type { Product } from '@shared/product';
-import { rateToBp } from '@shared/orders';
+import { rateToBp } from '@shared/rates';
 
 /** A product as the screens show it: the REST record brought up to date by the live feed. */
 export interface LiveProduct {

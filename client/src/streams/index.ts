@@ -2,6 +2,7 @@
 import type { ServerToClientEvents, UserEventName } from '@shared/socket';
 import type { Observable } from 'rxjs';
 import { socketEvent$ } from './socket';
+export { latestPerFrame } from './frame';
 export { marketById$, offline$, productStatus$, ticks$ } from './market';
 export { reconnected$, sessionEnded$, setSocketToken } from './socket';
 export type { SessionEndNotice } from './session-link';

@@ -12,6 +12,7 @@ import type { MarketSnapshot, MarketSnapshotItem, ProductStatusEvent, Tick } fro
 import type { Channel } from '@shared/socket';
 import { createChannelHub, type ChannelHub } from './channel-hub';
 import { dropStaleTicks } from './dedupe';
+import { latestPerFrame } from './frame';
 import { connection$, socketEvent$, socketTransport } from './socket';
 import { offlineWatch } from './watchdog';
 
@@ -56,11 +57,15 @@ export function ticks$(productId: string): Observable<Tick> {
   return channel$(`ticks:${productId}`);
 }
 
-/** The market snapshot as a map by product id. */
+/**
+ * The market snapshot as a map by product id; at most one per animation frame (a snapshot that
+ * comes while a frame is pending replaces the one waiting), so Home's list draws once a frame.
+ */
 export const marketById$: Observable<ReadonlyMap<string, MarketSnapshotItem>> = channel$(
   'market',
 ).pipe(
-  map((snapshot) => new Map(snapshot.products.map((item) => [item.id, item]))),
+  latestPerFrame(),
+  map(({ latest }) => new Map(latest.products.map((item) => [item.id, item]))),
   shareReplay({ bufferSize: 1, refCount: true }),
 );
 

@@ -17,7 +17,7 @@ import { useTheme } from '@client/app/theme';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
 import { reconnected$, serverNow, ticks$ } from '@client/streams';
-import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
+import { candleFeed, lineFeed, updatesPerFrame, type FeedEvent } from './chart-feed';
 import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
 import { positionMarks, type PositionMarks } from './chart-positions';
 import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
@@ -222,23 +222,25 @@ export function Chart({
             signal,
           );
         },
-      }).subscribe((event) =>
-        handle(event, {
-          set: (bars) => {
-            series.setData(bars);
-            // All of it, with a margin each side: a time label on the first or the last point
-            // would be cut in half by the chart's edge.
-            const n = bars.length;
-            if (n > 1)
-              chart.timeScale().setVisibleLogicalRange({
-                from: -Math.ceil(n * EDGE),
-                to: n - 1 + Math.ceil(n * EDGE * 2),
-              });
-            else chart.timeScale().fitContent();
-          },
-          update: (bar) => series.update(bar),
-        }),
-      );
+      })
+        .pipe(updatesPerFrame())
+        .subscribe((event) =>
+          handle(event, {
+            set: (bars) => {
+              series.setData(bars);
+              // All of it, with a margin each side: a time label on the first or the last point
+              // would be cut in half by the chart's edge.
+              const n = bars.length;
+              if (n > 1)
+                chart.timeScale().setVisibleLogicalRange({
+                  from: -Math.ceil(n * EDGE),
+                  to: n - 1 + Math.ceil(n * EDGE * 2),
+                });
+              else chart.timeScale().fitContent();
+            },
+            update: (bar) => series.update(bar),
+          }),
+        );
       return () => {
         recolorRef.current = null;
         sub.unsubscribe();
@@ -287,25 +289,27 @@ export function Chart({
           (page) => getCandles({ product: productId, interval, ...page }, signal),
           candlesWanted(interval),
         ),
-    }).subscribe((event) =>
-      handle(event, {
-        set: (bars) => {
-          series.setData(bars);
-          overlays.set(bars);
-          markOverlays();
-          // A new series inherits the previous view's range; start at the newest candles.
-          const shown = Math.min(bars.length, VISIBLE_CANDLES);
-          chart
-            .timeScale()
-            .setVisibleLogicalRange({ from: bars.length - shown, to: bars.length + 2 });
-        },
-        update: (bar) => {
-          series.update(bar);
-          overlays.update(bar);
-          markOverlays();
-        },
-      }),
-    );
+    })
+      .pipe(updatesPerFrame())
+      .subscribe((event) =>
+        handle(event, {
+          set: (bars) => {
+            series.setData(bars);
+            overlays.set(bars);
+            markOverlays();
+            // A new series inherits the previous view's range; start at the newest candles.
+            const shown = Math.min(bars.length, VISIBLE_CANDLES);
+            chart
+              .timeScale()
+              .setVisibleLogicalRange({ from: bars.length - shown, to: bars.length + 2 });
+          },
+          update: (bar) => {
+            series.update(bar);
+            overlays.update(bar);
+            markOverlays();
+          },
+        }),
+      );
     return () => {
       recolorRef.current = null;
       overlaysRef.current = null;

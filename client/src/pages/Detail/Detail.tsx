@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { intervals, type Product } from '@shared/product';
@@ -22,6 +22,14 @@ import { lastOrderOn } from './quick-ticket';
 import { Ticket } from './Ticket';
 import { useProductOrders } from './useProductOrders';
 import './detail.css';
+
+/**
+ * The chart and the ticket are drawn again only when their own inputs change, not with each
+ * market snapshot (once a second) that re-renders the page's figures (issue 21): the chart
+ * takes its ticks from the stream itself, the ticket its price from useLatestPrice.
+ */
+const LiveChart = memo(Chart);
+const LiveTicket = memo(Ticket);
 
 const views: ChartView[] = ['line', ...intervals];
 
@@ -135,6 +143,15 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
     () => lastOrderOn(orders.all, product.id, mode),
     [orders.all, product.id, mode],
   );
+  // Stable children, so that the memoised chart and ticket above see unchanged props.
+  const chips = useMemo(
+    () => <PositionChips productId={product.id} open={orders.open} />,
+    [product.id, orders.open],
+  );
+  const strip = useMemo(
+    () => <PositionsStrip productId={product.id} open={orders.open} />,
+    [product.id, orders.open],
+  );
   return (
     <>
       <PageHeader
@@ -169,7 +186,7 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
       </section>
       <section className="chart-section" aria-label={t('market.chartLabel')}>
         <IntervalSwitcher view={view} onChange={setView} />
-        <Chart
+        <LiveChart
           productId={product.id}
           precision={product.precision}
           view={view}
@@ -177,13 +194,13 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
           open={orders.open}
           closed={orders.closed}
         >
-          <PositionChips productId={product.id} open={orders.open} />
-        </Chart>
+          {chips}
+        </LiveChart>
         {view !== 'line' && <IndicatorToggles choice={indicators} onChange={setIndicators} />}
       </section>
-      <Ticket product={raw} tradable={product.status === 'open'} lastOrder={lastOrder}>
-        <PositionsStrip productId={product.id} open={orders.open} />
-      </Ticket>
+      <LiveTicket product={raw} tradable={product.status === 'open'} lastOrder={lastOrder}>
+        {strip}
+      </LiveTicket>
     </>
   );
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Subject } from 'rxjs';
+import { Subject, VirtualTimeScheduler } from 'rxjs';
 import type { Tick } from '@shared/market';
 import type { Candle } from '@shared/product';
 import type { TapeTick } from '@client/api/market';
-import { candleFeed, lineFeed, type FeedEvent } from './chart-feed';
+import { candleFeed, lineFeed, updatesPerFrame, type FeedEvent, type LineBar } from './chart-feed';
 
 const MIN = 60_000;
 const T0 = 1_700_000_000_000 - (1_700_000_000_000 % MIN); // a minute boundary
@@ -172,5 +172,28 @@ describe('lineFeed', () => {
       { kind: 'update', bar: { time: T0 / 1000 + 1, value: 10.4 } },
       { kind: 'update', bar: { time: T0 / 1000 + 2, value: 10.5 } },
     ]);
+  });
+});
+
+describe('updatesPerFrame', () => {
+  const bar = (time: number, value: number) => ({ time, value }) as LineBar;
+
+  it('draws one update per bar per frame, the newest, and lets other events flush first', () => {
+    const frames = new VirtualTimeScheduler();
+    const feed = new Subject<FeedEvent<LineBar>>();
+    const seen: FeedEvent<LineBar>[] = [];
+    feed.pipe(updatesPerFrame(frames)).subscribe((e) => seen.push(e));
+    feed.next({ kind: 'reset', bars: [bar(1, 1)] });
+    [1.1, 1.2, 1.3].forEach((v) => feed.next({ kind: 'update', bar: bar(1, v) }));
+    feed.next({ kind: 'update', bar: bar(2, 2) }); // the next second's point, same frame
+    expect(seen.map((e) => e.kind)).toEqual(['reset']);
+    frames.flush();
+    expect(seen.slice(1)).toEqual([
+      { kind: 'update', bar: bar(1, 1.3) },
+      { kind: 'update', bar: bar(2, 2) },
+    ]);
+    feed.next({ kind: 'update', bar: bar(2, 2.5) });
+    feed.next({ kind: 'loading' }); // a reload: what was pending is drawn before it
+    expect(seen.slice(3)).toEqual([{ kind: 'update', bar: bar(2, 2.5) }, { kind: 'loading' }]);
   });
 });

@@ -1,4 +1,12 @@
-import { Observable, startWith, switchMap } from 'rxjs';
+import {
+  animationFrameScheduler,
+  Observable,
+  startWith,
+  switchMap,
+  type MonoTypeOperatorFunction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import type { UTCTimestamp } from 'lightweight-charts';
 import { applyTick, type CandleUnits } from '@shared/aggregate';
 import type { Tick } from '@shared/market';
@@ -85,6 +93,52 @@ function historyThenLive<H, S, B>(
         }),
     ),
   );
+}
+
+/**
+ * The chart drawn at most once per bar per animation frame (issue 21): every tick is still
+ * folded into its candle (highs and lows kept), only the drawing of the result is coalesced,
+ * the newest bar of each time winning. Any other event (loading, error, reset) first draws what
+ * is pending, so the order of events holds.
+ */
+export function updatesPerFrame<B extends { time: unknown }>(
+  scheduler: SchedulerLike = animationFrameScheduler,
+): MonoTypeOperatorFunction<FeedEvent<B>> {
+  return (source) =>
+    new Observable<FeedEvent<B>>((subscriber) => {
+      let pending = new Map<unknown, B>();
+      let frame: Subscription | null = null;
+      const flush = () => {
+        frame?.unsubscribe();
+        frame = null;
+        const bars = pending;
+        pending = new Map();
+        for (const bar of bars.values()) subscriber.next({ kind: 'update', bar });
+      };
+      const sub = source.subscribe({
+        next(event) {
+          if (event.kind === 'update') {
+            pending.set(event.bar.time, event.bar);
+            frame ??= scheduler.schedule(flush);
+            return;
+          }
+          flush();
+          subscriber.next(event);
+        },
+        error(err: unknown) {
+          flush();
+          subscriber.error(err);
+        },
+        complete() {
+          flush();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        frame?.unsubscribe();
+        sub.unsubscribe();
+      };
+    });
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000) as UTCTimestamp;

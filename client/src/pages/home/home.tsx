@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LanguageSelect } from '@client/components/LanguageSelect';
@@ -12,7 +12,7 @@ import {
   useHomeContent,
 } from '@client/components/content/HomeContent';
 import { QuickLinks } from '@client/components/content/QuickLinks';
-import { useIsLoggedIn, useProducts } from '@client/state';
+import { useIsLoggedIn, useProducts, type LiveProduct, type LiveRequest } from '@client/state';
 import { paths } from '@client/app/route-table';
 import { BalanceCard, GuestActions, OpenTradesPill } from './HomeAccount';
 
@@ -66,12 +66,23 @@ export function HomePage() {
   );
 }
 
-/** The live list on its own: the market snapshot re-renders it each second, not the whole page. */
+/** What the list shows until its first drawing: the header and tagline are painted before it. */
+const drawingList: LiveRequest<LiveProduct[]> = { status: 'loading', retry: () => undefined };
+
+/** Re-drawn only when the (deferred) request changes, not on every render of its parent. */
+const ProductsDrawing = memo(ProductsView);
+
+/**
+ * The live list on its own: the market snapshot re-renders it each second, not the whole page.
+ * Its rows are drawn at a lower priority (issue 21): React draws them in a transition, in slices
+ * that leave the phone's main thread free between them, and the first paint of the page (its
+ * header and tagline) does not wait for twelve rows.
+ */
 function LiveProducts({ onSettled }: { onSettled: () => void }) {
-  const products = useProducts();
+  const products = useDeferredValue(useProducts(), drawingList);
   const settled = products.status !== 'loading';
   useEffect(() => {
     if (settled) onSettled();
   }, [settled, onSettled]);
-  return <ProductsView request={products} />;
+  return <ProductsDrawing request={products} />;
 }
