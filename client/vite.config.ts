@@ -56,13 +56,6 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             {
-              // Everything the entry imports statically, in one file beside it: a phone
-              // fetches two scripts before the first render instead of eight (HTTP/1.1 opens six
-              // connections to a host, so two more waited a round trip).
-              name: 'boot',
-              tags: ['$initial'],
-            },
-            {
               // One chunk per language, not one per feature file: a phone on a slow network
               // fetches one file for its texts instead of eight.
               name: (id: string) => /\/i18n\/locales\/[^/]+\/([^/]+)\.json$/.exec(id)?.[1] ?? null,
