@@ -106,7 +106,7 @@ async function closeMany(
  * worker.
  */
 export function startSettlementWorker(d: WorkerDeps) {
-  const batchSize = d.batchSize ?? 500;
+  const batchSize = d.batchSize ?? 200;
   const idleMs = d.idleMs ?? 50;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
