@@ -11,7 +11,8 @@ import {
 import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../ledger/ledger';
 import { enter } from './entry-rule';
 import { SETTLE_GRACE_MS, settle } from './exit-rule';
-import * as repo from './orders.repo';
+import type * as repo from './orders.repo';
+import * as settlementRepo from './settlement.repo';
 import type { OrdersService } from './orders.service';
 
 export interface WorkerDeps {
@@ -87,7 +88,7 @@ async function closeMany(
   list: readonly Closing[],
 ): Promise<{ rows: repo.OrderRow[]; messages: MessageAnnouncement[] }> {
   if (!list.length) return { rows: [], messages: [] };
-  const rows = await repo.markSettledMany(tx, list);
+  const rows = await settlementRepo.markSettledMany(tx, list);
   const messages = await writeSystemMessages(
     tx,
     rows.filter((r) => r.mode === 'real').map(resultMessage),
@@ -119,7 +120,7 @@ export function startSettlementWorker(d: WorkerDeps) {
    */
   const entryBatch = async (): Promise<number> => {
     const done = await d.db.transaction(async (tx) => {
-      const waiting = await repo.claimAwaitingEntry(tx, {
+      const waiting = await settlementRepo.claimAwaitingEntry(tx, {
         limit: batchSize,
         maxFeedDelayMs: d.maxFeedDelayMs,
         graceMs: SETTLE_GRACE_MS,
@@ -153,7 +154,7 @@ export function startSettlementWorker(d: WorkerDeps) {
           });
       }
       // A fixed number of statements whatever the batch: the entries, the voids, their transfers.
-      const filled = entered.length ? await repo.fillEntries(tx, entered) : [];
+      const filled = entered.length ? await settlementRepo.fillEntries(tx, entered) : [];
       const { rows: closed, messages } = await closeMany(tx, voided);
       return { decided: filled.length + closed.length, filled, closed, messages };
     });
@@ -174,7 +175,7 @@ export function startSettlementWorker(d: WorkerDeps) {
   /** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
   const settleBatch = async (): Promise<number> => {
     const done = await d.db.transaction(async (tx) => {
-      const due = await repo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
+      const due = await settlementRepo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
       const outcomes = due.flatMap((o): Closing[] => {
         const s = settle(
           {

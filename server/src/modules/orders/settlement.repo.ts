@@ -1,0 +1,147 @@
+import type { Queryable } from '@infra/db';
+import { columns, type OrderRow } from './orders.repo';
+
+/**
+ * The settlement workers' reads and writes of orders: claiming orders whose entry or exit can be
+ * decided (FOR UPDATE SKIP LOCKED, with what the tape says), and writing entries and results in
+ * one statement per batch.
+ */
+
+export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'entry_price'> {
+  entry_seq: number;
+  entry_ts: number;
+  entry_price: number;
+  x_seq: number | null;
+  x_ts: number | null;
+  x_price: number | null;
+  tick_after: boolean;
+  since_expiry_ms: number;
+}
+
+/**
+ * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
+ * what the tape says about each expiry: the last tick at or before it (and not before the entry),
+ * and whether a later one exists. Orders still waiting for their entry are left to `claimAwaitingEntry`.
+ * Only orders whose exit can be decided now are claimed (a tick after the expiry is recorded, or
+ * `graceMs` have passed), so workers do not claim and release the same orders again and again
+ * while the tape catches up with an expiry.
+ */
+export async function claimDue(tx: Queryable, limit: number, graceMs: number): Promise<DueOrder[]> {
+  const { rows } = await tx.query<DueOrder>(
+    `WITH due AS (
+       SELECT ${columns} FROM orders o
+       WHERE status = 'open' AND expires_at <= now() AND entry_seq IS NOT NULL
+         -- The product's newest tick, one index lookup (an EXISTS here may become a join that
+         -- reads every tick of the product for every order).
+         AND (o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
+              OR now() >= expires_at + make_interval(secs => $2::double precision / 1000))
+       ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     )
+     SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
+            EXISTS (SELECT 1 FROM ticks a WHERE a.product_id = due.product_id AND a.ts > due.expires_ms) AS tick_after,
+            (extract(epoch FROM now() - due.expires_at) * 1000)::bigint AS since_expiry_ms
+     FROM due
+     LEFT JOIN LATERAL (
+       SELECT seq, ts, price FROM ticks t
+       WHERE t.product_id = due.product_id AND t.ts <= due.expires_ms AND t.ts >= due.entry_ts
+       ORDER BY t.ts DESC, t.seq DESC LIMIT 1
+     ) x ON true`,
+    [limit, graceMs],
+    { prepare: true },
+  );
+  return rows;
+}
+
+export interface AwaitingEntry extends OrderRow {
+  f_seq: number | null;
+  f_ts: number | null;
+  f_price: number | null;
+  since_acceptance_ms: number;
+}
+
+/**
+ * Claims up to `limit` open orders without an entry whose entry can be decided now, skipping rows
+ * other workers hold, with the first tick recorded after each acceptance (ties by seq). Decidable:
+ * a tick after acceptance is recorded, or the window (`maxFeedDelayMs`, at most the duration) and
+ * the grace have passed by the database clock. Orders still waiting for their tick are not
+ * claimed, so a product whose feed is late never holds back the others' entries.
+ */
+export async function claimAwaitingEntry(
+  tx: Queryable,
+  q: { limit: number; maxFeedDelayMs: number; graceMs: number },
+): Promise<AwaitingEntry[]> {
+  const { rows } = await tx.query<AwaitingEntry>(
+    `WITH waiting AS (
+       SELECT ${columns} FROM orders o
+       WHERE status = 'open' AND entry_seq IS NULL
+         AND ((SELECT max(t.ts) FROM ticks t WHERE t.product_id = o.product_id) > o.accepted_ms
+              OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least($2::bigint, o.duration * 1000) + $3::bigint)
+       ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     )
+     SELECT waiting.*, f.seq AS f_seq, f.ts AS f_ts, f.price AS f_price,
+            floor(extract(epoch FROM now()) * 1000)::bigint - waiting.accepted_ms AS since_acceptance_ms
+     FROM waiting
+     LEFT JOIN LATERAL (
+       SELECT seq, ts, price FROM ticks t
+       WHERE t.product_id = waiting.product_id AND t.ts > waiting.accepted_ms
+       ORDER BY t.ts, t.seq LIMIT 1
+     ) f ON true`,
+    [q.limit, q.maxFeedDelayMs, q.graceMs],
+    { prepare: true },
+  );
+  return rows;
+}
+
+/**
+ * Writes many entries in one statement. Only orders still open and without an entry change, and
+ * only with a tick after their acceptance: a second writer changes nothing.
+ */
+export async function fillEntries(
+  tx: Queryable,
+  list: readonly { id: number; entry: { seq: number; ts: number; price: number } }[],
+): Promise<OrderRow[]> {
+  const { rows } = await tx.query<OrderRow>(
+    `UPDATE orders o SET entry_seq = v.seq, entry_ts = v.ts, entry_price = v.price
+     FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS v(id, seq, ts, price)
+     WHERE o.id = v.id AND o.status = 'open' AND o.entry_seq IS NULL AND v.ts > o.accepted_ms
+     RETURNING ${columns.replace(/(\w+)/g, 'o.$1')}`,
+    [
+      list.map((x) => x.id),
+      list.map((x) => x.entry.seq),
+      list.map((x) => x.entry.ts),
+      list.map((x) => x.entry.price),
+    ],
+  );
+  return rows;
+}
+
+/** Writes many results in one statement; only orders still open change. */
+export async function markSettledMany(
+  tx: Queryable,
+  list: readonly {
+    id: number;
+    status: string;
+    exit: { seq: number; ts: number; price: number } | null;
+    payout: number;
+    voidReason: string | null;
+  }[],
+): Promise<OrderRow[]> {
+  const { rows } = await tx.query<OrderRow>(
+    `UPDATE orders o SET status = v.status, exit_seq = v.exit_seq, exit_ts = v.exit_ts, exit_price = v.exit_price,
+            payout = v.payout, void_reason = v.void_reason, settled_at = now()
+     FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[])
+          AS v(id, status, exit_seq, exit_ts, exit_price, payout, void_reason)
+     WHERE o.id = v.id AND o.status = 'open'
+     RETURNING ${columns.replace(/(\w+)/g, 'o.$1')}`,
+    [
+      list.map((x) => x.id),
+      list.map((x) => x.status),
+      list.map((x) => x.exit?.seq ?? null),
+      list.map((x) => x.exit?.ts ?? null),
+      list.map((x) => x.exit?.price ?? null),
+      list.map((x) => x.payout),
+      list.map((x) => x.voidReason),
+    ],
+  );
+  return rows;
+}
