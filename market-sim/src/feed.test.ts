@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusMessage } from '@shared/bus';
 import type { Tick } from '@shared/market';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
@@ -9,7 +9,7 @@ import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';
 import { firstBackfillStart, startFeed, type FeedOptions } from './feed';
-import { pruneTicks } from './tape.repo';
+import { advanceWatermark, pruneTicks, tapeWatermark } from './tape.repo';
 
 /** A clock that runs at real speed from `start`. */
 const clockFrom = (start: number) => {
@@ -123,6 +123,53 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
         hi: p.last!.seq,
       });
     }
+  });
+
+  it('keeps a watermark: every tick at or below it is on the tape, and none below it comes later', async () => {
+    const feed = await startFeed(
+      options({ now: clockFrom(WEDNESDAY_AFTERNOON), flushMs: 50, ticksPerSecond: 50 }),
+    );
+    await vi.waitFor(
+      async () => {
+        if ((await tapeWatermark(t.db)) <= WEDNESDAY_AFTERNOON + 300)
+          throw new Error('the watermark has not passed 300 ms of live ticks');
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    const mark = await tapeWatermark(t.db);
+    const count = async () =>
+      (
+        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM ticks WHERE ts <= $1', [
+          mark,
+        ])
+      ).rows[0]!.n;
+    const atMark = await count();
+    await feed.stop();
+    // Every tick published at or below the mark was on the tape when the mark was read.
+    const published = heard.filter((m) => m.type === 'tick' && m.tick.ts <= mark).length;
+    expect(published).toBeGreaterThan(0);
+    expect(atMark).toBe(published);
+    expect(await count()).toBe(atMark);
+    const final = await tapeWatermark(t.db);
+    expect(final).toBeGreaterThanOrEqual(mark);
+
+    // A restart ten minutes later backfills the gap, but not under the watermark: pretend the
+    // tape was known complete five minutes into the gap.
+    const lastTs = Number(
+      (await t.db.query<{ ts: string }>('SELECT max(ts)::text AS ts FROM ticks')).rows[0]!.ts,
+    );
+    await advanceWatermark(t.db, lastTs + 300_000);
+    const again = await startFeed(
+      options({ now: clockFrom(WEDNESDAY_AFTERNOON + 600_000), backfillHours: 1 }),
+    );
+    await again.stop();
+    const { rows } = await t.db.query<{ under: number; over: number }>(
+      `SELECT count(*) FILTER (WHERE ts > $1 AND ts <= $2)::int AS under,
+              count(*) FILTER (WHERE ts > $2)::int AS over FROM ticks`,
+      [lastTs, lastTs + 300_000],
+    );
+    expect(rows[0]).toEqual({ under: 0, over: expect.any(Number) as number });
+    expect(rows[0]!.over).toBeGreaterThan(0);
   });
 
   it('gives closed markets their last price on a first start at the weekend', async () => {

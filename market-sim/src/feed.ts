@@ -15,7 +15,14 @@ import { periodAt, ticksAfter } from './fairness.repo';
 import { createPriceModel, type PriceModel } from './model';
 import { ProductBook } from './product-book';
 import { productStatus } from './status';
-import { candlesSince, lastTicks, maintenanceList, pruneTicks, type TapeRow } from './tape.repo';
+import {
+  candlesSince,
+  tapeWatermark,
+  lastTicks,
+  maintenanceList,
+  pruneTicks,
+  type TapeRow,
+} from './tape.repo';
 import { createTapeWriter } from './tape-writer';
 
 /**
@@ -93,15 +100,22 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   const now = o.now ?? Date.now;
   const loopMs = o.loopMs ?? 20;
   const meanInterval = 1000 / o.ticksPerSecond;
+  // The tape's watermark (tape_watermark): once live, every write says the tape is complete
+  // through the moment it took its batch. Tick times never go below it, even if the clock
+  // steps back.
+  let live = false;
+  let throughMs = 0;
   const writer = createTapeWriter(o.db, {
     log: o.log,
     flushMs: o.flushMs,
+    through: () => (live && leading() ? (throughMs = Math.max(throughMs, now() - 1)) : null),
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
   });
   o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
   const leading = () => o.lease?.leading() ?? true;
   const maintenance = await maintenanceList(o.db);
   const lastTape = await lastTicks(o.db);
+  throughMs = await tapeWatermark(o.db);
 
   const committed = o.randomness.kind === 'committed' ? o.randomness : null;
   const books = new Map<string, ProductBook>();
@@ -137,7 +151,8 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
         ? firstBackfillStart(spec, start, o.backfillHours)
         : committed
           ? start
-          : Math.max(book.lastTs, start - o.backfillHours * 3_600_000);
+          : // Never under the watermark: the settled orders' exits were final there.
+            Math.max(book.lastTs, throughMs + 1, start - o.backfillHours * 3_600_000);
     if (o.backfillHours > 0 && start - from > meanInterval) {
       const made = await backfill(o.db, book, from, start, meanInterval, backfillJitter);
       o.log?.info(
@@ -244,7 +259,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
 
   const loop = () => {
     if (!leading()) return;
-    const ts = now();
+    const ts = Math.max(now(), throughMs + 1);
     for (const spec of o.catalogue) {
       if (statuses.get(spec.id) !== 'open') continue;
       const due = nextTickAt.get(spec.id)!;
@@ -270,6 +285,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     }
   };
 
+  live = true;
   const timers = [
     setInterval(loop, loopMs),
     setInterval(everySecond, 1000),

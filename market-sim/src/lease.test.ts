@@ -3,6 +3,7 @@ import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { holdLease, type Lease, type Led } from './lease';
 import { createTapeWriter } from './tape-writer';
+import { tapeWatermark } from './tape.repo';
 
 /**
  * One simulator leads; a second waits. The lease hands over when the leader stops or stops
@@ -63,20 +64,29 @@ describe.each(dbDrivers())('simulator lease (%s)', (kind) => {
   it('fences out a leader whose lease was taken while it stalled: its tape writes are refused', async () => {
     const a = contender('a');
     await a.lease.whenLeading();
-    const writer = createTapeWriter(t.db, { flushMs: 60_000, fence: (tx) => a.lease.fence(tx) });
+    let through = 1_500;
+    const writer = createTapeWriter(t.db, {
+      flushMs: 60_000,
+      fence: (tx) => a.lease.fence(tx),
+      through: () => through,
+    });
     writer.addTick({ productId: 'LEASEX', seq: 1, ts: 1_000, price: 100, qty: 1 });
     await writer.flush();
+    // The watermark is written with the ticks: the tape is complete through 1 500.
+    expect(await tapeWatermark(t.db)).toBe(1_500);
     // a stalls (its renewals stop reaching the database); its lease expires and b takes over.
     await t.db.query("UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1");
     const b = contender('b');
     await b.lease.whenLeading();
     // a's buffered tick never reaches the tape…
     writer.addTick({ productId: 'LEASEX', seq: 2, ts: 2_000, price: 101, qty: 1 });
+    through = 2_500;
     await writer.stop();
     const { rows } = await t.db.query<{ seq: string }>(
       "SELECT seq FROM ticks WHERE product_id = 'LEASEX' ORDER BY seq",
     );
     expect(rows.map((r) => Number(r.seq))).toEqual([1]);
+    expect(await tapeWatermark(t.db)).toBe(1_500); // nor does its watermark
     // …and a notices on its next renewal, stops what it led, and stops publishing.
     await eventually(() => a.led.stopped === 1, 5000, 'a resigns');
     expect(a.lease.leading()).toBe(false);

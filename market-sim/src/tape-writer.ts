@@ -2,7 +2,13 @@ import type { Db, Queryable } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { PeriodStart } from './fairness';
 import { recordPeriodStarts } from './fairness.repo';
-import { insertTicks, upsertCandles, type ProductCandle, type TapeRow } from './tape.repo';
+import {
+  advanceWatermark,
+  insertTicks,
+  upsertCandles,
+  type ProductCandle,
+  type TapeRow,
+} from './tape.repo';
 import { FencedOut } from './lease';
 
 /** Where a committed period's ticks start from, recorded with its first tick. */
@@ -38,12 +44,19 @@ export function createTapeWriter(
     maxBuffer = 500_000,
     log,
     fence,
+    through: throughOf,
   }: {
     flushMs?: number;
     maxBuffer?: number;
     log?: Logger;
     /** Run first in each write; throws `FencedOut` when this simulator lost its lease. */
     fence?: (tx: Queryable) => Promise<void>;
+    /**
+     * The time (epoch ms) through which every tick has been handed to the writer, and after
+     * which only later ticks will come; null while not known (a feed still backfilling). Read
+     * when a write takes its batch, and written with it as the tape's watermark.
+     */
+    through?: () => number | null;
   } = {},
 ): TapeWriter {
   let ticks: TapeRow[] = [];
@@ -52,9 +65,15 @@ export function createTapeWriter(
   let inFlight: Promise<void> | null = null;
   let dropped = 0;
   let lastWriteMs: number | null = null;
+  let watermark = 0;
 
   const writeOnce = async () => {
-    if (!ticks.length && !candles.size && !starts.length) {
+    // Taken with the batch: every tick handed over until now is in it (the feed emits ticks
+    // synchronously, stamped with its clock), so the tape is complete through this time once
+    // the batch is written.
+    const through = throughOf?.() ?? null;
+    const advanceTo = through !== null && through > watermark ? through : null;
+    if (!ticks.length && !candles.size && !starts.length && advanceTo === null) {
       // Nothing to write (a closed market): the tape is as current as it can be.
       lastWriteMs = Date.now();
       return;
@@ -72,7 +91,9 @@ export function createTapeWriter(
         for (let i = 0; i < batch.length; i += 5000)
           await insertTicks(tx, batch.slice(i, i + 5000));
         await upsertCandles(tx, [...batchCandles.values()]);
+        if (advanceTo !== null) await advanceWatermark(tx, advanceTo);
       });
+      if (advanceTo !== null) watermark = advanceTo;
       lastWriteMs = Date.now();
     } catch (err) {
       if (err instanceof FencedOut) {

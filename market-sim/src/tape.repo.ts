@@ -56,6 +56,22 @@ export async function upsertCandles(
   );
 }
 
+/**
+ * Moves the tape's watermark forward to `throughMs` (never back): every tick with ts ≤ it is
+ * written, and none with a smaller ts will be. Called in the transaction that writes the ticks.
+ */
+export async function advanceWatermark(db: Queryable, throughMs: number): Promise<void> {
+  await db.query('UPDATE tape_watermark SET through_ms = GREATEST(through_ms, $1::bigint)', [
+    throughMs,
+  ]);
+}
+
+/** The tape's watermark (epoch ms; 0 before any live write). */
+export async function tapeWatermark(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ through_ms: number }>('SELECT through_ms FROM tape_watermark');
+  return rows[0]?.through_ms ?? 0;
+}
+
 /** The last tick of every product on the tape. */
 export async function lastTicks(db: Queryable): Promise<Map<string, TapeRow>> {
   const { rows } = await db.query<{

@@ -67,7 +67,7 @@ function exitView(o: Terms, entry: TapeTick, tape: TapeTick[], nowMs: number): E
   const candidates = recorded.filter((t) => t.ts <= o.expiresMs && t.ts >= entry.ts).sort(byTime);
   return {
     exit: candidates.at(-1) ?? null,
-    tickAfter: recorded.some((t) => t.ts > o.expiresMs),
+    tapeFinal: recorded.some((t) => t.ts > o.expiresMs),
     sinceExpiryMs: nowMs - o.expiresMs,
   };
 }

@@ -36,7 +36,7 @@ function view(o: OrderTerms, tape: T[], nowMs: number): ExitView {
     .sort((a, b) => b.ts - a.ts || b.seq - a.seq);
   return {
     exit: atOrBefore[0] ?? null,
-    tickAfter: recorded.some((t) => t.ts > o.expiresMs),
+    tapeFinal: recorded.some((t) => t.ts > o.expiresMs),
     sinceExpiryMs: nowMs - o.expiresMs,
   };
 }
@@ -94,28 +94,28 @@ describe('settlement exit rule', () => {
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tickAfter: false, sinceExpiryMs: 500 },
+        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: false, sinceExpiryMs: 500 },
         MAX_DELAY,
       ),
     ).toEqual({ final: false });
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tickAfter: true, sinceExpiryMs: 500 },
+        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: true, sinceExpiryMs: 500 },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tickAfter: false, sinceExpiryMs: 2000 },
+        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: false, sinceExpiryMs: 2000 },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
   });
   it('pays stake + stake × rate on a win, nothing on a loss, the stake on a draw or void', () => {
     const at = (price: number, ts = 10_000) =>
-      settle(o, { exit: { seq: 1, ts, price }, tickAfter: true, sinceExpiryMs: 0 }, MAX_DELAY);
+      settle(o, { exit: { seq: 1, ts, price }, tapeFinal: true, sinceExpiryMs: 0 }, MAX_DELAY);
     expect(at(101)).toMatchObject({ status: 'won', payout: 18_500 });
     expect(at(99)).toMatchObject({ status: 'lost', payout: 0 });
     expect(at(100)).toMatchObject({ status: 'draw', payout: 10_000 });
@@ -128,11 +128,11 @@ describe('settlement exit rule', () => {
     expect(
       settle(
         { ...o, direction: 'down' },
-        { exit: { seq: 1, ts: 10_000, price: 99 }, tickAfter: true, sinceExpiryMs: 0 },
+        { exit: { seq: 1, ts: 10_000, price: 99 }, tapeFinal: true, sinceExpiryMs: 0 },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
-    expect(settle(o, { exit: null, tickAfter: true, sinceExpiryMs: 0 }, MAX_DELAY)).toMatchObject({
+    expect(settle(o, { exit: null, tapeFinal: true, sinceExpiryMs: 0 }, MAX_DELAY)).toMatchObject({
       status: 'void',
     });
   });

@@ -8,8 +8,11 @@ export interface ExitView {
    * entry: the entry lies at or before expiry (entry-rule.ts), so it is a candidate itself.
    */
   exit: { seq: number; ts: number; price: number } | null;
-  /** Whether any tick after the expiry has been recorded. */
-  tickAfter: boolean;
+  /**
+   * Whether the tape through the expiry is final: a tick after the expiry is recorded, or the
+   * tape's watermark (every tick up to it written, none earlier to come) has reached the expiry.
+   */
+  tapeFinal: boolean;
   /** Milliseconds since expiry by the database clock. */
   sinceExpiryMs: number;
 }
@@ -36,13 +39,14 @@ export type Settlement =
 export const SETTLE_GRACE_MS = 2000;
 
 /**
- * DECISIONS.md, Timed orders: the exit is the last tick at or before expiry; it is final once a
- * later tick is recorded or the grace has passed. An exit older than expiry − max feed delay
+ * DECISIONS.md, Timed orders: the exit is the last tick at or before expiry; it is final once the
+ * tape through the expiry is (a later tick is recorded, or the tape's watermark reached it) or
+ * the grace has passed. An exit older than expiry − max feed delay
  * (or none at all) means the feed stalled: the order is void and the stake refunded. Up wins
  * above the entry, down below it; equal is a draw (stake refunded). A win pays stake + stake × rate.
  */
 export function settle(o: OrderTerms, view: ExitView, maxFeedDelayMs: number): Settlement {
-  if (!view.tickAfter && view.sinceExpiryMs < SETTLE_GRACE_MS) return { final: false };
+  if (!view.tapeFinal && view.sinceExpiryMs < SETTLE_GRACE_MS) return { final: false };
   const { exit } = view;
   if (!exit || exit.ts < o.expiresMs - maxFeedDelayMs) {
     return { final: true, status: 'void', payout: o.amount, exit, voidReason: 'FEED_STALE' };

@@ -4,6 +4,7 @@ import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { backdateOrder, fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
+import { advanceWatermark } from '@sim/tape.repo';
 import { checkLedger, userBalances } from '../ledger/ledger';
 import { startSettlementWorker } from './settlement.worker';
 
@@ -172,6 +173,44 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     await api.http.get(`/api/orders/${o.id}`).expect(401);
     await api.http.get('/api/orders/abc').set(a.auth).expect(400);
     await api.http.get('/api/orders/99999999').set(a.auth).expect(404);
+  });
+
+  it('settles as soon as the tape is complete through the expiry (its watermark), without a later tick', async () => {
+    const u = await funded(100_000);
+    // EURUSD's tape is this test's alone.
+    await liveTick(t.db, api.bus, 'EURUSD', 108_500, Date.now(), 5);
+    const placed = (
+      await api.http
+        .post('/api/orders')
+        .set(u.auth)
+        .send(order({ productId: 'EURUSD', direction: 'down' }))
+        .expect(201)
+    ).body as Order;
+    // Expired just now: the grace (2 s) has not passed, and no tick after the expiry exists.
+    const { acceptedMs, expiresMs } = await backdateOrder(t.db, placed.id, 30_000);
+    await recordTick(t.db, 'EURUSD', 108_500, acceptedMs + 100);
+    await recordTick(t.db, 'EURUSD', 108_490, expiresMs);
+    const worker = startSettlementWorker({
+      db: t.db,
+      orders: api.orders,
+      userEvents: api.userEvents,
+      balancesChanged: () => undefined,
+      maxFeedDelayMs: 3000,
+      idleMs: 60_000,
+    });
+    await worker.stop();
+    const get = async () =>
+      (await api.http.get(`/api/orders/${placed.id}`).set(u.auth).expect(200)).body as Order;
+    // The writer's watermark short of the expiry: a tick at or before it may still come. (These
+    // rounds run within milliseconds of the expiry, far inside the 2 s grace.)
+    await advanceWatermark(t.db, expiresMs - 1);
+    await worker.entryBatch();
+    expect(await worker.settleBatch()).toBe(0);
+    expect(await get()).toMatchObject({ status: 'open', entry: { price: '1.08500' } });
+    // Complete through the expiry: the last tick at or before it is the exit, final now.
+    await advanceWatermark(t.db, expiresMs);
+    expect(await worker.settleBatch()).toBe(1);
+    expect(await get()).toMatchObject({ status: 'won', exit: { price: '1.08490' } });
   });
 
   it('settles at the tape: win, loss, draw and void, each exactly once, with P&L', async () => {

@@ -14,31 +14,34 @@ export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'ent
   x_seq: number | null;
   x_ts: number | null;
   x_price: number | null;
-  tick_after: boolean;
+  tape_final: boolean;
   since_expiry_ms: number;
 }
 
 /**
  * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
  * what the tape says about each expiry: the last tick at or before it (and not before the entry),
- * and whether a later one exists. Orders still waiting for their entry are left to `claimAwaitingEntry`.
- * Only orders whose exit can be decided now are claimed (a tick after the expiry is recorded, or
- * `graceMs` have passed), so workers do not claim and release the same orders again and again
- * while the tape catches up with an expiry.
+ * and whether the tape through the expiry is final (a later tick is recorded, or the tape's
+ * watermark has reached the expiry). Orders still waiting for their entry are left to
+ * `claimAwaitingEntry`. Only orders whose exit can be decided now are claimed (the tape is final
+ * through the expiry, or `graceMs` have passed), so workers do not claim and release the same
+ * orders again and again while the tape catches up with an expiry.
  */
 export async function claimDue(tx: Queryable, limit: number, graceMs: number): Promise<DueOrder[]> {
   const { rows } = await tx.query<DueOrder>(
-    `WITH due AS (
+    `WITH mark AS (SELECT through_ms FROM tape_watermark), due AS (
        SELECT ${columns} FROM orders o
        WHERE status = 'open' AND expires_at <= now() AND entry_seq IS NOT NULL
          -- The product's newest tick, one index lookup (an EXISTS here may become a join that
          -- reads every tick of the product for every order).
-         AND (o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
+         AND (o.expires_ms <= (SELECT through_ms FROM mark)
+              OR o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
               OR now() >= expires_at + make_interval(secs => $2::double precision / 1000))
-       ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       ORDER BY expires_at, user_id LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
-            EXISTS (SELECT 1 FROM ticks a WHERE a.product_id = due.product_id AND a.ts > due.expires_ms) AS tick_after,
+            (due.expires_ms <= (SELECT through_ms FROM mark)
+             OR EXISTS (SELECT 1 FROM ticks a WHERE a.product_id = due.product_id AND a.ts > due.expires_ms)) AS tape_final,
             (extract(epoch FROM now() - due.expires_at) * 1000)::bigint AS since_expiry_ms
      FROM due
      LEFT JOIN LATERAL (

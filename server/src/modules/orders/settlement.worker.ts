@@ -190,7 +190,7 @@ export function startSettlementWorker(d: WorkerDeps) {
               o.x_seq !== null && o.x_ts !== null && o.x_price !== null
                 ? { seq: o.x_seq, ts: o.x_ts, price: o.x_price }
                 : null,
-            tickAfter: o.tick_after,
+            tapeFinal: o.tape_final,
             sinceExpiryMs: o.since_expiry_ms,
           },
           d.maxFeedDelayMs,
