@@ -3,6 +3,8 @@ import type { Bus } from '@infra/bus';
 import type { Db, Queryable } from '@infra/db';
 import { transfer } from '@server/modules/ledger/ledger';
 import { insertTicks } from '@sim/tape.repo';
+import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import type { TestApi } from './api';
 
 /**
  * Publishes a market state in which each named product has the given status (as the simulator
@@ -120,4 +122,21 @@ export async function backdateOrder(
     [orderId, ms],
   );
   return { acceptedMs: rows[0]!.accepted_ms, expiresMs: rows[0]!.expires_ms };
+}
+
+/**
+ * A settlement worker that has done one round (entries, then settlements) and stopped: further
+ * rounds are run by hand with its `entryBatch` and `settleBatch`.
+ */
+export async function stoppedWorker(db: Db, api: Pick<TestApi, 'orders' | 'userEvents'>) {
+  const worker = startSettlementWorker({
+    db,
+    orders: api.orders,
+    userEvents: api.userEvents,
+    balancesChanged: () => undefined,
+    maxFeedDelayMs: 3000,
+    idleMs: 60_000,
+  });
+  await worker.stop();
+  return worker;
 }

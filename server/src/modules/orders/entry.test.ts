@@ -9,6 +9,7 @@ import {
   liveTick,
   publishMarket,
   recordTick,
+  stoppedWorker,
 } from '@tests/support/orders';
 import { checkLedger, userBalances } from '../ledger/ledger';
 import { startSettlementWorker } from './settlement.worker';
@@ -47,19 +48,6 @@ describe.each(dbDrivers())('order entries on %s', (kind) => {
     amount: 10_000,
     duration: 30,
   });
-  /** A worker that has done one round and stopped: its passes are then run by hand. */
-  const stoppedWorker = async () => {
-    const worker = startSettlementWorker({
-      db: t.db,
-      orders: api.orders,
-      userEvents: api.userEvents,
-      balancesChanged: () => undefined,
-      maxFeedDelayMs: 3000,
-      idleMs: 10_000,
-    });
-    await worker.stop();
-    return worker;
-  };
   const orderEvents = (id: string) =>
     api.userEvents.sent
       .filter((e) => e.event === 'order' && (e.payload as Order).id === id)
@@ -124,7 +112,7 @@ describe.each(dbDrivers())('order entries on %s', (kind) => {
     expect(o.entry).toBeNull();
     // The next tick after acceptance holds the price the client had already seen.
     const next = await recordTick(t.db, 'DOGEUSDT', 12_000, Math.max(Date.now(), o.createdAt) + 1);
-    const worker = await stoppedWorker();
+    const worker = await stoppedWorker(t.db, api);
     await worker.entryBatch();
     const entered = await get(u.auth, o.id);
     expect(entered.entry).toEqual({ seq: next.seq, ts: next.ts, price: '0.12000' });
@@ -163,7 +151,7 @@ describe.each(dbDrivers())('order entries on %s', (kind) => {
     const place = async (productId: string) =>
       (await api.http.post('/api/orders').set(u.auth).send(order(productId)).expect(201))
         .body as Order;
-    const worker = await stoppedWorker();
+    const worker = await stoppedWorker(t.db, api);
 
     // GBPUSD: the first tick after acceptance comes 1 ms after the window: void at once.
     await quoteOnly('GBPUSD', '1.27000');

@@ -3,10 +3,16 @@ import type { Message } from '@shared/content';
 import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { backdateOrder, fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
+import {
+  backdateOrder,
+  fund,
+  liveTick,
+  publishMarket,
+  recordTick,
+  stoppedWorker,
+} from '@tests/support/orders';
 import { advanceWatermark } from '@sim/tape.repo';
 import { checkLedger, userBalances } from '../ledger/ledger';
-import { startSettlementWorker } from './settlement.worker';
 
 describe.each(dbDrivers())('timed orders on %s', (kind) => {
   let t: TestDb;
@@ -190,15 +196,7 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     const { acceptedMs, expiresMs } = await backdateOrder(t.db, placed.id, 30_000);
     await recordTick(t.db, 'EURUSD', 108_500, acceptedMs + 100);
     await recordTick(t.db, 'EURUSD', 108_490, expiresMs);
-    const worker = startSettlementWorker({
-      db: t.db,
-      orders: api.orders,
-      userEvents: api.userEvents,
-      balancesChanged: () => undefined,
-      maxFeedDelayMs: 3000,
-      idleMs: 60_000,
-    });
-    await worker.stop();
+    const worker = await stoppedWorker(t.db, api);
     const get = async () =>
       (await api.http.get(`/api/orders/${placed.id}`).set(u.auth).expect(200)).body as Order;
     // The writer's watermark short of the expiry: a tick at or before it may still come. (These
@@ -253,15 +251,7 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       await tapeAt(stale, 10_000, 6_800_000, 5_000),
     ];
     await recordTick(t.db, 'SOLUSDT', 6_700_050, Date.now() + 10); // a tick after every expiry
-    const worker = startSettlementWorker({
-      db: t.db,
-      orders: api.orders,
-      userEvents: api.userEvents,
-      balancesChanged: () => undefined,
-      maxFeedDelayMs: 3000,
-      idleMs: 10_000,
-    });
-    await worker.stop();
+    const worker = await stoppedWorker(t.db, api);
     expect(await worker.settleBatch()).toBe(0); // nothing left: a second pass settles nothing
     const get = async (oid: string) =>
       (await api.http.get(`/api/orders/${oid}`).set(u.auth)).body as Order;

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TradeMode } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, type TestApi } from '@tests/support/api';
-import { backdateOrder, liveTick, publishMarket, recordTick } from '@tests/support/orders';
+import {
+  backdateOrder,
+  liveTick,
+  publishMarket,
+  recordTick,
+  stoppedWorker,
+} from '@tests/support/orders';
 import {
   bankDepositFields,
   opsAuth,
@@ -11,7 +17,6 @@ import {
   readyUser,
   TRADE_PASSWORD,
 } from '@tests/support/wallet';
-import { startSettlementWorker } from '../orders/settlement.worker';
 import { checkLedger } from '../ledger/ledger';
 
 /**
@@ -160,15 +165,7 @@ describe.each(dbDrivers())('practice and real money stay apart on %s', (kind) =>
           await recordTick(t.db, 'ETHUSDT', up ? 300_100 : 299_900, expiresMs - 50);
         }
         await recordTick(t.db, 'ETHUSDT', 300_000, Date.now() + 5);
-        const worker = startSettlementWorker({
-          db: t.db,
-          orders: api.orders,
-          userEvents: api.userEvents,
-          balancesChanged: () => undefined,
-          maxFeedDelayMs: 3000,
-          idleMs: 60_000,
-        });
-        await worker.stop();
+        await stoppedWorker(t.db, api);
         if (rows.length) note(`settle ${a.mode} ${rows.length} orders`);
         const open = await t.db.query(
           "SELECT 1 FROM orders WHERE status = 'open' AND mode = $1 AND expires_at <= now()",

@@ -3,7 +3,13 @@ import type { Order } from '@shared/orders';
 import type { AccountSummary } from '@shared/wallet';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { backdateOrder, liveTick, publishMarket, recordTick } from '@tests/support/orders';
+import {
+  backdateOrder,
+  liveTick,
+  publishMarket,
+  recordTick,
+  stoppedWorker,
+} from '@tests/support/orders';
 import {
   bankDepositFields,
   expectLedgerOk,
@@ -13,7 +19,6 @@ import {
   TRADE_PASSWORD,
   usdtDepositFields,
 } from '@tests/support/wallet';
-import { startSettlementWorker } from '../orders/settlement.worker';
 import { userBalances } from '../ledger/ledger';
 
 /**
@@ -57,17 +62,7 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
     };
   };
   /** Runs one round of the settlement worker over every order made due. */
-  const settleDue = async () => {
-    const worker = startSettlementWorker({
-      db: t.db,
-      orders: api.orders,
-      userEvents: api.userEvents,
-      balancesChanged: () => undefined,
-      maxFeedDelayMs: 3000,
-      idleMs: 60_000,
-    });
-    await worker.stop();
-  };
+  const settleDue = () => stoppedWorker(t.db, api);
 
   it('gives a newcomer 10 000.00 of practice money at once, apart from a real balance of 0', async () => {
     const u = await registerUser(api, 'newbie');
