@@ -7,6 +7,49 @@ import { columns, type OrderRow } from './orders.repo';
  * one statement per batch.
  */
 
+/** An open order with an entry, due by the database clock (`o`: orders). */
+const dueOrder = `o.status = 'open' AND o.expires_at <= now() AND o.entry_seq IS NOT NULL`;
+
+/**
+ * Whether a due order's exit can be decided now: the tape's watermark (in a CTE `mark`) is at or
+ * past its expiry, a tick after the expiry is recorded (the product's newest tick, one index
+ * lookup: an EXISTS here may become a join that reads every tick of the product for every
+ * order), or the grace (`graceMs`, a parameter) has passed.
+ */
+const exitDecidable = (graceMs: string) =>
+  `(o.expires_ms <= (SELECT through_ms FROM mark)
+    OR o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
+    OR now() >= o.expires_at + make_interval(secs => ${graceMs}::double precision / 1000))`;
+
+/** An open order still without an entry (`o`: orders). */
+const awaitingEntry = `o.status = 'open' AND o.entry_seq IS NULL`;
+
+/**
+ * Whether such an order's entry can be decided now: a tick after its acceptance is recorded, or
+ * the window (`maxFeedDelayMs`, at most the duration) and the grace (`graceMs`) have passed.
+ */
+const entryDecidable = (maxFeedDelayMs: string, graceMs: string) =>
+  `((SELECT max(t.ts) FROM ticks t WHERE t.product_id = o.product_id) > o.accepted_ms
+    OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least(${maxFeedDelayMs}::bigint, o.duration * 1000) + ${graceMs}::bigint)`;
+
+/**
+ * Whether any entry or exit can be decided now, without claiming or locking anything: one
+ * cheap statement for an idle worker's poll, where a claim is a transaction of three round trips.
+ */
+export async function anythingDecidable(
+  db: Queryable,
+  q: { maxFeedDelayMs: number; graceMs: number },
+): Promise<boolean> {
+  const { rows } = await db.query<{ decidable: boolean }>(
+    `WITH mark AS (SELECT through_ms FROM tape_watermark)
+     SELECT EXISTS (SELECT 1 FROM orders o WHERE ${awaitingEntry} AND ${entryDecidable('$1', '$2')})
+         OR EXISTS (SELECT 1 FROM orders o WHERE ${dueOrder} AND ${exitDecidable('$2')}) AS decidable`,
+    [q.maxFeedDelayMs, q.graceMs],
+    { prepare: true },
+  );
+  return rows[0]!.decidable;
+}
+
 export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'entry_price'> {
   entry_seq: number;
   entry_ts: number;
@@ -31,12 +74,7 @@ export async function claimDue(tx: Queryable, limit: number, graceMs: number): P
   const { rows } = await tx.query<DueOrder>(
     `WITH mark AS (SELECT through_ms FROM tape_watermark), due AS (
        SELECT ${columns} FROM orders o
-       WHERE status = 'open' AND expires_at <= now() AND entry_seq IS NOT NULL
-         -- The product's newest tick, one index lookup (an EXISTS here may become a join that
-         -- reads every tick of the product for every order).
-         AND (o.expires_ms <= (SELECT through_ms FROM mark)
-              OR o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
-              OR now() >= expires_at + make_interval(secs => $2::double precision / 1000))
+       WHERE ${dueOrder} AND ${exitDecidable('$2')}
        ORDER BY expires_at, user_id LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
@@ -76,9 +114,7 @@ export async function claimAwaitingEntry(
   const { rows } = await tx.query<AwaitingEntry>(
     `WITH waiting AS (
        SELECT ${columns} FROM orders o
-       WHERE status = 'open' AND entry_seq IS NULL
-         AND ((SELECT max(t.ts) FROM ticks t WHERE t.product_id = o.product_id) > o.accepted_ms
-              OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least($2::bigint, o.duration * 1000) + $3::bigint)
+       WHERE ${awaitingEntry} AND ${entryDecidable('$2', '$3')}
        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT waiting.*, f.seq AS f_seq, f.ts AS f_ts, f.price AS f_price,

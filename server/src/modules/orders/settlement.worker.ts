@@ -228,9 +228,19 @@ export function startSettlementWorker(d: WorkerDeps) {
 
   const loop = async () => {
     try {
-      // Entries first: an order whose entry is decided in this round can settle in the same one.
-      while (!stopped && (await entryBatch()) + (await settleBatch()) > 0) {
-        /* keep going while there is work */
+      // An idle worker polls with one cheap statement; the claiming transactions run only when
+      // something can be decided. Entries first: an order whose entry is decided in this round
+      // can settle in the same one.
+      if (
+        await settlementRepo.anythingDecidable(d.db, {
+          maxFeedDelayMs: d.maxFeedDelayMs,
+          graceMs: SETTLE_GRACE_MS,
+        })
+      ) {
+        // The round a stop finds under way is finished, then no other.
+        let decided;
+        do decided = (await entryBatch()) + (await settleBatch());
+        while (decided > 0 && !stopped);
       }
     } catch (err) {
       d.log?.error({ err }, 'settlement batch failed; will retry');
