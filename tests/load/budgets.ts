@@ -229,6 +229,8 @@ function lighthouse(app: AppUnderTest): Row[] {
     }
   };
   const runs: Report[] = [];
+  // `--save-reports=<dir>` keeps each run's JSON report (lighthouse-<n>.json) for a closer look.
+  const saveTo = process.argv.find((a) => a.startsWith('--save-reports='))?.slice(15);
   for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
     // Lighthouse now and then loses its own trace (NO_NAVSTART) with headless Chromium: such a
     // run has no figures at all, so it is run again (twice at most) rather than counted.
@@ -242,6 +244,10 @@ function lighthouse(app: AppUnderTest): Row[] {
       return [{ metric, figure: 'no report', budget, mark: 'not run' }];
     }
     runs.push(r);
+    if (saveTo) {
+      fs.mkdirSync(saveTo, { recursive: true });
+      fs.writeFileSync(path.join(saveTo, `lighthouse-${i}.json`), JSON.stringify(r));
+    }
     const audit = (id: string) => r.audits[id]?.displayValue ?? '?';
     console.log(
       `Lighthouse run ${i}: score ${Math.round((r.categories.performance.score ?? 0) * 100)}, ` +
@@ -283,6 +289,16 @@ function lighthouse(app: AppUnderTest): Row[] {
 /** One row of a Lighthouse table audit; only the fields read here. */
 interface AuditItem {
   url?: string;
+  node?: {
+    nodeLabel?: string;
+    snippet?: string;
+    selector?: string;
+    boundingRect?: { width?: number; height?: number };
+  };
+  items?: AuditItem[];
+  phase?: string;
+  timing?: number;
+  percent?: string;
   group?: string;
   groupLabel?: string;
   startTime?: number;
@@ -319,6 +335,19 @@ function printLongTasks(
     .map((w) => `${w.groupLabel ?? w.group} ${ms(w.duration)}`)
     .join(', ');
   console.log(`Main-thread work: ${work}`);
+  // The element Lighthouse took as the largest paint, and LCP's phases (TTFB, load delay and
+  // time, render delay): a render delay means the element waited for the main thread.
+  const lcpTables = items('largest-contentful-paint-element');
+  const element = lcpTables[0]?.items?.[0]?.node;
+  if (element) {
+    const rect = element.boundingRect;
+    console.log(
+      `LCP element: ${element.selector ?? '?'} (${rect?.width ?? '?'}×${rect?.height ?? '?'}) ` +
+        `${(element.snippet ?? '').slice(0, 160)}`,
+    );
+  }
+  const phases = (lcpTables[1]?.items ?? []).map((p) => `${p.phase} ${ms(p.timing)}`).join(', ');
+  if (phases) console.log(`LCP phases: ${phases}`);
   console.log('Script cost (total / evaluation / parse+compile):');
   for (const b of items('bootup-time').slice(0, 6)) {
     console.log(
