@@ -117,7 +117,12 @@ function homeShell(): Plugin {
           if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
           const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName}"[^>]*>`);
           if (!link.test(out)) continue;
-          out = out.replace(link, () => `<style>${String(asset.source)}</style>`);
+          // Named by its file, which changes with its content: the service worker's build id
+          // (app/service-worker.ts) follows a change of styles alone too.
+          out = out.replace(
+            link,
+            () => `<style data-href="/${asset.fileName}">${String(asset.source)}</style>`,
+          );
         }
         return out;
       },
