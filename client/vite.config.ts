@@ -1,7 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Alias } from 'vite';
+import { defineConfig, type Alias, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { aliases } from '../aliases';
+import { drawHomeShell, type HomeShellData } from './src/app/home-shell';
+import { homeAliases, paths } from './src/app/route-table';
+import {
+  defaultLanguage,
+  languageNames,
+  languages,
+  languageStorageKey,
+} from './src/i18n/languages';
+import { themeStorageKey } from './src/app/theme';
+import { storageKeys } from './src/state/session-storage';
 
 /**
  * react-router 7 names only its development build in its package exports, so a production bundle
@@ -34,13 +46,93 @@ const rxjsEs2015: Alias = {
  */
 const uiModule =
   /\/client\/src\/(components\/([^/]+|orders\/format)|i18n\/(format|useFormat|useProductName))\.(tsx?|css)$|\/client\/src\/components\/wallet\/picker\.css$|\/shared\/src\/product-names\.ts$/;
-/** What the shell itself draws or the pickers that bring Radix: not in the `ui` chunk. */
+/**
+ * What the shell itself draws or the pickers that bring Radix: not in the `ui` chunk. The brand's
+ * styles are the shell's too: index.html's first paint of Home draws the brand (home-shell.ts).
+ */
 const shellModule =
-  /\/components\/(StateViews|ErrorBoundary|OfflineBanner|Toast|icons|error-text|Dialog|ConfirmDialog|ChoicePicker)\.tsx?$|\/components\/components\.css$/;
+  /\/components\/(StateViews|ErrorBoundary|OfflineBanner|Toast|icons|error-text|Dialog|ConfirmDialog|ChoicePicker)\.tsx?$|\/components\/(components|brand)\.css$/;
+
+/** One language's texts, all feature files merged, read by dotted key. */
+function localeText(lang: string, key: string): string {
+  const dir = path.join(import.meta.dirname, 'src/i18n/locales');
+  for (const feature of fs.readdirSync(dir)) {
+    const file = path.join(dir, feature, `${lang}.json`);
+    if (!fs.existsSync(file)) continue;
+    let node: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const part of key.split('.'))
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+    if (typeof node === 'string') return node;
+  }
+  throw new Error(`no text for ${key} in ${lang}`);
+}
+
+/** What the first paint of Home needs to draw itself in any of the ten languages. */
+export function homeShellData(): HomeShellData {
+  return {
+    homeHashes: ['', '#', ...[paths.home, ...homeAliases].map((p) => `#${p}`)],
+    signUpHref: `#${paths.registerCheck}`,
+    logInHref: `#${paths.login}`,
+    languages: [...languages],
+    defaultLanguage,
+    names: languageNames,
+    texts: Object.fromEntries(
+      languages.map((lang) => [
+        lang,
+        {
+          title: localeText(lang, 'app.title'),
+          tagline: localeText(lang, 'app.tagline'),
+          signUp: localeText(lang, 'content.home.signUp'),
+          logIn: localeText(lang, 'content.home.logIn'),
+          language: localeText(lang, 'common.language'),
+        },
+      ]),
+    ),
+    keys: {
+      language: languageStorageKey,
+      theme: themeStorageKey,
+      token: storageKeys.token,
+      appInfo: storageKeys.appInfo,
+    },
+  };
+}
+
+/**
+ * Home's first paint without waiting for the scripts (issue 21: Largest Contentful Paint on a
+ * phone). index.html gets home-shell.ts's drawing as an inline script right after #root (the
+ * server allows it by its hash, server/src/app.ts), and, in a build, the entry's stylesheet
+ * inlined as a <style>: the page is drawn as soon as the document is parsed, not after a
+ * stylesheet's round trip, and before the scripts, which load meanwhile.
+ */
+function homeShell(): Plugin {
+  return {
+    name: 'home-shell',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const script = `<script>(${drawHomeShell.toString()})(${JSON.stringify(homeShellData())});</script>`;
+        let out = html.replace('<!-- home-shell -->', script);
+        if (out === html) throw new Error('index.html has no <!-- home-shell --> mark');
+        for (const asset of Object.values(ctx.bundle ?? {})) {
+          if (asset.type !== 'asset' || !asset.fileName.endsWith('.css')) continue;
+          const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${asset.fileName}"[^>]*>`);
+          if (!link.test(out)) continue;
+          // Named by its file, which changes with its content: the service worker's build id
+          // (app/service-worker.ts) follows a change of styles alone too.
+          out = out.replace(
+            link,
+            () => `<style data-href="/${asset.fileName}">${String(asset.source)}</style>`,
+          );
+        }
+        return out;
+      },
+    },
+  };
+}
 
 export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), homeShell()],
   resolve: {
     alias: [
       ...(command === 'build' ? [...reactRouterProduction, rxjsEs2015] : []),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
@@ -130,6 +131,9 @@ export function createApiApp({
         directives: {
           // The client opens its websocket to the same origin; allow ws(s) for it.
           'connect-src': ["'self'", 'ws:', 'wss:'],
+          // index.html's one inline script (Home's first paint, client/src/app/home-shell.ts), by
+          // its hash: no other inline script runs.
+          'script-src': ["'self'", () => inlineScriptHashes(config.clientDir)],
           // An https APP_LOGO_URL is shown from its own origin.
           'img-src': ["'self'", 'data:', 'blob:', ...logoOrigin(config.APP_LOGO_URL)],
         },
@@ -198,6 +202,31 @@ export function createApiApp({
 /** The origin of an https logo URL (a same-origin path needs none). */
 const logoOrigin = (url: string | undefined): string[] =>
   url?.startsWith('https://') ? [new URL(url).origin] : [];
+
+let hashed: { file: string; mtimeMs: number; sources: string } | undefined;
+
+/**
+ * The CSP sources of index.html's inline scripts ('sha256-…' each), read again when the file
+ * changes (a rebuild while the server runs); none while the client is not built.
+ */
+function inlineScriptHashes(dir: string): string {
+  const file = path.join(dir, 'index.html');
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(file).mtimeMs;
+  } catch {
+    return '';
+  }
+  if (hashed?.file !== file || hashed.mtimeMs !== mtimeMs) {
+    const html = fs.readFileSync(file, 'utf8');
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+    const sources = scripts.map(
+      (js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`,
+    );
+    hashed = { file, mtimeMs, sources: sources.join(' ') };
+  }
+  return hashed.sources;
+}
 
 const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html', 'ops.html']);
 

@@ -37,6 +37,37 @@ describe('content journeys (Chromium, embedded app)', () => {
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
   const active = (page: Page) => page.getByTestId('banner').getAttribute('data-active');
 
+  it("draws Home's header and tagline before its scripts, where the app then draws them", async () => {
+    // index.html's first paint (client/src/app/home-shell.ts), in the reader's language and
+    // theme, with the app's scripts held back; then the app's own render, which replaces it.
+    const boxes = `(() => {
+      const box = (s) => { const b = document.querySelector(s)?.getBoundingClientRect(); return b ? [b.x, b.y, b.width, b.height].map(Math.round).join(',') : null; };
+      return { intro: box('.page-intro'), header: box('.page-header'), language: box('.language-select__button'),
+        text: document.querySelector('.page-intro')?.textContent, theme: document.documentElement.dataset.theme,
+        lang: document.documentElement.lang, busy: document.querySelector('#root > .boot')?.getAttribute('aria-busy') ?? null };
+    })()`;
+    for (const [locale, colorScheme] of [
+      ['de-DE', 'dark'],
+      ['ja-JP', 'light'],
+    ] as const) {
+      const { context, page, errors } = await phonePage(browser, { locale });
+      await page.emulateMedia({ colorScheme });
+      await page.route('**/assets/*.js', (route) => route.abort());
+      await page.goto(`${app.url}/#/pages/index/index`);
+      const shell = await page.evaluate<Record<string, string | null>>(boxes);
+      expect(shell.busy).toBe('true');
+      expect(shell.theme).toBe(colorScheme);
+      await page.unroute('**/assets/*.js');
+      await page.reload();
+      await page.getByTestId('language-button').waitFor();
+      const drawn = await page.evaluate<Record<string, string | null>>(boxes);
+      expect(drawn.busy).toBeNull(); // the app's render replaced the first paint
+      expect({ ...shell, busy: null }).toEqual(drawn);
+      expect(errors.filter((e) => !e.includes('ERR_FAILED'))).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('shows a newcomer every Home section with live prices, in the chosen language', async () => {
     const { page, errors } = await phonePage(browser);
     await page.goto(`${app.url}/#/pages/index/index`);

@@ -196,6 +196,7 @@ function lighthouse(app: AppUnderTest): Row[] {
     return [{ metric, figure: '—', budget, mark: 'not run' }];
   }
   interface Report {
+    runtimeError?: { code: string; message: string };
     categories: { performance: { score: number | null } };
     audits: Record<
       string,
@@ -222,16 +223,24 @@ function lighthouse(app: AppUnderTest): Row[] {
         env: { ...process.env, CHROME_PATH: chromiumPath },
       },
     );
+    let report: Report;
     try {
-      return JSON.parse(res.stdout) as Report;
+      report = JSON.parse(res.stdout) as Report;
     } catch {
       return res.stderr.trim().slice(-500);
     }
+    // A report can come back with no figures either (its runtimeError says why; score null).
+    if (report.runtimeError || report.categories.performance.score === null)
+      return report.runtimeError?.message ?? 'a report without a performance score';
+    return report;
   };
   const runs: Report[] = [];
+  // `--save-reports=<dir>` keeps each run's JSON report (lighthouse-<n>.json) for a closer look.
+  const saveTo = process.argv.find((a) => a.startsWith('--save-reports='))?.slice(15);
   for (let i = 1; i <= LIGHTHOUSE_RUNS; i++) {
     // Lighthouse now and then loses its own trace (NO_NAVSTART) with headless Chromium: such a
-    // run has no figures at all, so it is run again (twice at most) rather than counted.
+    // run has no figures at all (no report, or one with a runtimeError), so it is run again
+    // (twice at most) rather than counted.
     let r = runOnce();
     for (let retry = 1; typeof r === 'string' && retry <= 2; retry++) {
       console.log(`Lighthouse run ${i} produced no report, running it again: ${r}`);
@@ -242,6 +251,10 @@ function lighthouse(app: AppUnderTest): Row[] {
       return [{ metric, figure: 'no report', budget, mark: 'not run' }];
     }
     runs.push(r);
+    if (saveTo) {
+      fs.mkdirSync(saveTo, { recursive: true });
+      fs.writeFileSync(path.join(saveTo, `lighthouse-${i}.json`), JSON.stringify(r));
+    }
     const audit = (id: string) => r.audits[id]?.displayValue ?? '?';
     console.log(
       `Lighthouse run ${i}: score ${Math.round((r.categories.performance.score ?? 0) * 100)}, ` +
@@ -283,6 +296,16 @@ function lighthouse(app: AppUnderTest): Row[] {
 /** One row of a Lighthouse table audit; only the fields read here. */
 interface AuditItem {
   url?: string;
+  node?: {
+    nodeLabel?: string;
+    snippet?: string;
+    selector?: string;
+    boundingRect?: { width?: number; height?: number };
+  };
+  items?: AuditItem[];
+  phase?: string;
+  timing?: number;
+  percent?: string;
   group?: string;
   groupLabel?: string;
   startTime?: number;
@@ -319,6 +342,21 @@ function printLongTasks(
     .map((w) => `${w.groupLabel ?? w.group} ${ms(w.duration)}`)
     .join(', ');
   console.log(`Main-thread work: ${work}`);
+  // The element Lighthouse took as the largest paint, and LCP's phases (TTFB, load delay and
+  // time, render delay): a render delay means the element waited for the main thread.
+  const lcpTables = items('largest-contentful-paint-element');
+  const element = lcpTables[0]?.items?.[0]?.node;
+  if (element) {
+    const rect = element.boundingRect;
+    // A zero box: the element is no longer in the page at the end of the run (index.html's first
+    // paint of Home, replaced by the app's render).
+    const box = rect?.width ? `${rect.width}×${rect.height ?? '?'}` : 'since replaced';
+    console.log(
+      `LCP element: ${element.selector ?? '?'} (${box}) ${(element.snippet ?? '').slice(0, 160)}`,
+    );
+  }
+  const phases = (lcpTables[1]?.items ?? []).map((p) => `${p.phase} ${ms(p.timing)}`).join(', ');
+  if (phases) console.log(`LCP phases: ${phases}`);
   console.log('Script cost (total / evaluation / parse+compile):');
   for (const b of items('bootup-time').slice(0, 6)) {
     console.log(

@@ -10,6 +10,9 @@ import { appRoutes, HOME, homeAliases, type BuiltPage } from './route-table';
 import './tokens.css';
 import './app.css';
 import '@client/components/components.css';
+// What index.html's first paint of Home draws with (app/home-shell.ts): inlined with the above.
+import '@client/components/brand.css';
+import '@client/pages/home/home.css';
 
 // Every page is its own chunk: the first load carries the shell, not the chart library.
 const pages: Record<BuiltPage, LazyPage<object>> = {

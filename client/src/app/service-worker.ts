@@ -5,12 +5,18 @@
  * (skipWaiting + clients.claim in sw.js). The worker never touches /api/ or /socket.io/.
  */
 
-/** Paths of the entry script, its modulepreloads and the stylesheets index.html references. */
+/**
+ * Paths of the entry script, its modulepreloads and the stylesheets index.html references, the
+ * inlined one by the file it was built as (`<style data-href>`, client/vite.config.ts).
+ */
 export function shellAssetUrls(doc: Document): string[] {
-  const nodes = doc.querySelectorAll<HTMLScriptElement | HTMLLinkElement>(
-    'script[type="module"][src], link[rel="modulepreload"][href], link[rel="stylesheet"][href]',
+  const nodes = doc.querySelectorAll<HTMLScriptElement | HTMLLinkElement | HTMLStyleElement>(
+    'script[type="module"][src], link[rel="modulepreload"][href], link[rel="stylesheet"][href], style[data-href]',
   );
-  return [...nodes].map((node) => new URL('src' in node ? node.src : node.href).pathname);
+  return [...nodes].map((node) => {
+    const url = 'src' in node ? node.src : 'href' in node ? node.href : (node.dataset.href ?? '');
+    return new URL(url, location.href).pathname;
+  });
 }
 
 /** A short, stable id for a set of asset URLs (FNV-1a, 32 bits, base 36); order does not count. */

@@ -1,4 +1,6 @@
-import { defaultLanguage, languages, type Language } from '@shared/languages';
+// A relative path, not @shared: the build's config imports this module (the home shell's
+// texts, client/vite.config.ts), and the config is loaded without the app's aliases.
+import { defaultLanguage, languages, type Language } from '../../../shared/src/languages';
 
 /** The ten languages of product/DECISIONS.md ("Languages"), one list shared with the server. */
 export { defaultLanguage, languages, type Language };

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { HomeContent } from '@shared/content';
@@ -12,12 +13,20 @@ import { paths } from '@client/app/route-table';
 
 export type HomeRequest = RequestState<HomeContent> & { retry: () => void; lang: string };
 
-/** Banners, highlights and the first news, in the current language (again on a switch). */
+/**
+ * Banners, highlights and the first news, in the current language (again on a switch). The same
+ * object until the request's state changes, so Home can draw it through useDeferredValue.
+ */
 export function useHomeContent(): HomeRequest {
   const { i18n } = useTranslation();
   const lang = i18n.resolvedLanguage ?? i18n.language;
   const request = useApiQuery(['home', lang], () => getHomeContent(lang));
-  return { ...request, lang };
+  const outcome =
+    request.status === 'ready' ? request.data : request.status === 'error' ? request.error : null;
+  // `retry` is kept from the first render of a state: it refetches the query, whichever render
+  // made it.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => ({ ...request, lang }), [request.status, outcome, lang]);
 }
 
 /** The carousel, or a quiet placeholder of its height while it loads. */

@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useEffect, useState } from 'react';
+import { memo, startTransition, useCallback, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LanguageSelect } from '@client/components/LanguageSelect';
@@ -24,12 +24,15 @@ import { BalanceCard, GuestActions, OpenTradesPill } from './HomeAccount';
  */
 export function HomePage() {
   const { t } = useTranslation();
-  const home = useHomeContent();
+  // Banners, highlights and news are drawn at a lower priority (issue 21): a query's answer
+  // re-renders its reader at once and in one piece; deferred, React draws them in a transition,
+  // in slices, as it does the live list below.
+  const home = useDeferredValue(useHomeContent());
   const loggedIn = useIsLoggedIn();
   // The page fills in from the top: what lies below the live list appears once the list has
-  // loaded (or failed), so nothing already on screen is pushed down by it.
+  // loaded (or failed), so nothing already on screen is pushed down by it (in a transition too).
   const [listSettled, setListSettled] = useState(false);
-  const settle = useCallback(() => setListSettled(true), []);
+  const settle = useCallback(() => startTransition(() => setListSettled(true)), []);
   return (
     <>
       <PageHeader title={<Brand />}>{loggedIn ? <LanguageSelect /> : <GuestActions />}</PageHeader>
