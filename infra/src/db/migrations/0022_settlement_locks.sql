@@ -25,6 +25,8 @@ DECLARE
   ids bigint[];
 BEGIN
   FOREACH house IN ARRAY ARRAY[false, true] LOOP
+    -- No house leg (a placement, a deposit to a user): nothing more to lock or write.
+    CONTINUE WHEN house AND array_position(p_owner, NULL) IS NULL;
     SELECT count(*) INTO wanted
       FROM (SELECT DISTINCT w.o, w.k FROM unnest(p_owner, p_account_kind) AS w(o, k)
              WHERE (w.o IS NULL) = house) d;
