@@ -39,7 +39,8 @@ describe('load: subscribers and traders on the scaled roles', { timeout: 300_000
       }),
     );
     ports[role] = { port, metrics };
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 200, 60_000);
+    // Generous: on a loaded CI machine one cold start (tsx compiling the server) took over 60 s.
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 200, 120_000);
   };
   const url = (role: string) => `http://127.0.0.1:${ports[role]!.port}`;
   const metricsUrl = (role: string) => `http://127.0.0.1:${ports[role]!.metrics}/metrics`;
@@ -64,7 +65,7 @@ describe('load: subscribers and traders on the scaled roles', { timeout: 300_000
     await start('api', { ...env, SETTLEMENT_WORKER: 'off', TRUST_PROXY: 'loopback' });
     await start('worker', env);
     await start('gateway', { ...env, API_URL: url('api') });
-  }, 240_000);
+  }, 480_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop('SIGTERM')));
