@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order } from '@shared/orders';
 import { openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
-import { fund, liveTick, publishMarket, recordTick } from '@tests/support/orders';
-import { startSettlementWorker } from './settlement.worker';
+import { fund, liveTick, publishMarket, recordTick, stoppedWorker } from '@tests/support/orders';
 
 // PostgreSQL only: PGlite runs inside the process, so its clock is the process clock by nature.
 describe('the worker judges acceptance and expiry by the database clock (PostgreSQL)', () => {
@@ -36,15 +35,7 @@ describe('the worker judges acceptance and expiry by the database clock (Postgre
   const workerAhead = async () => {
     vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ['Date'] });
     try {
-      const worker = startSettlementWorker({
-        db: t.db,
-        orders: api.orders,
-        userEvents: api.userEvents,
-        balancesChanged: () => undefined,
-        maxFeedDelayMs: 3000,
-        idleMs: 60_000,
-      });
-      await worker.stop();
+      const worker = await stoppedWorker(t.db, api);
       return { entries: await worker.entryBatch(), settled: await worker.settleBatch() };
     } finally {
       vi.useRealTimers();
