@@ -129,16 +129,22 @@ export interface SessionRow {
   frozen: boolean;
 }
 
-/** A live session: not revoked, not expired (by the database clock). */
-export async function liveSession(db: Queryable, tokenHash: string): Promise<SessionRow | null> {
-  const { rows } = await db.query<SessionRow>(
-    `SELECT s.user_id, s.last_seen_at, u.frozen_at IS NOT NULL AS frozen
+/**
+ * The live sessions (not revoked, not expired by the database clock) among many token hashes,
+ * by hash; a hash without one is absent.
+ */
+export async function liveSessions(
+  db: Queryable,
+  tokenHashes: readonly string[],
+): Promise<Map<string, SessionRow>> {
+  const { rows } = await db.query<SessionRow & { token_hash: string }>(
+    `SELECT s.token_hash, s.user_id, s.last_seen_at, u.frozen_at IS NOT NULL AS frozen
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-    [tokenHash],
+     WHERE s.token_hash = ANY($1::text[]) AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    [tokenHashes],
     { prepare: true },
   );
-  return rows[0] ?? null;
+  return new Map(rows.map((r) => [r.token_hash, r]));
 }
 
 /** Sliding expiry: a session in use lives another `ttlMs`. */

@@ -21,6 +21,7 @@ import {
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { CheckLimiter } from '@server/platform/check-limiter';
 import { addressKey, type Limiter } from '@server/platform/rate-limit';
+import { grouped } from '@server/platform/grouped';
 import type { UserEvents } from '@server/platform/user-events';
 import type { SessionInfo } from '@server/platform/http/auth';
 import * as repo from './auth.repo';
@@ -130,6 +131,16 @@ export function createAuthService(
     return ok;
   };
 
+  /**
+   * A session by its token's hash, read when the request asks: lookups that arrive while the
+   * database is busy share one statement (platform/grouped.ts), each still reading after it
+   * arrived, so a session revoked before a request is refused to it.
+   */
+  const liveSession = grouped(async (hashes: readonly string[]) => {
+    const found = await repo.liveSessions(db, hashes);
+    return hashes.map((h) => ({ value: found.get(h) ?? null }));
+  });
+
   return {
     /**
      * Step 1 of registration. Throttled per client address, and the invitation code is checked
@@ -236,7 +247,7 @@ export function createAuthService(
     async authenticate(token: string): Promise<SessionInfo | null> {
       if (!token || token.length > 100) return null;
       const tokenHash = hashToken(token);
-      const s = await repo.liveSession(db, tokenHash);
+      const s = await liveSession(tokenHash);
       if (!s) return null;
       if (Date.now() - s.last_seen_at.getTime() > TOUCH_EVERY_MS)
         await repo.touchSession(db, tokenHash, SESSION_TTL_MS);
