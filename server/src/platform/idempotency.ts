@@ -21,7 +21,8 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
-const hashRequest = (request: unknown) =>
+/** The hash a key's record keeps of its request (a repeat must ask for the same thing). */
+export const hashRequest = (request: unknown) =>
   createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
 /**
@@ -66,6 +67,62 @@ export async function idempotent<T>(
     );
     return { ...answer, replayed: false };
   });
+}
+
+/** A request's (user, key) and the hash of what it asked for, as `idempotent` records them. */
+export interface KeyedRequest {
+  userId: number;
+  key: string;
+  requestHash: string;
+}
+
+/**
+ * The batch form of `idempotent`'s first step, inside the caller's transaction: records many
+ * keys at once and returns the indexes of those that were new. A key already recorded (or being
+ * recorded by a transaction still running, which this waits for) is not new: its request goes
+ * through `idempotent` alone afterwards, to be replayed or refused. Keys are written in (user,
+ * key) order, so two batches never wait for each other's keys in a cycle. The list must not hold
+ * one (user, key) twice.
+ */
+export async function recordKeys(
+  tx: Queryable,
+  list: readonly KeyedRequest[],
+): Promise<Set<number>> {
+  const { rows } = await tx.query<{ n: number }>(
+    `WITH k AS (
+       INSERT INTO idempotency_keys (user_id, key, request_hash)
+       SELECT v.user_id, v.key, v.request_hash
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(user_id, key, request_hash)
+       ORDER BY v.user_id, v.key
+       ON CONFLICT DO NOTHING
+       RETURNING user_id, key
+     )
+     SELECT v.n::int AS n FROM k
+     JOIN unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS v(user_id, key, n)
+       ON v.user_id = k.user_id AND v.key = k.key`,
+    [list.map((r) => r.userId), list.map((r) => r.key), list.map((r) => r.requestHash)],
+    { prepare: true },
+  );
+  return new Set(rows.map((r) => r.n - 1));
+}
+
+/** The batch form of `idempotent`'s last step: stores each new key's answer. */
+export async function storeAnswers(
+  tx: Queryable,
+  list: readonly { userId: number; key: string; status: number; body: unknown }[],
+): Promise<void> {
+  await tx.query(
+    `UPDATE idempotency_keys k SET status = v.status, body = v.body::jsonb
+     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) AS v(user_id, key, status, body)
+     WHERE k.user_id = v.user_id AND k.key = v.key`,
+    [
+      list.map((r) => r.userId),
+      list.map((r) => r.key),
+      list.map((r) => r.status),
+      list.map((r) => JSON.stringify(r.body)),
+    ],
+    { prepare: true },
+  );
 }
 
 /**

@@ -64,48 +64,62 @@ export async function insertOrder(
   return rows[0]!;
 }
 
+/** A new order as placement makes it (acceptance and expiry come from the database's clock). */
+export type NewOrder = Parameters<typeof insertOrder>[1];
+
 /**
- * Accepts an order and moves its stake (available → in orders of its mode) in one statement: the
- * order row, then the ledger's `ledger_transfer` (the same movement `transfer` makes, with the new
- * order's id in its ref). Alone, the statement is its own transaction: both are written or
- * neither, and an overdraft (SQLSTATE 23514) writes nothing.
+ * Accepts many orders and moves each one's stake (available → in orders of its mode) in one
+ * statement: the order rows, then the ledger's `ledger_transfer` with one transfer per order (the
+ * same movement `transfer` makes, with the order's id in its ref). Alone, the statement is its own
+ * transaction: every order and stake is written or none is, and an overdraft of any one (SQLSTATE
+ * 23514, a 409 INSUFFICIENT_BALANCE here) writes nothing. Two orders of one user draw on the
+ * balance in list order. Returns the rows in the list's order.
  */
-export async function insertOrderWithStake(
+export async function insertOrdersWithStakes(
   db: Queryable,
-  o: Parameters<typeof insertOrder>[1],
-): Promise<OrderRow> {
-  const accounts = orderAccounts[o.mode];
-  const stake: TransferSpec = {
+  list: readonly NewOrder[],
+): Promise<OrderRow[]> {
+  const stakes = list.map((o): TransferSpec => ({
     kind: 'order_stake',
     userId: o.userId,
     legs: [
-      { account: { user: o.userId, kind: accounts.available }, amount: -o.amount },
-      { account: { user: o.userId, kind: accounts.inOrders }, amount: o.amount },
+      { account: { user: o.userId, kind: orderAccounts[o.mode].available }, amount: -o.amount },
+      { account: { user: o.userId, kind: orderAccounts[o.mode].inOrders }, amount: o.amount },
     ],
-  };
-  // The transfer's ref is the one value the order decides: it is built in SQL from the new id.
+  }));
+  // The transfers' refs are the one value the orders decide: built in SQL from the new ids, which
+  // are drawn first so that each transfer's ref names its own order.
   const [kinds, users, , modes, ...legs] = transferParams.values(
-    [stake],
-    stake.legs.map((l) => ({ ord: 1, ...l })),
+    stakes,
+    stakes.flatMap((t, i) => t.legs.map((l) => ({ ord: i + 1, ...l }))),
   );
   const placed = db.query<OrderRow>(
-    `WITH o AS (
-       INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
-       SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000, $7
-       FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
+    `WITH v AS MATERIALIZED (
+       SELECT nextval('orders_id_seq') AS id, v.*
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::text[])
+            WITH ORDINALITY AS v(user_id, product_id, direction, amount, duration, rate_bp, mode, n)
+     ), o AS (
+       INSERT INTO orders (id, user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
+       OVERRIDING SYSTEM VALUE
+       SELECT v.id, v.user_id, v.product_id, v.direction, v.amount, v.duration, v.rate_bp, x.a, x.ms,
+              x.a + make_interval(secs => v.duration), x.ms + v.duration * 1000, v.mode
+       FROM v, (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
+       ORDER BY v.n
        RETURNING ${columns}
+     ), t AS (
+       SELECT count(*) AS transfers FROM ledger_transfer(
+         $8::text[], $9::bigint[], (SELECT array_agg('order:' || v.id ORDER BY v.n) FROM v), $10::text[],
+         $11::int[], $12::bigint[], $13::text[], $14::bigint[], $15::text[])
      )
-     SELECT o.* FROM o CROSS JOIN LATERAL ledger_transfer(
-       $8::text[], $9::bigint[], ARRAY['order:' || o.id], $10::text[],
-       $11::int[], $12::bigint[], $13::text[], $14::bigint[], $15::text[]) t`,
+     SELECT o.* FROM o JOIN v ON v.id = o.id CROSS JOIN t ORDER BY v.n`,
     [
-      o.userId,
-      o.productId,
-      o.direction,
-      o.amount,
-      o.duration,
-      o.rateBp,
-      o.mode,
+      list.map((o) => o.userId),
+      list.map((o) => o.productId),
+      list.map((o) => o.direction),
+      list.map((o) => o.amount),
+      list.map((o) => o.duration),
+      list.map((o) => o.rateBp),
+      list.map((o) => o.mode),
       kinds,
       users,
       modes,
@@ -113,7 +127,9 @@ export async function insertOrderWithStake(
     ],
     { prepare: true },
   );
-  return (await placed.catch(refuseOverdraft)).rows[0]!;
+  const { rows } = await placed.catch(refuseOverdraft);
+  if (rows.length !== list.length) throw new Error('placement: an order was not written');
+  return rows;
 }
 
 export async function orderOfUser(

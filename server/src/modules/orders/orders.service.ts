@@ -8,11 +8,11 @@ import {
 import { unitsToPrice } from '@shared/price';
 import type { Db, Queryable } from '@infra/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
-import { idempotent } from '@server/platform/idempotency';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
 import * as repo from './orders.repo';
+import { createPlacementQueue, type PlacementQueueOptions } from './placement-queue';
 
 export interface OrdersDeps {
   db: Db;
@@ -25,6 +25,8 @@ export interface OrdersDeps {
   /** Called after a commit that changed a user's balances (sends the `balance` event). */
   balancesChanged: (userIds: number[]) => void;
   now?: () => number;
+  /** How placements are grouped into statements (placement-queue.ts); its defaults otherwise. */
+  placementBatching?: Pick<PlacementQueueOptions, 'maxBatch' | 'maxInFlight'>;
 }
 
 /** Database rows never leave the server: this is the Order of API.md. */
@@ -65,6 +67,7 @@ interface Side {
 export function createOrdersService(d: OrdersDeps) {
   const now = d.now ?? Date.now;
   const present = (o: repo.OrderRow) => presentOrder(o, d.market.spec(o.product_id).precision);
+  const place = createPlacementQueue({ db: d.db, present, ...d.placementBatching });
 
   /**
    * Accepts a timed order: every refusal of API.md is checked before anything is written; then
@@ -113,15 +116,9 @@ export function createOrdersService(d: OrdersDeps) {
       duration: body.duration,
       rateBp: rateToBp(rung.rate),
     };
-    const accept = async (db: Queryable) => ({
-      status: 201,
-      body: present(await repo.insertOrderWithStake(db, order)),
-    });
-    // The order and its stake are one statement, so without a key it needs no transaction of its
-    // own; with a key, the key's record commits with it.
-    const answer = idempotencyKey
-      ? await idempotent(d.db, { userId, key: idempotencyKey, request: body }, accept)
-      : { ...(await accept(d.db)), replayed: false };
+    // The order and its stake are written in one statement, with other placements when the
+    // database is busy; with a key, the key's record commits with them (placement-queue.ts).
+    const answer = await place({ order, key: idempotencyKey, request: body });
     if (!answer.replayed) {
       d.userEvents.emit(userId, 'order', answer.body);
       d.balancesChanged([userId]);

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '@infra/db';
+import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
+import { bulkUsers } from '@tests/support/bulk-orders';
+import { checkLedger, userBalances } from '../ledger/ledger';
+import { createPlacementQueue, type Placement } from './placement-queue';
+import { presentOrder } from './orders.service';
+
+describe.each(dbDrivers())('placements with group commit on %s', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+  });
+  afterAll(async () => {
+    await t.drop();
+  });
+
+  /** The database, counting the statements that write orders. */
+  const counted = () => {
+    const seen = { orderStatements: 0 };
+    const count = (q: Queryable['query']): Queryable['query'] =>
+      ((sql, params, options) => {
+        if (sql.includes('INSERT INTO orders')) seen.orderStatements++;
+        return q(sql, params, options);
+      }) as Queryable['query'];
+    const db: Db = {
+      ...t.db,
+      query: count(t.db.query),
+      transaction: (fn, opts) =>
+        t.db.transaction((tx) => fn({ ...tx, query: count(tx.query) }), opts),
+    };
+    return { db, seen };
+  };
+  /** A queue that writes one group at a time, so those placed together wait and go as one. */
+  const queue = (db: Db) =>
+    createPlacementQueue({ db, present: (row) => presentOrder(row, 2), maxInFlight: 1 });
+  const placement = (userId: number, amount = 10_000, key?: string): Placement => {
+    const request = {
+      productId: 'BTCUSDT',
+      direction: 'up' as const,
+      amount,
+      duration: 30,
+      mode: 'real' as const,
+    };
+    return {
+      order: {
+        userId,
+        mode: 'real',
+        productId: 'BTCUSDT',
+        direction: 'up',
+        amount,
+        duration: 30,
+        rateBp: 8000,
+      },
+      key,
+      request,
+    };
+  };
+  /** Each order's stake transfer: its user and the amount that left their available balance. */
+  const stakesOf = async (ids: string[]) =>
+    (
+      await t.db.query<{ ref: string; user_id: number; amount: number }>(
+        `SELECT t.ref, t.user_id, -e.amount AS amount FROM transfers t
+         JOIN entries e ON e.transfer_id = t.id
+         JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'available'
+         WHERE t.kind = 'order_stake' AND t.ref = ANY($1::text[]) ORDER BY t.ref`,
+        [ids.map((id) => `order:${id}`)],
+      )
+    ).rows;
+
+  it('writes the placements that arrive while one is under way in one statement, each with its own order and stake', async () => {
+    const [a, b] = await bulkUsers(t.db, 2, 100_000);
+    const { db, seen } = counted();
+    const place = queue(db);
+    const answers = await Promise.all([
+      place(placement(a!, 10_000)),
+      place(placement(a!, 20_000)),
+      place(placement(b!, 30_000)),
+      place(placement(a!, 40_000)),
+      place(placement(b!, 50_000)),
+    ]);
+    // The first went alone; the four that came while it was written went together.
+    expect(seen.orderStatements).toBe(2);
+    expect(answers.map((x) => [x.status, x.body.amount, x.replayed])).toEqual([
+      [201, 10_000, false],
+      [201, 20_000, false],
+      [201, 30_000, false],
+      [201, 40_000, false],
+      [201, 50_000, false],
+    ]);
+    const ids = answers.map((x) => x.body.id);
+    expect(new Set(ids).size).toBe(5);
+    const users = [a, a, b, a, b];
+    expect(await stakesOf(ids)).toEqual(
+      answers
+        .map((x, i) => ({ ref: `order:${x.body.id}`, user_id: users[i], amount: x.body.amount }))
+        .sort((p, q) => p.ref.localeCompare(q.ref)),
+    );
+    expect(await userBalances(t.db, a!)).toMatchObject({ available: 30_000, in_orders: 70_000 });
+    expect(await userBalances(t.db, b!)).toMatchObject({ available: 20_000, in_orders: 80_000 });
+    expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('costs an overdraft only its own order: the group is written again one by one', async () => {
+    const [rich] = await bulkUsers(t.db, 1, 100_000);
+    const [poor] = await bulkUsers(t.db, 1, 10_000);
+    const { db, seen } = counted();
+    const place = queue(db);
+    const answers = await Promise.allSettled([
+      place(placement(rich!, 10_000)),
+      place(placement(poor!, 10_000)),
+      place(placement(poor!, 10_000)),
+      place(placement(rich!, 10_000)),
+    ]);
+    expect(
+      answers.map((x) =>
+        x.status === 'fulfilled' ? x.value.status : (x.reason as { code: string }).code,
+      ),
+    ).toEqual([201, 201, 'INSUFFICIENT_BALANCE', 201]);
+    // Alone, then a group of three that failed on the overdraft, then each of the three alone.
+    expect(seen.orderStatements).toBe(5);
+    expect(await userBalances(t.db, rich!)).toMatchObject({ available: 80_000, in_orders: 20_000 });
+  });
+
+  it('keys: a new one is recorded with its answer; a known one, or one sent twice in a group, replays; another body is refused', async () => {
+    const [u] = await bulkUsers(t.db, 1, 100_000);
+    const { db, seen } = counted();
+    const place = queue(db);
+    const first = await place(placement(u!, 10_000, 'k-a'));
+    const answers = await Promise.allSettled([
+      place(placement(u!, 10_000, 'k-a')),
+      place(placement(u!, 20_000, 'k-b')),
+      place(placement(u!, 20_000, 'k-b')),
+      place(placement(u!, 30_000)),
+      place(placement(u!, 40_000, 'k-a')),
+    ]);
+    const [again, b1, b2, plain, other] = answers;
+    expect(again).toMatchObject({ status: 'fulfilled', value: { ...first, replayed: true } });
+    expect(b1).toMatchObject({ status: 'fulfilled', value: { status: 201, replayed: false } });
+    expect(b2).toEqual({
+      status: 'fulfilled',
+      value: { ...((b1 as PromiseFulfilledResult<unknown>).value as object), replayed: true },
+    });
+    expect(plain).toMatchObject({ status: 'fulfilled', value: { status: 201, replayed: false } });
+    expect(other).toMatchObject({ status: 'rejected', reason: { code: 'IDEMPOTENCY_MISMATCH' } });
+    // 'k-a' alone; then one group with 'k-b' and the unkeyed one; the repeats wrote no order.
+    expect(seen.orderStatements).toBe(2);
+    expect(await userBalances(t.db, u!)).toMatchObject({ available: 40_000, in_orders: 60_000 });
+    const stored = await t.db.query<{ key: string; status: number; body: { id: string } }>(
+      'SELECT key, status, body FROM idempotency_keys WHERE user_id = $1 ORDER BY key',
+      [u],
+    );
+    expect(stored.rows).toEqual([
+      { key: 'k-a', status: 201, body: first.body },
+      {
+        key: 'k-b',
+        status: 201,
+        body: (b1 as PromiseFulfilledResult<{ body: unknown }>).value.body,
+      },
+    ]);
+    expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+  });
+});
