@@ -3,7 +3,7 @@
  * time → the entry written on the order, by the settlement workers, while orders pour in), and the
  * settlement lag (expiry → settled) of 1 000 orders expiring in the same second, with the live
  * simulator writing the tape. PostgreSQL when DATABASE_URL is set (a fresh schema), else PGlite.
- * Prints figures; asserts nothing. Flags: --seconds N (placement phase), --concurrency N,
+ * Prints figures; asserts nothing. Flags: --seconds N (placement phase), --concurrency N, --keys,
  * --orders N, --workers N, --port N (`--help` lists them).
  */
 import { fork } from 'node:child_process';
@@ -24,8 +24,9 @@ import { buildTestApi } from '@tests/support/api';
 import { bulkOrders, bulkUsers, expireAllAt, settlementFacts } from '@tests/support/bulk-orders';
 import { openTestDb } from '@tests/support/db';
 
-const usage = `usage: npm run bench:orders -- [--seconds 10] [--concurrency 32] [--orders 1000]
+const usage = `usage: npm run bench:orders -- [--seconds 10] [--concurrency 32] [--keys] [--orders 1000]
   [--workers 4] [--port 0] [--profile file.cpuprofile]
+  --keys: each placement carries a fresh Idempotency-Key, as the app's own placements do.
   --port: the api's HTTP port (0: any free one).
   --profile: write a CPU profile of the server over the placement phase (summarise it with
   npx tsx tests/load/bench/profile-summary.ts <file>). PostgreSQL when DATABASE_URL is set, else PGlite.`;
@@ -40,6 +41,7 @@ function options() {
       workers: { type: 'string', default: '4' },
       port: { type: 'string', default: '0' },
       profile: { type: 'string' },
+      keys: { type: 'boolean', default: false },
       help: { type: 'boolean' },
     },
   });
@@ -62,6 +64,7 @@ function options() {
     workerCount: num('workers', 1, 64),
     port: num('port', 0, 65_535),
     profileFile: values.profile,
+    keys: values.keys ?? false,
   };
 }
 let parsed: ReturnType<typeof options>;
@@ -71,7 +74,7 @@ try {
   console.error(`${(err as Error).message}\n${usage}`);
   process.exit(2);
 }
-const { seconds, concurrency, orderCount, workerCount, port, profileFile } = parsed;
+const { seconds, concurrency, orderCount, workerCount, port, profileFile, keys } = parsed;
 
 /**
  * CPU time of every PostgreSQL process on this machine (user + system, ms), from /proc: the
@@ -188,7 +191,7 @@ const placeFor = (secs: number) => {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const job: PlaceJob = { base, tokens, productIds: crypto, concurrency, seconds: secs };
+  const job: PlaceJob = { base, tokens, productIds: crypto, concurrency, seconds: secs, keys };
   loader.send(job);
   return new Promise<PlaceResult>((resolve, reject) => {
     loader.once('message', (m) => resolve(m as PlaceResult));
@@ -218,7 +221,7 @@ const latency = decodeFromCompressedBase64(result.latency);
 const placed = result.statuses['201'] ?? 0;
 const cpuMs = (cpu.user + cpu.system) / 1000;
 console.log(
-  `\nplacements: ${placed} accepted in ${seconds} s = ${(placed / seconds).toFixed(0)}/s with ${concurrency} concurrent clients; answers ${JSON.stringify(result.statuses)}`,
+  `\nplacements: ${placed} accepted in ${seconds} s = ${(placed / seconds).toFixed(0)}/s with ${concurrency} concurrent clients${keys ? ', each with an Idempotency-Key' : ''}; answers ${JSON.stringify(result.statuses)}`,
 );
 console.log(
   `placement latency ms: p50 ${(latency.getValueAtPercentile(50) / 1000).toFixed(1)}, p99 ${(latency.getValueAtPercentile(99) / 1000).toFixed(1)}, max ${(latency.maxValue / 1000).toFixed(1)}`,

@@ -4,6 +4,7 @@
  * keep-alive HTTP from `concurrency` lanes until `seconds` have passed, and answers with the
  * statuses and the latency histogram (HdrHistogram, compressed base64), then exits.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { build, encodeIntoCompressedBase64 } from 'hdr-histogram-js';
 
@@ -13,6 +14,8 @@ export interface PlaceJob {
   productIds: string[];
   concurrency: number;
   seconds: number;
+  /** Send a fresh Idempotency-Key with each order, as the app does. */
+  keys: boolean;
 }
 
 export interface PlaceResult {
@@ -40,6 +43,7 @@ async function run(job: PlaceJob): Promise<PlaceResult> {
             'content-type': 'application/json',
             authorization: `Bearer ${token}`,
             'content-length': Buffer.byteLength(body),
+            ...(job.keys ? { 'idempotency-key': randomUUID() } : {}),
           },
         },
         (res) => {
