@@ -10,9 +10,10 @@ export interface GroupedOptions {
 
 /**
  * Group commit: turns `run`, which does the work of many items in one go (one statement, one
- * round trip), into a function of one item. An item that finds fewer than `maxInFlight` runs under
- * way starts one at once, alone, so at rest nothing waits; items arriving while the database is
- * busy wait and share the next run (up to `maxBatch`). Under load that shares a statement's fixed
+ * round trip), into a function of one item. Items that arrive in one turn of the event loop start
+ * a run together at its end when fewer than `maxInFlight` runs are under way, so at rest nothing
+ * waits longer than that turn; items arriving while the database is busy wait and share the next
+ * run (up to `maxBatch`). Under load that shares a statement's fixed
  * cost (the round trip, parsing, the commit) among them. `run` answers each item in order; if it
  * throws, every item of its group fails with that error.
  */
@@ -48,10 +49,20 @@ export function grouped<T, R>(
       );
     }
   };
+  // A new item waits for the end of the event loop's turn, so that those that arrive in the same
+  // turn (requests read from several sockets at once) start together.
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    drain();
+  };
   return (item) =>
     new Promise<R>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      drain();
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
     });
 }
 

@@ -6,7 +6,7 @@ import {
   type TradeMode,
 } from '@shared/orders';
 import { unitsToPrice } from '@shared/price';
-import type { Db, Queryable } from '@infra/db';
+import type { Db } from '@infra/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';

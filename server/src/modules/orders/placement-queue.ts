@@ -105,9 +105,9 @@ export function createPlacementQueue(o: PlacementQueueOptions) {
         return new Map<Placement, Placed>();
       });
       return Promise.all(
-        group.map((p) => {
+        group.map((p): Promise<Outcome<Placed>> => {
           const answer = answered.get(p);
-          return answer ? { value: answer } : outcomeOf(() => alone(p));
+          return answer ? Promise.resolve({ value: answer }) : outcomeOf(() => alone(p));
         }),
       );
     },
