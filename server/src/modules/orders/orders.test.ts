@@ -169,6 +169,25 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
       .expect(400);
   });
 
+  it('places one order for the same Idempotency-Key sent five times at once, and answers each with it', async () => {
+    const u = await funded();
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        api.http.post('/api/orders').set(u.auth).set('Idempotency-Key', 'k-burst').send(order()),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    const ids = new Set(answers.map((r) => (r.body as Order).id));
+    expect(ids.size).toBe(1);
+    expect(await userBalances(t.db, Number(u.user.id))).toMatchObject({
+      available: 90_000,
+      in_orders: 10_000,
+    });
+    expect((await api.http.get('/api/orders').set(u.auth)).body.items).toHaveLength(1);
+    expect(orderEvents([...ids][0]!)).toHaveLength(1);
+  });
+
   it('keeps orders private: another user gets 404, anonymous 401', async () => {
     const a = await funded();
     const b = await funded();
