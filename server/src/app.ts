@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import compression from 'compression';
 import cors from 'cors';
 import type { Config } from './config';
@@ -13,6 +11,7 @@ import { errorHandler } from './platform/http/error-handler';
 import { notFound } from './platform/http/errors';
 import { healthRoutes } from './platform/http/health';
 import { requestLog } from './platform/http/request-log';
+import { securityHeaders } from './platform/http/security-headers';
 import { httpMetrics, markRouteBase } from './platform/http/http-metrics';
 import type { Metrics } from './platform/metrics';
 import { marketRoutes } from './modules/market/market.routes';
@@ -125,21 +124,8 @@ export function createApiApp({
   if (metrics) app.use(httpMetrics(metrics.httpDuration));
   // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // The client opens its websocket to the same origin; allow ws(s) for it.
-          'connect-src': ["'self'", 'ws:', 'wss:'],
-          // index.html's one inline script (Home's first paint, client/src/app/home-shell.ts), by
-          // its hash: no other inline script runs.
-          'script-src': ["'self'", () => inlineScriptHashes(config.clientDir)],
-          // An https APP_LOGO_URL is shown from its own origin.
-          'img-src': ["'self'", 'data:', 'blob:', ...logoOrigin(config.APP_LOGO_URL)],
-        },
-      },
-    }),
-  );
+  // helmet's headers on every response, worked out once per build of the client.
+  app.use(securityHeaders({ clientDir: config.clientDir, logoUrl: config.APP_LOGO_URL }));
   // gzip for the client's scripts and styles (a third of their size on a phone's network) and
   // for JSON answers; images and small answers pass through as they are.
   app.use(compression());
@@ -199,41 +185,6 @@ export function createApiApp({
  * Files the browser must check on every use: they keep their names from build to build. The
  * service worker above all: an immutable copy would pin every visitor to one version.
  */
-/** The origin of an https logo URL (a same-origin path needs none). */
-const logoOrigin = (url: string | undefined): string[] =>
-  url?.startsWith('https://') ? [new URL(url).origin] : [];
-
-let hashed: { file: string; mtimeMs: number; checkedAt: number; sources: string } | undefined;
-
-/**
- * The CSP sources of index.html's inline scripts ('sha256-…' each), read again when the file
- * changes (a rebuild while the server runs); none while the client is not built. Every response
- * carries the header, so the file is looked at no more than once a second (a stat per request
- * cost a placement about 40 µs of CPU).
- */
-function inlineScriptHashes(dir: string): string {
-  const file = path.join(dir, 'index.html');
-  const now = Date.now();
-  if (hashed?.file === file && now - hashed.checkedAt < 1000) return hashed.sources;
-  let mtimeMs: number;
-  try {
-    mtimeMs = fs.statSync(file).mtimeMs;
-  } catch {
-    hashed = undefined;
-    return '';
-  }
-  if (hashed?.file !== file || hashed.mtimeMs !== mtimeMs) {
-    const html = fs.readFileSync(file, 'utf8');
-    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
-    const sources = scripts.map(
-      (js) => `'sha256-${createHash('sha256').update(js).digest('base64')}'`,
-    );
-    hashed = { file, mtimeMs, checkedAt: now, sources: sources.join(' ') };
-  }
-  hashed.checkedAt = now;
-  return hashed.sources;
-}
-
 const revalidated = new Set(['sw.js', 'manifest.webmanifest', 'index.html', 'ops.html']);
 
 function serveClient(app: Express, dir: string): void {
