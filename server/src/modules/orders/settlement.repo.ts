@@ -154,7 +154,10 @@ export async function fillEntries(
   return rows;
 }
 
-/** Writes many results in one statement; only orders still open change. */
+/**
+ * Writes many results in one statement; only orders still open change. Returns what the database
+ * adds to each order it changed (its id and settlement time): the caller has the rest.
+ */
 export async function markSettledMany(
   tx: Queryable,
   list: readonly {
@@ -164,14 +167,14 @@ export async function markSettledMany(
     payout: number;
     voidReason: string | null;
   }[],
-): Promise<OrderRow[]> {
-  const { rows } = await tx.query<OrderRow>(
+): Promise<{ id: number; settled_at: Date }[]> {
+  const { rows } = await tx.query<{ id: number; settled_at: Date }>(
     `UPDATE orders o SET status = v.status, exit_seq = v.exit_seq, exit_ts = v.exit_ts, exit_price = v.exit_price,
             payout = v.payout, void_reason = v.void_reason, settled_at = now()
      FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[])
           AS v(id, status, exit_seq, exit_ts, exit_price, payout, void_reason)
      WHERE o.id = v.id AND o.status = 'open'
-     RETURNING ${columns.replace(/(\w+)/g, 'o.$1')}`,
+     RETURNING o.id, o.settled_at`,
     [
       list.map((x) => x.id),
       list.map((x) => x.status),
@@ -181,6 +184,7 @@ export async function markSettledMany(
       list.map((x) => x.payout),
       list.map((x) => x.voidReason),
     ],
+    { prepare: true },
   );
   return rows;
 }
