@@ -11,7 +11,7 @@ import {
   recordTick,
   stoppedWorker,
 } from '@tests/support/orders';
-import { advanceWatermark } from '@sim/tape.repo';
+import { advanceWatermark, insertTicks } from '@sim/tape.repo';
 import { checkLedger, userBalances } from '../ledger/ledger';
 
 describe.each(dbDrivers())('timed orders on %s', (kind) => {
@@ -228,6 +228,39 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     await advanceWatermark(t.db, expiresMs);
     expect(await worker.settleBatch()).toBe(1);
     expect(await get()).toMatchObject({ status: 'won', exit: { price: '1.08490' } });
+  });
+
+  it('exits at the last tick at or before expiry, of several at that time the last recorded (seq)', async () => {
+    const u = await funded(100_000);
+    await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    const placed = (await api.http.post('/api/orders').set(u.auth).send(order()).expect(201))
+      .body as Order;
+    // An hour back: no other test's tick lies in this order's window.
+    const { acceptedMs, expiresMs } = await backdateOrder(t.db, placed.id, 3_630_000);
+    const tick = (seq: number, ts: number, price: number) => ({
+      productId: 'BTCUSDT',
+      seq,
+      ts,
+      price,
+      qty: 1,
+    });
+    // Written out of seq order: the tape's order is (ts, seq), not the order rows were written in.
+    await insertTicks(t.db, [
+      tick(9_000_003, expiresMs - 200, 6_700_300),
+      tick(9_000_001, acceptedMs + 100, 6_700_000),
+      tick(9_000_004, expiresMs - 200, 6_699_900),
+      tick(9_000_002, expiresMs - 900, 6_700_200),
+      tick(9_000_005, expiresMs + 1, 6_800_000),
+    ]);
+    const worker = await stoppedWorker(t.db, api);
+    expect(await worker.settleBatch()).toBe(0); // the stopped worker's round settled it
+    const got = (await api.http.get(`/api/orders/${placed.id}`).set(u.auth).expect(200))
+      .body as Order;
+    expect(got).toMatchObject({
+      status: 'lost',
+      entry: { seq: 9_000_001, ts: acceptedMs + 100, price: '67000.00' },
+      exit: { seq: 9_000_004, ts: expiresMs - 200, price: '66999.00' },
+    });
   });
 
   it('settles at the tape: win, loss, draw and void, each exactly once, with P&L', async () => {

@@ -63,12 +63,19 @@ export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'ent
 
 /**
  * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
- * what the tape says about each expiry: the last tick at or before it (and not before the entry),
+ * what the tape says about each expiry: the last tick at or before it (and not before the entry;
+ * ties by seq),
  * and whether the tape through the expiry is final (a later tick is recorded, or the tape's
  * watermark has reached the expiry). Orders still waiting for their entry are left to
  * `claimAwaitingEntry`. Only orders whose exit can be decided now are claimed (the tape is final
  * through the expiry, or `graceMs` have passed), so workers do not claim and release the same
  * orders again and again while the tape catches up with an expiry.
+ *
+ * The exit is found in two index lookups whatever the order's duration: the time of the last tick
+ * at or before the expiry (`max`, one descent of ticks_product_ts), then that time's ticks. The
+ * same tick as ordering the order's window by (ts DESC, seq DESC): the latest time in the window
+ * is that time if it is not before the entry, and nothing otherwise. Ordering the window read every
+ * tick between entry and expiry (a 300 s order: some 600) and sorted them.
  */
 export async function claimDue(tx: Queryable, limit: number, graceMs: number): Promise<DueOrder[]> {
   const { rows } = await tx.query<DueOrder>(
@@ -84,8 +91,9 @@ export async function claimDue(tx: Queryable, limit: number, graceMs: number): P
      FROM due
      LEFT JOIN LATERAL (
        SELECT seq, ts, price FROM ticks t
-       WHERE t.product_id = due.product_id AND t.ts <= due.expires_ms AND t.ts >= due.entry_ts
-       ORDER BY t.ts DESC, t.seq DESC LIMIT 1
+       WHERE t.product_id = due.product_id AND t.ts >= due.entry_ts
+         AND t.ts = (SELECT max(m.ts) FROM ticks m WHERE m.product_id = due.product_id AND m.ts <= due.expires_ms)
+       ORDER BY t.seq DESC LIMIT 1
      ) x ON true`,
     [limit, graceMs],
     { prepare: true },
@@ -154,7 +162,10 @@ export async function fillEntries(
   return rows;
 }
 
-/** Writes many results in one statement; only orders still open change. */
+/**
+ * Writes many results in one statement; only orders still open change. Returns what the database
+ * adds to each order it changed (its id and settlement time): the caller has the rest.
+ */
 export async function markSettledMany(
   tx: Queryable,
   list: readonly {
@@ -164,14 +175,14 @@ export async function markSettledMany(
     payout: number;
     voidReason: string | null;
   }[],
-): Promise<OrderRow[]> {
-  const { rows } = await tx.query<OrderRow>(
+): Promise<{ id: number; settled_at: Date }[]> {
+  const { rows } = await tx.query<{ id: number; settled_at: Date }>(
     `UPDATE orders o SET status = v.status, exit_seq = v.exit_seq, exit_ts = v.exit_ts, exit_price = v.exit_price,
             payout = v.payout, void_reason = v.void_reason, settled_at = now()
      FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[])
           AS v(id, status, exit_seq, exit_ts, exit_price, payout, void_reason)
      WHERE o.id = v.id AND o.status = 'open'
-     RETURNING ${columns.replace(/(\w+)/g, 'o.$1')}`,
+     RETURNING o.id, o.settled_at`,
     [
       list.map((x) => x.id),
       list.map((x) => x.status),
@@ -181,6 +192,7 @@ export async function markSettledMany(
       list.map((x) => x.payout),
       list.map((x) => x.voidReason),
     ],
+    { prepare: true },
   );
   return rows;
 }

@@ -34,6 +34,8 @@ export interface WorkerDeps {
 }
 
 interface Closing {
+  /** The order as claimed (open). */
+  order: repo.OrderRow;
   id: number;
   userId: number;
   mode: TradeMode;
@@ -79,6 +81,35 @@ function resultMessage(row: repo.OrderRow) {
   };
 }
 
+/** The order row a closing writes: the claimed row with its result and settlement time. */
+function closedRow(c: Closing, settledAt: Date): repo.OrderRow {
+  const o = c.order;
+  return {
+    id: o.id,
+    user_id: o.user_id,
+    mode: o.mode,
+    product_id: o.product_id,
+    direction: o.direction,
+    amount: o.amount,
+    duration: o.duration,
+    rate_bp: o.rate_bp,
+    entry_seq: o.entry_seq,
+    entry_ts: o.entry_ts,
+    entry_price: o.entry_price,
+    created_at: o.created_at,
+    accepted_ms: o.accepted_ms,
+    expires_at: o.expires_at,
+    expires_ms: o.expires_ms,
+    status: c.status,
+    exit_seq: c.exit?.seq ?? null,
+    exit_ts: c.exit?.ts ?? null,
+    exit_price: c.exit?.price ?? null,
+    payout: c.payout,
+    settled_at: settledAt,
+    void_reason: c.voidReason,
+  };
+}
+
 /**
  * Ends many orders in a fixed number of statements: their results, every ledger transfer, and
  * the real orders' result messages. Returns the closed rows and the messages to announce.
@@ -88,7 +119,11 @@ async function closeMany(
   list: readonly Closing[],
 ): Promise<{ rows: repo.OrderRow[]; messages: MessageAnnouncement[] }> {
   if (!list.length) return { rows: [], messages: [] };
-  const rows = await settlementRepo.markSettledMany(tx, list);
+  // The database returns only what it adds (the settlement time); the rest is the claimed row.
+  const byId = new Map(list.map((c) => [c.id, c]));
+  const rows = (await settlementRepo.markSettledMany(tx, list)).map((r) =>
+    closedRow(byId.get(Number(r.id))!, r.settled_at),
+  );
   const messages = await writeSystemMessages(
     tx,
     rows.filter((r) => r.mode === 'real').map(resultMessage),
@@ -143,6 +178,7 @@ export function startSettlementWorker(d: WorkerDeps) {
         if (e.entry) entered.push({ id: o.id, entry: e.entry });
         else
           voided.push({
+            order: o,
             id: o.id,
             userId: o.user_id,
             mode: o.mode,
@@ -196,7 +232,7 @@ export function startSettlementWorker(d: WorkerDeps) {
           d.maxFeedDelayMs,
         );
         return s.final
-          ? [{ id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
+          ? [{ order: o, id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
           : [];
       });
       const { rows: settled, messages } = await closeMany(tx, outcomes);

@@ -390,6 +390,41 @@ describe.each(dbDrivers())('the ledger on %s refuses to mix practice and real mo
     expect(await snapshot()).toBe(before);
   });
 
+  it('keeps every entry on a transfer and an account that exist, for ever (migration 0024)', async () => {
+    const real = await account(userId, 'available');
+    const house = await account(null, 'house_trading');
+    const before = await snapshot();
+    const { rows } = await t.db.query<{ id: number }>(
+      'SELECT id FROM transfers ORDER BY id LIMIT 1',
+    );
+    const transferId = rows[0]!.id;
+    const entry = (transfer: number, acct: number) =>
+      t.db.query(
+        'INSERT INTO entries (transfer_id, account_id, amount, balance_after) VALUES ($1, $2, 1, 1)',
+        [transfer, acct],
+      );
+    // Neither a transfer nor an account that does not exist, nor both.
+    await expect(entry(transferId + 1_000_000, real)).rejects.toThrow(/no such transfer/);
+    await expect(entry(transferId, house + 1_000_000)).rejects.toThrow(/no such account/);
+    await expect(entry(transferId + 1_000_000, house + 1_000_000)).rejects.toThrow(/no such/);
+    await expect(
+      t.db.query(
+        'UPDATE entries SET transfer_id = transfer_id + 1000000 WHERE id = (SELECT min(id) FROM entries)',
+      ),
+    ).rejects.toThrow(/no such transfer/);
+    // What an entry refers to never goes away, nor changes its id.
+    for (const table of ['transfers', 'ledger_accounts']) {
+      await expect(t.db.query(`DELETE FROM ${table} WHERE id = $1`, [transferId])).rejects.toThrow(
+        /append-only/,
+      );
+      await expect(t.db.query(`TRUNCATE ${table} CASCADE`)).rejects.toThrow(/append-only/);
+      await expect(
+        t.db.query(`UPDATE ${table} SET id = DEFAULT WHERE id = $1`, [transferId]),
+      ).rejects.toThrow(/append-only/);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
   it('refuses a mixed transfer in the service too, before the database sees it', async () => {
     const { transfer } = await import('../ledger/ledger');
     await expect(
