@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@infra/db';
-import { insertOrder } from '@server/modules/orders/orders.repo';
+import { insertOrdersWithStakes } from '@server/modules/orders/orders.repo';
 import { transfer } from '@server/modules/ledger/ledger';
 import { insertTicks } from '@sim/tape.repo';
 
@@ -42,29 +42,22 @@ export async function bulkOrders(
   productId = 'BTCUSDT',
 ): Promise<void> {
   for (let i = 0; i < count; i += 100) {
-    await db.transaction(async (tx) => {
-      for (let j = i; j < Math.min(count, i + 100); j++) {
-        const userId = users[j % users.length]!;
-        const row = await insertOrder(tx, {
-          userId,
-          mode: 'real',
+    // Placement's own statement: the orders and their stakes, a hundred at a time.
+    await insertOrdersWithStakes(
+      db,
+      Array.from({ length: Math.min(count, i + 100) - i }, (_, k) => {
+        const j = i + k;
+        return {
+          userId: users[j % users.length]!,
+          mode: 'real' as const,
           productId,
           direction: j % 2 ? 'up' : 'down',
           amount: 1000 + (j % 7) * 100,
           duration: 30,
           rateBp: 8000,
-        });
-        await transfer(tx, {
-          kind: 'order_stake',
-          userId,
-          ref: `order:${row.id}`,
-          legs: [
-            { account: { user: userId, kind: 'available' }, amount: -row.amount },
-            { account: { user: userId, kind: 'in_orders' }, amount: row.amount },
-          ],
-        });
-      }
-    });
+        };
+      }),
+    );
   }
 }
 

@@ -38,34 +38,16 @@ export interface OrderRow {
 export const columns = `id, user_id, mode, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price,
   created_at, accepted_ms, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason`;
 
-/**
- * Inserts an open order without its entry (the worker fills it in from the tape). Acceptance is
- * the database's now(); expiry = acceptance + duration.
- */
-export async function insertOrder(
-  tx: Queryable,
-  o: {
-    userId: number;
-    mode: TradeMode;
-    productId: string;
-    direction: string;
-    amount: number;
-    duration: number;
-    rateBp: number;
-  },
-): Promise<OrderRow> {
-  const { rows } = await tx.query<OrderRow>(
-    `INSERT INTO orders (user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
-     SELECT $1, $2, $3, $4, $5::integer, $6, a, ms, a + make_interval(secs => $5::integer), ms + $5::integer * 1000, $7
-     FROM (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
-     RETURNING ${columns}`,
-    [o.userId, o.productId, o.direction, o.amount, o.duration, o.rateBp, o.mode],
-  );
-  return rows[0]!;
-}
-
 /** A new order as placement makes it (acceptance and expiry come from the database's clock). */
-export type NewOrder = Parameters<typeof insertOrder>[1];
+export interface NewOrder {
+  userId: number;
+  mode: TradeMode;
+  productId: string;
+  direction: string;
+  amount: number;
+  duration: number;
+  rateBp: number;
+}
 
 /**
  * Accepts many orders and moves each one's stake (available → in orders of its mode) in one
