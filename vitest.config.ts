@@ -12,6 +12,8 @@ if (!tiers.redisServer.on) exclude.push('**/*.redis-server.test.ts');
 if (!tiers.browser.on) exclude.push('tests/e2e/**');
 if (!tiers.cluster.on) exclude.push('tests/cluster/**');
 if (!tiers.nginx.on) exclude.push('**/*.nginx.test.ts');
+if (!tiers.promtool.on) exclude.push('**/*.promtool.test.ts');
+if (!tiers.chaos.on) exclude.push('tests/chaos/**');
 
 export default defineConfig({
   resolve: { alias: aliases },

@@ -18,12 +18,17 @@ const outdir = path.resolve(values.outdir ?? path.join(root, 'dist/server'));
 
 export const entries: Record<string, string> = {
   all: 'server/src/main/all.ts',
+  // The embedded app's threads, beside all.js (server/src/main/embedded-threads.ts finds them).
+  'db-thread': 'server/src/main/db-thread.ts',
+  'sim-thread': 'server/src/main/sim-thread.ts',
   api: 'server/src/main/api.ts',
   sim: 'server/src/main/sim.ts',
   gateway: 'server/src/main/gateway.ts',
   worker: 'server/src/main/worker.ts',
+  watcher: 'server/src/main/watcher.ts',
   ops: 'scripts/ops.ts',
   'verify-tape': 'scripts/verify-tape.ts',
+  'scrub-uploads': 'scripts/scrub-uploads.ts',
 };
 
 fs.rmSync(outdir, { recursive: true, force: true });

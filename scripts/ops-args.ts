@@ -19,6 +19,7 @@ const optionNames = [
   'role',
   'operator',
   'target',
+  'cursor',
 ] as const;
 type OptionName = (typeof optionNames)[number];
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseOpsArgs } from './ops-args';
 
-type Call = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown };
+type Call = { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown };
 type Command = {
   usage: string;
   build: (args: string[], flags: Record<string, string | undefined>) => Call;
@@ -26,6 +26,17 @@ const need = (value: string | undefined, what: string): string => {
   if (!value) throw new Error(`missing ${what}`);
   return value;
 };
+
+/** `?a=1&b=2` of the flags given (none: no query). */
+const queryOf = (flags: Record<string, string | undefined>, names: Record<string, string>) => {
+  const q = new URLSearchParams();
+  for (const [flag, param] of Object.entries(names)) if (flags[flag]) q.set(param, flags[flag]);
+  return q.size ? `?${q}` : '';
+};
+
+/** An operator's id in a path. */
+const operatorPath = (id: string | undefined, rest: string) =>
+  `/api/ops/operators/${encodeURIComponent(need(id, 'operatorId'))}/${rest}`;
 
 /** A JSON file's content, for a command whose body is a whole set (banners, highlights). */
 const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -141,19 +152,55 @@ export const commands: Record<string, Record<string, Command>> = {
       ],
     },
     list: {
-      usage: 'operators list',
+      usage: 'operators list   (ids, roles, disabled or not, live sessions)',
       build: () => ({ method: 'GET', path: '/api/ops/operators' }),
+    },
+    disable: {
+      usage: 'operators disable <operatorId> --reason "…"   (their sessions end at once)',
+      build: (a, f) => ({
+        method: 'POST',
+        path: operatorPath(a[0], 'disable'),
+        body: { reason: need(f.reason, '--reason') },
+      }),
+    },
+    enable: {
+      usage: 'operators enable <operatorId> --reason "…"',
+      build: (a, f) => ({
+        method: 'POST',
+        path: operatorPath(a[0], 'enable'),
+        body: { reason: need(f.reason, '--reason') },
+      }),
+    },
+    role: {
+      usage: 'operators role <operatorId> reviewer|support|admin [--reason "…"]',
+      build: (a, f) => ({
+        method: 'POST',
+        path: operatorPath(a[0], 'role'),
+        body: { role: need(a[1], 'role'), ...(f.reason ? { reason: f.reason } : {}) },
+      }),
+    },
+    'end-sessions': {
+      usage: 'operators end-sessions <operatorId>   (they sign in again)',
+      build: (a) => ({ method: 'DELETE', path: operatorPath(a[0], 'sessions') }),
     },
   },
   audit: {
     list: {
-      usage: 'audit list [--operator NAME] [--target user=7]',
-      build: (_a, f) => {
-        const q = new URLSearchParams();
-        if (f.operator) q.set('operator', f.operator);
-        if (f.target) q.set('target', f.target);
-        return { method: 'GET', path: `/api/ops/audit${q.size ? `?${q}` : ''}` };
-      },
+      usage: 'audit list [--operator NAME] [--target user=7] [--cursor <nextCursor>]',
+      build: (_a, f) => ({
+        method: 'GET',
+        path: `/api/ops/audit${queryOf(f, { operator: 'operator', target: 'target', cursor: 'cursor' })}`,
+      }),
+    },
+  },
+  access: {
+    list: {
+      usage:
+        "access list [--operator NAME] [--user <userId>] [--cursor <nextCursor>]   (operators' reads of personal data)",
+      build: (_a, f) => ({
+        method: 'GET',
+        path: `/api/ops/access-log${queryOf(f, { operator: 'operator', user: 'user', cursor: 'cursor' })}`,
+      }),
     },
   },
   products: {

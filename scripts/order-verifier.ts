@@ -1,5 +1,6 @@
 import { auditOrder, type PublicTick } from '@shared/order-audit';
 import type { Order, TradeMode } from '@shared/orders';
+import { patientFetch } from './patient-fetch';
 
 /**
  * `npm run verify:orders`'s work, over HTTP: a user's closed orders (`GET /api/orders`, with the
@@ -14,10 +15,15 @@ export interface OrderSource {
   ticks(productId: string, from: number, to: number): Promise<PublicTick[]>;
 }
 
+/**
+ * The server's API as an order source. A read refused for its rate or a busy server is sent
+ * again after the wait the server gives (patient-fetch.ts): a long history reads the tape once
+ * per order, past the per-address limit of market reads.
+ */
 export function httpOrderSource(
   baseUrl: string,
   token: string,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: typeof fetch = patientFetch(),
 ): OrderSource {
   const get = async <T>(path: string, query: Record<string, string | number>): Promise<T> => {
     const url = new URL(path, baseUrl);

@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { runCli, UsageError } from './cli';
 import { httpTapeSource, verifyTape, type PeriodReport } from '@sim/verify-tape';
+import { patientFetch } from './patient-fetch';
 
 const usage = `usage: npm run verify:tape -- --product <id> [--from <time>] [--to <time>] [--url <server>]
   --product  a product id, e.g. BTCUSDT
@@ -63,7 +64,7 @@ async function main(): Promise<number> {
   if (from >= to) throw new UsageError('--from must be before --to');
   const url = values.url ?? process.env.OPS_URL ?? 'http://localhost:3000';
 
-  const report = await verifyTape(httpTapeSource(url), values.product, from, to);
+  const report = await verifyTape(httpTapeSource(url, patientFetch()), values.product, from, to);
   console.log(`${report.productId}: ${iso(from)} – ${iso(to)} on ${url}`);
   for (const r of report.periods) console.log(line(r));
   const count = (s: PeriodReport['status']) => report.periods.filter((r) => r.status === s).length;

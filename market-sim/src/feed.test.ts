@@ -48,13 +48,26 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
     heard.flatMap((m) => (m.type === 'tick' && m.tick.id === id ? [m.tick] : []));
 
   it('publishes ticks of every open product, consecutive in seq, and records exactly those on the tape', async () => {
-    const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON) }));
+    const gaps: { productId: string; gapMs: number }[] = [];
+    const feed = await startFeed(
+      options({
+        now: clockFrom(WEDNESDAY_AFTERNOON),
+        onGap: (productId, gapMs) => gaps.push({ productId, gapMs }),
+      }),
+    );
     await eventually(
       () => defaultCatalogue.every((p) => ticksOf(p.id).length >= 5),
       5000,
       'ticks of all products',
     );
     await feed.stop();
+    // The feed's rhythm: each tick's distance from the one before it, the largest in the state.
+    const btc = ticksOf('BTCUSDT');
+    const between = btc.slice(1).map((tk, i) => tk.ts - btc[i]!.ts);
+    expect(gaps.filter((g) => g.productId === 'BTCUSDT').map((g) => g.gapMs)).toEqual(between);
+    expect(feed.state().products.find((p) => p.id === 'BTCUSDT')!.feedGapMaxMs).toBe(
+      Math.max(...between),
+    );
     for (const spec of defaultCatalogue) {
       const ticks = ticksOf(spec.id);
       expect(ticks.map((tk) => tk.seq)).toEqual(ticks.map((_, i) => i + 1));
@@ -243,7 +256,7 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
   });
 
   it('stops a product under maintenance and announces it, then resumes', async () => {
-    const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON) }));
+    const feed = await startFeed(options({ now: clockFrom(WEDNESDAY_AFTERNOON), flushMs: 50 }));
     await eventually(() => ticksOf('ETHUSDT').length > 0, 5000, 'first ticks');
     const opensAt = WEDNESDAY_AFTERNOON + 3_600_000;
     await bus.publish({ type: 'maintenance', id: 'ETHUSDT', on: true, opensAt });
@@ -256,6 +269,9 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
       type: 'product',
       product: { id: 'ETHUSDT', status: 'maintenance', opensAt },
     });
+    // Ticks made before the change are published once written, within a flush (50 ms): 200 ms
+    // lets them land. None is made after it: 300 ms is six flushes and six ticks of the rate.
+    await new Promise((r) => setTimeout(r, 200));
     const count = ticksOf('ETHUSDT').length;
     await new Promise((r) => setTimeout(r, 300));
     expect(ticksOf('ETHUSDT').length).toBe(count);
@@ -264,20 +280,26 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
     await feed.stop();
   });
 
-  it('keeps publishing while the database refuses writes, and records everything once it is back', async () => {
+  it('publishes nothing the database has not recorded, then everything in order once it is back', async () => {
     let failing = true;
+    let refused = 0;
     const flaky: Db = {
       ...t.db,
-      transaction: (fn, o) =>
-        failing ? Promise.reject(new Error('db down')) : t.db.transaction(fn, o),
+      transaction: (fn, o) => {
+        if (!failing) return t.db.transaction(fn, o);
+        refused++;
+        return Promise.reject(new Error('db down'));
+      },
     };
-    const feed = await startFeed(options({ db: flaky, now: clockFrom(WEDNESDAY_AFTERNOON) }));
-    await eventually(
-      () => ticksOf('BTCUSDT').length >= 10,
-      5000,
-      'ticks while the database is down',
+    const feed = await startFeed(
+      options({ db: flaky, now: clockFrom(WEDNESDAY_AFTERNOON), flushMs: 50 }),
     );
+    // Ten refused writes (half a second, 20 ticks a second): ticks were made meanwhile, and none
+    // of them reached the bus.
+    await eventually(() => refused >= 10, 5000, 'refused tape writes');
+    expect(ticksOf('BTCUSDT')).toEqual([]);
     failing = false;
+    await eventually(() => ticksOf('BTCUSDT').length >= 5, 5000, 'ticks once the tape is written');
     await feed.stop();
     const published: Tick[] = ticksOf('BTCUSDT');
     const { rows } = await t.db.query<{ seq: number }>(

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { MarketState, ProductState } from '@shared/bus';
 import type { ProductStatus, Tick } from '@shared/market';
-import { presentStats } from '@shared/aggregate';
+import { bucketStart, presentStats } from '@shared/aggregate';
 import { unitsToPrice } from '@shared/price';
 import type { ProductSpec } from './catalogue';
 import { deriveSeed, createRng, type Rng } from './rng';
@@ -17,13 +17,15 @@ import { ProductBook } from './product-book';
 import { productStatus } from './status';
 import {
   candlesSince,
+  HOUR_MS,
   tapeWatermark,
   lastTicks,
   maintenanceList,
   pruneTicks,
   type TapeRow,
 } from './tape.repo';
-import { createTapeWriter } from './tape-writer';
+import { createTapeWriter, type TapeFigures } from './tape-writer';
+import { FeedGaps } from './feed-gaps';
 
 /**
  * Where live ticks draw their randomness (docs/FAIRNESS.md):
@@ -64,8 +66,14 @@ export interface FeedOptions {
   lease?: { leading(): boolean; fence(tx: Queryable): Promise<void> };
   /** Told of every tick emitted (the `sim_ticks_total` counter). */
   onTick?: (productId: string) => void;
+  /**
+   * Told of the time between each tick and the one before it, while the product stayed open (the
+   * `sim_tick_gap_seconds` histogram). A restart's first tick counts the silence since the tape's
+   * last tick when the market was open then.
+   */
+  onGap?: (productId: string, gapMs: number) => void;
   /** Given the tape writer's figures when the feed starts, and null when it stops (metrics). */
-  onTape?: (tape: (() => { buffered: number; lastWriteMs: number | null }) | null) => void;
+  onTape?: (tape: (() => TapeFigures) | null) => void;
 }
 
 export interface Feed {
@@ -105,11 +113,31 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   // steps back.
   let live = false;
   let throughMs = 0;
+  // Ticks are published once the write that holds them has committed under the lease's fence
+  // (docs/FAIRNESS.md): every tick anyone sees is on the tape, and a simulator that lost its
+  // lease, or cannot reach the database, shows nothing it could not record.
+  const lastPublished = new Map<string, Tick>();
+  const publishWritten = (rows: readonly TapeRow[]) => {
+    for (const row of rows) {
+      const spec = specs.get(row.productId);
+      if (!spec) continue;
+      const tick: Tick = {
+        id: row.productId,
+        seq: row.seq,
+        ts: row.ts,
+        price: unitsToPrice(row.price, spec.precision),
+      };
+      lastPublished.set(tick.id, tick);
+      void publish({ type: 'tick', tick });
+    }
+  };
+  const specs = new Map(o.catalogue.map((spec) => [spec.id, spec]));
   const writer = createTapeWriter(o.db, {
     log: o.log,
     flushMs: o.flushMs,
     through: () => (live && leading() ? (throughMs = Math.max(throughMs, now() - 1)) : null),
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
+    onWritten: publishWritten,
   });
   o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
   const leading = () => o.lease?.leading() ?? true;
@@ -162,6 +190,18 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     }
     books.set(spec.id, book);
   }
+  // The hourly candles (candles_1h): the hours over before now are rolled up in the writer's
+  // first write, which runs now (the backfill's and the coarse history's, hours a simulator that
+  // stopped mid-hour left; fenced like every write, and retried with the next while the database
+  // is away); the hour the feed starts in, the writer rolls up once it is over, as it does every
+  // hour it writes minutes of.
+  const startHour = bucketStart(Math.max(now(), throughMs + 1), HOUR_MS);
+  writer.rollUpBefore(
+    o.catalogue.map((s) => s.id),
+    startHour,
+  );
+  for (const spec of o.catalogue) writer.rollUpWhenOver({ productId: spec.id, t: startHour });
+  await writer.flush();
   // Live tick times need no secret (the draws do), but a committed feed keeps them unpredictable too.
   const jitter: Rng = committed ? keyedRng(newSecret(), 'jitter', 0) : backfillJitter;
   const commitments: Commitments | null = committed
@@ -179,15 +219,24 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
 
   const statuses = new Map<string, ProductStatus>();
   const nextTickAt = new Map<string, number>();
+  // Since when each product has been open without a break: a gap counts only inside that time.
+  const openSince = new Map<string, number>();
+  const gaps = new FeedGaps();
   for (const spec of o.catalogue) {
     statuses.set(spec.id, statusOf(spec, now()).status);
+    const lastTs = books.get(spec.id)!.lastTs;
+    openSince.set(spec.id, lastTs !== null && isOpen(spec.calendar, lastTs) ? lastTs : now());
     nextTickAt.set(spec.id, now() + meanInterval * jitter.next());
   }
 
+  // One warning per outage of the bus (Redis away drops every publish), not one per message.
+  let warnedAt = -Infinity;
   const publish = (m: Parameters<Bus['publish']>[0]) =>
-    o.bus
-      .publish(m)
-      .catch((err: unknown) => o.log?.warn({ err: (err as Error).message }, 'bus publish failed'));
+    o.bus.publish(m).catch((err: unknown) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      o.log?.warn({ err: (err as Error).message }, 'bus publish failed');
+    });
 
   /**
    * The keyed stream of the next tick of `book` at `ts` (committed feeds), recording the period's
@@ -215,14 +264,12 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   const emitTick = (book: ProductBook, ts: number) => {
     const rng = drawsFor(book, ts);
     if (rng === null) return;
+    const previous = book.lastTs;
+    if (previous !== null && previous >= openSince.get(book.spec.id)!) {
+      gaps.record(book.spec.id, ts, ts - previous);
+      o.onGap?.(book.spec.id, ts - previous);
+    }
     const { row, candle } = book.step(ts, rng);
-    const tick: Tick = {
-      id: row.productId,
-      seq: row.seq,
-      ts: row.ts,
-      price: unitsToPrice(row.price, book.spec.precision),
-    };
-    void publish({ type: 'tick', tick });
     o.onTick?.(row.productId);
     writer.addTick(row);
     writer.setCandle({ ...candle, productId: row.productId });
@@ -236,8 +283,11 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       return {
         id: spec.id,
         ...st,
-        last: book.lastTick(),
+        // The last tick published (or on the tape at start): one made but not yet written is
+        // nobody's to see.
+        last: lastPublished.get(spec.id) ?? null,
         stats: presentStats(book.rolling.stats(ts), spec.precision, spec.lotSize, book.priceUnits),
+        feedGapMaxMs: gaps.largest(spec.id, ts),
       };
     });
     return { ts, products };
@@ -250,6 +300,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       const st = statusOf(spec, ts);
       if (statuses.get(spec.id) !== st.status) {
         statuses.set(spec.id, st.status);
+        if (st.status === 'open') openSince.set(spec.id, ts);
         void publish({ type: 'product', product: { id: spec.id, ...st } });
         o.log?.info({ product: spec.id, ...st }, 'product status changed');
       }
@@ -285,6 +336,11 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     }
   };
 
+  // What clients may see of each product before its first new tick: the tape's last one.
+  for (const [id, book] of books) {
+    const last = book.lastTick();
+    if (last && !lastPublished.has(id)) lastPublished.set(id, last);
+  }
   live = true;
   const timers = [
     setInterval(loop, loopMs),

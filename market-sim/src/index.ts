@@ -6,7 +6,8 @@
 export { defaultCatalogue, findProduct, type ProductSpec } from './catalogue';
 export { productStatus } from './status';
 export { startFeed } from './feed';
-export { holdLease, type Lease } from './lease';
+export { holdLease, type Lease, type LeaseState } from './lease';
+export type { TapeFigures } from './tape-writer';
 export { candlesSince, lastTicks, maintenanceList, setMaintenance } from './tape.repo';
 export { encodeState } from './fairness';
 export { listPeriods, markRevealed, unrevealedEnded, type PeriodRow } from './fairness.repo';

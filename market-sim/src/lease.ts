@@ -23,6 +23,11 @@ export interface LeaseOptions {
   holder?: string;
   /** Called when this process becomes the leader or stops being it. */
   onChange?: (state: LeaseState, epoch: number) => void;
+  /**
+   * The lease's row: the simulator's (`sim_lease`, id 1) by default; the chain watchers hold one
+   * per network (`watcher_lease`, id = network). `role` names the holder in the logs.
+   */
+  row?: { table: 'sim_lease' | 'watcher_lease'; id: number | string; role: string };
 }
 
 /** What the leader runs while it leads; stopped when the lease is lost or the process ends. */
@@ -57,6 +62,7 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
   const ttlMs = o.ttlMs ?? 3000;
   const pollMs = o.pollMs ?? 500;
   const holder = o.holder ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const { table, id, role } = o.row ?? { table: 'sim_lease', id: 1, role: 'simulator' };
   let state: LeaseState = 'standby';
   let epoch = 0;
   /** process-clock time of the last successful acquire or renewal */
@@ -78,8 +84,8 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
     whenLeading: () => firstLead,
     async fence(tx) {
       const { rowCount } = await tx.query(
-        'SELECT 1 FROM sim_lease WHERE id = 1 AND holder = $1 AND epoch = $2 FOR SHARE',
-        [holder, epoch],
+        `SELECT 1 FROM ${table} WHERE id = $3 AND holder = $1 AND epoch = $2 FOR SHARE`,
+        [holder, epoch, id],
       );
       if (rowCount === 0) throw new FencedOut(epoch);
     },
@@ -92,8 +98,8 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
         // Hand over at once: a standby need not wait for the TTL.
         await o.db
           .query(
-            "UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1 AND holder = $1 AND epoch = $2",
-            [holder, epoch],
+            `UPDATE ${table} SET expires_at = 'epoch' WHERE id = $3 AND holder = $1 AND epoch = $2`,
+            [holder, epoch, id],
           )
           .catch(() => undefined);
     },
@@ -103,7 +109,7 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
     if (state !== 'leader') return;
     state = 'standby';
     const level = why === 'process stopping' ? 'info' : 'warn';
-    o.log?.[level]({ holder, epoch, why }, 'simulator no longer leads');
+    o.log?.[level]({ holder, epoch, why }, `${role} no longer leads`);
     o.onChange?.('standby', epoch);
     const current = led;
     led = null;
@@ -117,9 +123,9 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
         const { rowCount } = await o.db.query(
           // Renewed even if it expired meanwhile (a stalled event loop), as long as nobody took
           // it: the epoch says so. A standby that took it raised the epoch.
-          `UPDATE sim_lease SET expires_at = now() + $3::interval
-            WHERE id = 1 AND holder = $1 AND epoch = $2`,
-          [holder, epoch, ttl],
+          `UPDATE ${table} SET expires_at = now() + $3::interval
+            WHERE id = $4 AND holder = $1 AND epoch = $2`,
+          [holder, epoch, ttl, id],
         );
         if (rowCount === 1) confirmedAt = Date.now();
         else await resign('the lease was taken over');
@@ -131,16 +137,16 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
     }
     try {
       const { rows } = await o.db.query<{ epoch: string }>(
-        `UPDATE sim_lease SET holder = $1, epoch = epoch + 1, expires_at = now() + $2::interval
-          WHERE id = 1 AND expires_at <= now()
+        `UPDATE ${table} SET holder = $1, epoch = epoch + 1, expires_at = now() + $2::interval
+          WHERE id = $3 AND expires_at <= now()
           RETURNING epoch`,
-        [holder, ttl],
+        [holder, ttl, id],
       );
       if (rows.length === 0) return;
       epoch = Number(rows[0]!.epoch);
       confirmedAt = Date.now();
       state = 'leader';
-      o.log?.info({ holder, epoch }, 'simulator leads');
+      o.log?.info({ holder, epoch }, `${role} leads`);
       o.onChange?.('leader', epoch);
       led = lead(lease).then(
         (started) => {
@@ -148,7 +154,7 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
           return started;
         },
         async (err: unknown) => {
-          o.log?.error({ err: (err as Error).message }, 'the simulator could not start');
+          o.log?.error({ err: (err as Error).message }, `the ${role} could not start`);
           led = null;
           await resign('could not start leading');
           return null;
@@ -167,7 +173,7 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
         if (!stopped) timer = setTimeout(loop, pollMs);
       });
   };
-  o.log?.info({ holder }, 'simulator waiting for the lease');
+  o.log?.info({ holder }, `${role} waiting for the lease`);
   o.onChange?.('standby', 0);
   loop();
   return lease;

@@ -56,6 +56,73 @@ export async function upsertCandles(
   );
 }
 
+/** The hourly roll-up's bucket (table `candles_1h`). */
+export const HOUR_MS = 3_600_000;
+
+/** One product's hour (its start, epoch ms) in the hourly roll-up. */
+export interface ProductHour {
+  productId: string;
+  t: number;
+}
+
+// The exact roll-up of a product's rows in `candles` by hour (min(ARRAY[t, o])[2] is the open of
+// the first, max(ARRAY[t, c])[2] the close of the last), replacing what is stored: every row is
+// computed again from the hour's rows, so writing an hour twice, or after more of its minutes
+// came, leaves it right.
+const ROLL_UP = `SELECT m.product_id, m.t - m.t % ${HOUR_MS} AS t, (min(ARRAY[m.t, m.o]))[2],
+         max(m.h), min(m.l), (max(ARRAY[m.t, m.c]))[2], sum(m.v)::bigint, sum(m.a)::bigint,
+         sum(m.n)::int`;
+const UPSERT_HOUR = `ON CONFLICT (product_id, t) DO UPDATE SET
+       o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v,
+       a = EXCLUDED.a, n = EXCLUDED.n`;
+
+/**
+ * Rolls the given hours up from their rows in `candles` into `candles_1h` (an hour with no rows
+ * writes nothing). Only for hours that are over: no minute of them may come later. Called by the
+ * tape writer in the transaction that writes an hour's last minutes.
+ */
+export async function rollUpHours(db: Queryable, hours: readonly ProductHour[]): Promise<void> {
+  if (!hours.length) return;
+  await db.query(
+    `INSERT INTO candles_1h (product_id, t, o, h, l, c, v, a, n)
+     ${ROLL_UP}
+     FROM unnest($1::text[], $2::bigint[]) AS q (product_id, t)
+     JOIN candles m ON m.product_id = q.product_id AND m.t >= q.t AND m.t < q.t + ${HOUR_MS}
+     GROUP BY 1, 2
+     ${UPSERT_HOUR}`,
+    [hours.map((h) => h.productId), hours.map((h) => h.t)],
+  );
+}
+
+/**
+ * Rolls up every hour of these products from the newest one stored in `candles_1h` (rolled up
+ * again: it may have been stored before its last minutes, by a migration while an older
+ * simulator still wrote) up to `before` (an hour start; the hours before it are over), and all of
+ * a product's hours when none is stored. Run by the simulator on start, after any backfill: the
+ * backfill's hours, and hours a simulator that stopped mid-hour left, are then in the table.
+ * Returns the number of hours written.
+ */
+export async function rollUpHoursBefore(
+  db: Queryable,
+  productIds: readonly string[],
+  before: number,
+): Promise<number> {
+  if (!productIds.length) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO candles_1h (product_id, t, o, h, l, c, v, a, n)
+     ${ROLL_UP}
+     FROM unnest($1::text[]) AS q (product_id)
+     CROSS JOIN LATERAL (
+       SELECT coalesce(max(h.t), 0) AS since FROM candles_1h h WHERE h.product_id = q.product_id
+     ) s
+     JOIN candles m ON m.product_id = q.product_id AND m.t >= s.since AND m.t < $2
+     GROUP BY 1, 2
+     ${UPSERT_HOUR}`,
+    [productIds, before],
+  );
+  return rowCount;
+}
+
 /**
  * Moves the tape's watermark forward to `throughMs` (never back): every tick with ts ≤ it is
  * written, and none with a smaller ts will be. Called in the transaction that writes the ticks.

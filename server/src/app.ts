@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
 import compression from 'compression';
 import cors from 'cors';
 import type { Config } from './config';
@@ -15,6 +16,12 @@ import { securityHeaders } from './platform/http/security-headers';
 import { httpMetrics, markRouteBase } from './platform/http/http-metrics';
 import type { Metrics } from './platform/metrics';
 import { marketRoutes } from './modules/market/market.routes';
+import { createPublicReads, publicReadFigures } from './modules/market/public-reads';
+import { throttlePerAddress } from './platform/http/address-throttle';
+import { createConcurrencyGate, type GateLimits } from './platform/concurrency-gate';
+import { createLimiter } from './platform/rate-limit';
+import { createReadCache } from './platform/read-cache';
+import { createTokenBuckets, failingOpen } from './platform/token-bucket';
 import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
 import type { FavouritesService } from './modules/market/favourites.service';
@@ -39,7 +46,7 @@ import type { WalletService } from './modules/wallet/wallet.service';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import type { OrdersService } from './modules/orders/orders.service';
 import { ordersOpsRoutes } from './modules/orders/orders.ops.routes';
-import { practiceRoutes } from './modules/wallet/practice.routes';
+import { practiceResetLimit, practiceRoutes } from './modules/wallet/practice.routes';
 import type { PracticeService } from './modules/wallet/practice';
 import { savingsRoutes } from './modules/savings/savings.routes';
 import type { SavingsService } from './modules/savings/savings.service';
@@ -74,12 +81,19 @@ export interface ApiDeps {
    * operator endpoints closed.
    */
   operatorTokenHash: OperatorTokenHashes | null;
-  /** Named operators, their sessions and the audit log (issue 20). */
+  /** Named operators, their sessions, the audit log (issue 20) and the access log (issue 33). */
   operators: OperatorsService;
   /** The running processes' live figures, heard on the bus (the operators' dashboard). */
   board: Pick<ProcessBoard, 'figures'>;
   /** Request durations by route pattern and status (`http_request_duration_seconds`). */
   metrics?: Pick<Metrics, 'httpDuration'>;
+  /**
+   * Where the throttles of market reads, orders and practice resets count: in Redis when
+   * several api processes share them (as the account throttles' store); in memory when absent.
+   */
+  throttles?: { keyPrefix: string; redis?: Redis };
+  /** The gate of anonymous market reads, when not the production figures (tests). */
+  publicReadGate?: GateLimits;
 }
 
 /** The api process's Express app: health, the REST API under /api, and the built client. */
@@ -105,6 +119,8 @@ export function createApiApp({
   operatorTokenHash,
   operators,
   metrics,
+  throttles = { keyPrefix: 'throttle' },
+  publicReadGate,
 }: ApiDeps): Express {
   const gate = operatorGate({
     tokenHash: operatorTokenHash,
@@ -115,6 +131,15 @@ export function createApiApp({
         { err, event: 'operator.audit_failed', action: entry.action, target: entry.target },
         'an operator action committed but its audit line was not written',
       ),
+  });
+  const { marketThrottle, reads, orderThrottle, resetThrottle } = publicLimits({
+    config,
+    db,
+    log,
+    market,
+    fairness,
+    throttles,
+    publicReadGate,
   });
   const app = express();
   app.disable('x-powered-by');
@@ -149,9 +174,9 @@ export function createApiApp({
   );
   api.use(express.json({ limit: '64kb' }));
   api.use(appInfoRoutes(config));
-  api.use(marketRoutes(market, fairness));
+  api.use(marketRoutes({ market, reads, throttle: marketThrottle }));
   api.use(favouritesRoutes(auth, favourites));
-  api.use(ordersRoutes(auth, orders));
+  api.use(ordersRoutes(auth, orders, orderThrottle));
   api.use(authRoutes(auth));
   api.use(operatorsRoutes(operators, gate));
   api.use(operatorRoutes({ market, auth, gate }));
@@ -162,14 +187,22 @@ export function createApiApp({
       orders,
       kyc,
       gate,
+      accessLog: operators,
       live: board,
       offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
     }),
   );
-  api.use(uploadRoutes({ uploads, auth, isReviewer: (token) => gate.reaches(token, 'reviews') }));
+  api.use(
+    uploadRoutes({
+      uploads,
+      auth,
+      reviewerOf: (token) => gate.callerReaching(token, 'reviews'),
+      accessLog: operators,
+    }),
+  );
   api.use(walletRoutes(wallet, auth));
   api.use(walletOpsRoutes(wallet, gate));
-  api.use(practiceRoutes(practice, auth));
+  api.use(practiceRoutes(practice, auth, resetThrottle));
   api.use(ordersOpsRoutes(orders, gate));
   api.use(kycRoutes({ kyc, auth, gate }));
   api.use(contentRoutes({ content, messages, auth }));
@@ -185,6 +218,58 @@ export function createApiApp({
   serveClient(app, config.clientDir);
   app.use(errorHandler(log));
   return app;
+}
+
+/**
+ * What bounds the work one client can cause (DECISIONS.md, Public market reads and order
+ * throttles): the market reads' throttle per client address (MARKET_READ_RATE), their cache and
+ * database gate, and the per-user throttles of placements (ORDER_BURST, ORDER_RATE) and practice
+ * resets. A throttle whose store fails lets requests through (fail-open.ts).
+ */
+function publicLimits(d: {
+  config: Config;
+  db: Db;
+  log: Logger;
+  market: MarketService;
+  fairness: FairnessService;
+  throttles: { keyPrefix: string; redis?: Redis };
+  publicReadGate?: GateLimits;
+}) {
+  const { config, log, throttles } = d;
+  const store = (name: string) => ({
+    keyPrefix: `${throttles.keyPrefix}:${name}`,
+    redis: throttles.redis,
+  });
+  const marketRate = config.MARKET_READ_RATE;
+  const buckets = (name: string, spec: { burst: number; perSecond: number }) =>
+    failingOpen(createTokenBuckets(spec, store(name)), { name, log });
+  return {
+    marketThrottle: marketRate
+      ? throttlePerAddress(createLimiter({ ...marketRate, ...store('market') }), {
+          name: 'market reads',
+          log,
+        })
+      : null,
+    reads: createPublicReads({
+      market: d.market,
+      fairness: d.fairness,
+      cache: createReadCache(),
+      gate: createConcurrencyGate(
+        d.publicReadGate ??
+          publicReadFigures.gate[d.db.kind === 'postgres' ? 'postgres' : 'pglite'],
+      ),
+      // A fairness period's whole tape in one window (what `npm run verify:tape` reads).
+      ticksMaxSpanMs: Math.max(
+        publicReadFigures.ticksMaxSpanMs,
+        config.SIM_PERIOD_MINUTES * 60_000,
+      ),
+    }),
+    orderThrottle:
+      config.ORDER_RATE === null
+        ? null
+        : buckets('orders', { burst: config.ORDER_BURST, perSecond: config.ORDER_RATE }),
+    resetThrottle: buckets('practice-resets', practiceResetLimit),
+  };
 }
 
 /**

@@ -62,6 +62,25 @@ describe('config', () => {
       ]);
     }
   });
+
+  it('reads the market-read and order throttles as figures or off', () => {
+    const defaults = loadConfig({});
+    expect(defaults.MARKET_READ_RATE).toEqual({ points: 300, durationSec: 60 });
+    expect([defaults.ORDER_BURST, defaults.ORDER_RATE]).toEqual([10, 5]);
+    const set = loadConfig({ MARKET_READ_RATE: '20/5s', ORDER_BURST: '3', ORDER_RATE: '0.5' });
+    expect(set.MARKET_READ_RATE).toEqual({ points: 20, durationSec: 5 });
+    expect([set.ORDER_BURST, set.ORDER_RATE]).toEqual([3, 0.5]);
+    const off = loadConfig({ MARKET_READ_RATE: 'off', ORDER_RATE: 'off' });
+    expect([off.MARKET_READ_RATE, off.ORDER_RATE]).toEqual([null, null]);
+    try {
+      loadConfig({ MARKET_READ_RATE: '300', ORDER_BURST: '0', ORDER_RATE: '0' });
+      expect.unreachable();
+    } catch (err) {
+      const names = (err as ConfigError).problems.map((p) => p.split('=')[0]);
+      expect(names.sort()).toEqual(['MARKET_READ_RATE', 'ORDER_BURST', 'ORDER_RATE']);
+    }
+    expect(() => loadConfig({ MARKET_READ_RATE: '0/60s' })).toThrow(/MARKET_READ_RATE/);
+  });
 });
 
 /** The problems of a config that must fail, as one text (what the process prints). */
@@ -80,8 +99,11 @@ const realDetails = {
   DEPOSIT_BANK_NAME: 'First Harbour Bank',
   DEPOSIT_BANK_CARD: '6217000010001234567',
   DEPOSIT_BANK_HOLDER: 'Harbour Trading Ltd',
-  DEPOSIT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-  DEPOSIT_ERC20_ADDRESS: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+  // Extended public keys other than the demo ones (BIP-32's test vectors 1 and 2, m/0' and m/0).
+  USDT_ERC20_XPUB:
+    'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw',
+  USDT_TRC20_XPUB:
+    'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH',
   LEGAL_ENTITY: 'Harbour Trading Ltd',
   LEGAL_REGISTRATION: 'Company no. 09876543, registered in Harbourland',
 };
@@ -91,6 +113,15 @@ describe('config errors keep secrets out of the output', () => {
     const text = problemsOf({ OPERATOR_TOKEN: 'hunter2-short' });
     expect(text).toContain('OPERATOR_TOKEN=(hidden): must be at least 16 characters');
     expect(text).not.toContain('hunter2');
+  });
+
+  it('names a short SOCKET_TICKET_SECRET without showing it, and keeps the drain within the shutdown', () => {
+    const text = problemsOf({ SOCKET_TICKET_SECRET: 'short-secret', GATEWAY_DRAIN_MS: '10000' });
+    expect(text).toContain('SOCKET_TICKET_SECRET=(hidden): must be at least 32 characters');
+    expect(text).not.toContain('short-secret');
+    expect(text).toContain('GATEWAY_DRAIN_MS="10000": must be below SHUTDOWN_TIMEOUT_MS');
+    const ok = loadConfig({ SOCKET_TICKET_SECRET: 'x'.repeat(32) });
+    expect(ok).toMatchObject({ SOCKET_TICKET_TTL_MS: 600_000, GATEWAY_DRAIN_MS: 3000 });
   });
 
   it('masks the password of a database or Redis URL, parsed or not', () => {
@@ -125,7 +156,7 @@ describe('config refusals', () => {
   });
 
   it('refuses TEST_CLOCK=1 in production, in every role', () => {
-    for (const role of ['all', 'api', 'gateway', 'sim', 'worker'] as const)
+    for (const role of ['all', 'api', 'gateway', 'sim', 'worker', 'watcher'] as const)
       expect(problemsOf({ NODE_ENV: 'production', TEST_CLOCK: '1', ...realDetails }, role)).toMatch(
         /TEST_CLOCK="1": must not be 1 with NODE_ENV=production/,
       );
@@ -138,23 +169,31 @@ describe('config refusals', () => {
       for (const name of Object.keys(placeholders)) expect(text).toContain(`${name} (not set): `);
       expect(text).toContain('set your customer service link');
       expect(text).toContain("set the platform's real receiving details");
+      for (const name of ['USDT_ERC20_XPUB', 'USDT_TRC20_XPUB'])
+        expect(text).toMatch(
+          new RegExp(`^ {2}- ${name} \\(not set\\): is the demo key of a public test wallet`, 'm'),
+        );
     }
     // Set to the placeholder by hand is no better than not set.
-    expect(
-      problemsOf(
-        {
-          NODE_ENV: 'production',
-          ...realDetails,
-          DEPOSIT_TRC20_ADDRESS: placeholders.DEPOSIT_TRC20_ADDRESS,
-        },
-        'api',
-      ),
-    ).toMatch(/^ {2}- DEPOSIT_TRC20_ADDRESS="T\w+": is a demo placeholder/m);
+    const byHand = problemsOf(
+      {
+        NODE_ENV: 'production',
+        ...realDetails,
+        DEPOSIT_BANK_CARD: placeholders.DEPOSIT_BANK_CARD,
+        USDT_TRC20_XPUB: placeholders.USDT_TRC20_XPUB,
+      },
+      'api',
+    );
+    expect(byHand).toMatch(/^ {2}- DEPOSIT_BANK_CARD="\d+": is a demo placeholder/m);
+    expect(byHand).toMatch(
+      /^ {2}- USDT_TRC20_XPUB="xpub\w+": is the demo key of a public test wallet/m,
+    );
+    expect(byHand).not.toContain('USDT_ERC20_XPUB');
     expect(loadConfig({ NODE_ENV: 'production', ...realDetails }, 'api').SERVICE_URL).toBe(
       realDetails.SERVICE_URL,
     );
     // Processes that show users nothing do not need them; nor does development.
-    for (const role of ['gateway', 'sim', 'worker'] as const)
+    for (const role of ['gateway', 'sim', 'worker', 'watcher'] as const)
       expect(loadConfig({ NODE_ENV: 'production' }, role).NODE_ENV).toBe('production');
     expect(loadConfig({}, 'api').SERVICE_URL).toBe(placeholders.SERVICE_URL);
   });

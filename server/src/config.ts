@@ -1,10 +1,12 @@
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { parseSentinels, type RedisTarget } from '@infra/redis';
+import { parsePgTarget } from '@infra/db/pg-target';
 import { accountNumberProblem, needsBranch, normalizeAccountNumber } from '@shared/bank-account';
 import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 import { countryCodes } from '@shared/countries';
-import { coinAddressPatterns } from '@shared/wallet.schemas';
+import { chainConfigShape, chainPlaceholders } from './config.chain';
 
 /**
  * The one place that reads `process.env`. Every variable is parsed at start; a bad value stops
@@ -31,6 +33,17 @@ const limitOrOff = (max: number) =>
     .transform((v) => (v === 'off' ? null : Number(v)))
     .pipe(z.number().int().min(1).max(max).nullable());
 
+/** `<n>/<seconds>s` (n requests per window of that many seconds), or `off` (null): no limit. */
+const windowRateOrOff = z
+  .string()
+  .regex(/^(\d{1,7}\/\d{1,5}s|off)$/, 'must be <requests>/<seconds>s, such as 300/60s, or off')
+  .transform((v) => {
+    if (v === 'off') return null;
+    const [points, seconds] = v.slice(0, -1).split('/').map(Number) as [number, number];
+    return { points, durationSec: seconds };
+  })
+  .refine((v) => v === null || (v.points >= 1 && v.durationSec >= 1), 'must be at least 1/1s');
+
 const urlWithScheme = (schemes: string[]) =>
   z.string().refine(
     (v) => {
@@ -52,9 +65,8 @@ export const placeholders = {
   DEPOSIT_BANK_NAME: 'Example Bank (demo)',
   DEPOSIT_BANK_CARD: '6222020000000000000',
   DEPOSIT_BANK_HOLDER: 'Example Holder (demo)',
-  // Valid in form only (base58, hex): no wallet holds them. The page labels them demo addresses.
-  DEPOSIT_TRC20_ADDRESS: 'TExampLeDemoAddressNotRea1XXXXXXXX',
-  DEPOSIT_ERC20_ADDRESS: '0x000000000000000000000000000000000000dEaD',
+  // Keys of a public test wallet (config.chain.ts): the page labels their addresses demo.
+  ...chainPlaceholders,
   // Who runs the platform, shown on registration and About us (DECISIONS.md, Brand and trust).
   LEGAL_ENTITY: 'Example Trading Ltd (demo)',
   LEGAL_REGISTRATION: 'Example registration no. 000000 (demo, not a licence)',
@@ -81,8 +93,42 @@ export const configSchema = z.object({
   METRICS_HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
+  // One host or several: postgres://u:p@db1:5432,db2:5432/trade?target_session_attrs=read-write
+  // (infra/src/db/pg-target.ts).
+  DATABASE_URL: z
+    .string()
+    .refine((v) => {
+      try {
+        parsePgTarget(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a URL starting with postgres:// or postgresql://, one host or several (host1:port,host2:port)')
+    .optional(),
+  // Each process's pool (docs/OPERATIONS.md, PostgreSQL): its size, how long opening a connection
+  // may take, and the longest statement.
+  DATABASE_POOL_MAX: intInRange(1, 200).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: intInRange(100, 60_000).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: intInRange(100, 3_600_000).default(30_000),
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
+  // Redis Sentinel (infra/src/redis.ts): the sentinels to ask for the master REDIS_MASTER_NAME;
+  // REDIS_URL then gives only the credentials and database (its host is not used).
+  REDIS_SENTINELS: z
+    .string()
+    .refine((v) => {
+      try {
+        return parseSentinels(v).length > 0;
+      } catch {
+        return false;
+      }
+    }, 'must be host:port[,host:port…]')
+    .optional(),
+  REDIS_MASTER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a sentinel master name')
+    .default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
   // Express syntax (comma-separated addresses, subnets, loopback/linklocal/uniquelocal), checked
   // here as proxy-addr compiles it, for the api's req.ip and the gateway's client address alike.
   TRUST_PROXY: z
@@ -100,6 +146,17 @@ export const configSchema = z.object({
   // Socket connections per client address, per gateway process (DECISIONS.md, Socket limits).
   SOCKET_CONNECT_RATE: limitOrOff(1_000_000).default(120),
   SOCKET_MAX_PER_ADDRESS: limitOrOff(1_000_000).default(100),
+  // Anonymous market reads per client address, per window, and orders per user: a burst of
+  // ORDER_BURST, then ORDER_RATE a second (DECISIONS.md, Public market reads and order
+  // throttles); `off` for none (load tools, benchmarks).
+  MARKET_READ_RATE: windowRateOrOff.default({ points: 300, durationSec: 60 }),
+  ORDER_BURST: intInRange(1, 10_000).default(10),
+  ORDER_RATE: z
+    .string()
+    .regex(/^(\d+(\.\d+)?|off)$/, 'must be a positive number (orders a second) or off')
+    .transform((v) => (v === 'off' ? null : Number(v)))
+    .pipe(z.number().positive().max(100_000).nullable())
+    .default(5),
   // A socket's send backlog (bytes the gateway holds for it): past the first its market channels
   // are conflated, past the second it is disconnected (DECISIONS.md, Slow consumers).
   SOCKET_CONFLATE_BYTES: intInRange(1024, 64 * 2 ** 20).default(64 * 1024),
@@ -110,6 +167,19 @@ export const configSchema = z.object({
     .regex(/^(\d+|auto)$/, 'must be a whole number or auto')
     .refine((v) => v === 'auto' || (Number(v) >= 1 && Number(v) <= 256), 'must be 1 to 256 or auto')
     .default('1'),
+  // Set by a gateway cluster's primary in each worker's environment, never by an operator: the
+  // worker's slot (1…N), the `process` label of its metrics (gateway/cluster.ts).
+  GATEWAY_PROCESS_SLOT: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be 1 to 999 (the gateway primary sets it)')
+    .optional(),
+  // Socket tickets (DECISIONS.md, Socket tickets): the HMAC key, the same on the api and every
+  // gateway; unset = no tickets, every socket's token is checked by the api. Their lifetime is
+  // also how long the api keeps a revoked session's record.
+  SOCKET_TICKET_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SOCKET_TICKET_TTL_MS: intInRange(10_000, 86_400_000).default(600_000),
+  // On SIGTERM a gateway fails readiness, then disconnects its sockets spread over this long.
+  GATEWAY_DRAIN_MS: intInRange(0, 60_000).default(3000),
   API_URL: urlWithScheme(['http', 'https']).optional(),
   REDIS_NAMESPACE: z
     .string()
@@ -153,6 +223,15 @@ export const configSchema = z.object({
   // public SIM_SEED (tests, benchmarks) and is refused in production.
   SIM_RANDOMNESS: z.enum(['committed', 'seeded']).default('committed'),
   SIM_PERIOD_MINUTES: intInRange(1, 1440).default(60),
+  // The process's scheduling priority (nice, -20 highest … 19 lowest); unset leaves it as started.
+  // docs/FAIRNESS.md, Voids: a simulator that shares a host with busy processes is given a
+  // higher one (a negative value needs CAP_SYS_NICE).
+  PROCESS_NICE: z
+    .string()
+    .regex(/^-?\d{1,2}$/, 'must be a whole number from -20 to 19')
+    .transform(Number)
+    .pipe(z.number().int().min(-20).max(19))
+    .optional(),
   // market-sim/src/lease.ts: a leader that stops renewing is replaced this long after.
   SIM_LEASE_MS: intInRange(1000, 60_000).default(3000),
   SIM_TICKS_PER_SECOND: positiveNumber.default(2),
@@ -160,7 +239,8 @@ export const configSchema = z.object({
   // market-sim/src/backfill.ts: hourly candles drawn before a first start's backfill (4h, 1D charts).
   SIM_HISTORY_DAYS: intInRange(0, 730).default(130),
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),
-  TAPE_FLUSH_MS: intInRange(10, 5000).default(100),
+  // A tick is published once written (docs/FAIRNESS.md), so this is also the tick's latency.
+  TAPE_FLUSH_MS: intInRange(10, 5000).default(50),
   MAX_FEED_DELAY_MS: intInRange(100, 60_000).default(3000),
   PLATFORM_UTC_OFFSET_MINUTES: z
     .string()
@@ -174,6 +254,9 @@ export const configSchema = z.object({
   // The api's periodic ledger check (ledger_check_ok); 0 turns it off.
   LEDGER_CHECK_MINUTES: intInRange(0, 1440).default(15),
   SHUTDOWN_TIMEOUT_MS: intInRange(100, 120_000).default(10_000),
+  // After SIGTERM, readiness fails at once but requests are still served this long, so a
+  // balancer that polls /readyz stops sending new ones before the listener closes.
+  SHUTDOWN_DRAIN_MS: intInRange(0, 60_000).default(0),
   // Money (DECISIONS.md, Money). Amounts in minor units; the demo receiving details are
   // placeholders in valid formats, to be replaced by a real deployment.
   USDT_RATE: z
@@ -197,14 +280,8 @@ export const configSchema = z.object({
   // Required where the country addresses transfers to a branch (JP).
   DEPOSIT_BANK_BRANCH: z.string().trim().min(1).max(60).optional(),
   DEPOSIT_BANK_HOLDER: z.string().min(1).max(60).default(placeholders.DEPOSIT_BANK_HOLDER),
-  DEPOSIT_TRC20_ADDRESS: z
-    .string()
-    .regex(coinAddressPatterns.TRC20, 'must be T followed by 33 base58 characters')
-    .default(placeholders.DEPOSIT_TRC20_ADDRESS),
-  DEPOSIT_ERC20_ADDRESS: z
-    .string()
-    .regex(coinAddressPatterns.ERC20, 'must be 0x followed by 40 hex digits')
-    .default(placeholders.DEPOSIT_ERC20_ADDRESS),
+  // USDT deposits by address: keys, nodes, confirmations (config.chain.ts).
+  ...chainConfigShape,
   WITHDRAW_MIN: intInRange(1, Number.MAX_SAFE_INTEGER).default(1000),
   WITHDRAW_MAX: intInRange(1, Number.MAX_SAFE_INTEGER).default(5_000_000),
   // Withdrawal fee (DECISIONS.md, Withdrawal fee): basis points of the amount, rounded down,
@@ -240,13 +317,28 @@ export interface Config extends Raw {
  * Which process reads the config. The api (and the embedded `all`) shows users the receiving
  * details and the service link, so only they must have real ones in production.
  */
-export type Role = 'all' | 'api' | 'gateway' | 'sim' | 'worker';
+export type Role = 'all' | 'api' | 'gateway' | 'sim' | 'worker' | 'watcher';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Where this process's Redis is (infra/src/redis.ts), when it has one. */
+export function redisTarget(c: Config): RedisTarget | undefined {
+  if (!c.REDIS_URL) return undefined;
+  return {
+    url: c.REDIS_URL,
+    ...(c.REDIS_SENTINELS
+      ? {
+          sentinels: parseSentinels(c.REDIS_SENTINELS),
+          masterName: c.REDIS_MASTER_NAME,
+          sentinelPassword: c.REDIS_SENTINEL_PASSWORD,
+        }
+      : {}),
+  };
 }
 
 /** Names whose values are credentials: a config error names them but never shows the value. */
@@ -296,10 +388,20 @@ function checkTogether(c: Raw, ctx: z.RefinementCtx): void {
   }
   if (c.SOCKET_CONFLATE_BYTES >= c.SOCKET_DISCONNECT_BYTES)
     problem('SOCKET_CONFLATE_BYTES', 'must be below SOCKET_DISCONNECT_BYTES');
+  if (c.GATEWAY_DRAIN_MS >= c.SHUTDOWN_TIMEOUT_MS)
+    problem(
+      'GATEWAY_DRAIN_MS',
+      'must be below SHUTDOWN_TIMEOUT_MS (the drain is part of the shutdown)',
+    );
   if (c.METRICS_PORT !== undefined && c.METRICS_PORT !== 0 && c.METRICS_PORT === c.PORT)
     problem('METRICS_PORT', 'must differ from PORT (metrics are never served on the public port)');
   if (c.OPERATOR_TOKEN_PREVIOUS !== undefined && c.OPERATOR_TOKEN === undefined)
     problem('OPERATOR_TOKEN_PREVIOUS', 'only with OPERATOR_TOKEN (the token replacing it)');
+  if (c.REDIS_SENTINELS !== undefined && c.REDIS_URL === undefined)
+    problem(
+      'REDIS_SENTINELS',
+      'only with REDIS_URL (its credentials and database; e.g. redis://:password@sentinel/0)',
+    );
   if (c.OPERATOR_TOKEN_PREVIOUS !== undefined && c.OPERATOR_TOKEN_PREVIOUS === c.OPERATOR_TOKEN)
     problem('OPERATOR_TOKEN_PREVIOUS', 'must differ from OPERATOR_TOKEN');
 }
@@ -335,7 +437,9 @@ function productionProblems(
             ? 'is the example link; set your customer service link (NODE_ENV=production)'
             : name.startsWith('LEGAL_')
               ? "is the example; set the operating company's real details (NODE_ENV=production)"
-              : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
+              : name.endsWith('_XPUB')
+                ? 'is the demo key of a public test wallet (anyone can spend from its addresses); set your treasury account’s extended public key (NODE_ENV=production)'
+                : "is a demo placeholder; set the platform's real receiving details (NODE_ENV=production)",
       });
   return problems;
 }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import type { appInfoDto, loginAnswerDto, userDto } from './dto';
-import { freeText } from './text';
+import { freeText, hasInvisibleCharacters } from './text';
 
 /** Account rules of DECISIONS.md (Accounts), shared by the server's validation and the client's forms. */
 const accountRule = 'account must be 4-20 letters, digits or underscores';
 export const accountSchema = z
   .string()
+  // Checked as sent: `trim` would quietly drop a BOM (U+FEFF), and an invisible character is no
+  // part of an account name (DECISIONS.md, Privacy and names).
+  .refine((s) => !hasInvisibleCharacters(s), accountRule)
   .trim()
   .max(20, accountRule)
   .regex(/^[A-Za-z0-9_]{4,20}$/, accountRule);

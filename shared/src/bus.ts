@@ -7,6 +7,11 @@ export interface ProductState {
   opensAt?: number;
   last: Tick | null;
   stats: Stats24h;
+  /**
+   * The largest gap between this product's ticks over the last hour while it was open (ms), from
+   * the simulator that leads; null when it has measured none (operators' dashboard).
+   */
+  feedGapMaxMs?: number | null;
 }
 
 export interface MarketState {

@@ -40,6 +40,7 @@ export type HomeContent = z.infer<typeof dto.homeContentDto>;
  */
 export const systemMessageKinds = [
   'deposit_approved',
+  'deposit_credited',
   'deposit_rejected',
   'withdrawal_succeeded',
   'withdrawal_failed',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as content from './content';
 import { errorCodes } from './errors';
-import { depositChannels, transferKinds } from './wallet';
+import { depositChannels, depositStatuses, transferKinds } from './wallet';
 
 /**
  * The answers of the REST API as zod schemas: what GET /api/openapi.json describes (each `id` is a
@@ -217,17 +217,41 @@ export const depositDto = z
       .optional()
       .describe('USDT channels: the on-chain transaction id, lower case (ERC20 with its 0x)'),
     resubmittedFrom: id.optional().describe('the rejected deposit this one corrects'),
+    source: z
+      .enum(['claim', 'chain'])
+      .describe(
+        'claim: the user reported it (bank, or a USDT transfer that did not arrive); chain: the watcher saw a USDT transfer to the user’s own address',
+      ),
+    chain: z
+      .object({
+        fromAddress: text.describe('the sender'),
+        toAddress: text.describe('the receiving address (the user’s own)'),
+        blockNumber: z.int(),
+        logIndex: z.int().describe('which transfer of the transaction'),
+        confirmations: z.int().describe('blocks on top of it, its own included, when last seen'),
+        requiredConfirmations: z.int().describe('when it is credited'),
+        explorerUrl: text.describe('the transaction on a public block explorer'),
+      })
+      .optional()
+      .describe('USDT transfers read from the chain (by the watcher or for a claim)'),
     ...each(
       text.optional().describe('bank deposits: what the user said they paid from'),
       'payerBank',
       'payerCard',
       'payerName',
     ),
-    status: z.enum(['pending', 'approved', 'rejected']),
+    status: z
+      .enum(depositStatuses)
+      .describe(
+        'confirming: seen on chain, waiting for its confirmations; pending: waits for an operator; approved: credited; rejected; dropped: left the chain in a reorganisation before it was confirmed (nothing credited)',
+      ),
     ...reviewed,
   })
   .meta({ id: 'Deposit' });
 export const opsDepositDto = depositDto.extend({ ...ofUser }).meta({ id: 'OpsDeposit' });
+export const flaggedSenderDto = z
+  .object({ network, address: text, reason: text, createdAt: ms })
+  .meta({ id: 'FlaggedSender' });
 export const withdrawalAccountDto = z
   .discriminatedUnion('type', [
     z.object({
@@ -258,6 +282,11 @@ export const withdrawalHolderDto = z
     holderName: text
       .nullable()
       .describe("the verified identity's name, which a bank account is bound in; null before"),
+    verifyFirst: z
+      .boolean()
+      .describe(
+        'no bank account can be bound before the identity is verified (WITHDRAW_REQUIRES_KYC on, none verified yet)',
+      ),
   })
   .meta({ id: 'WithdrawalHolder' });
 export const withdrawalQuoteDto = z
@@ -310,6 +339,11 @@ export const errorDto = z
       code: z.enum(errorCodes),
       message: text,
       field: text.optional(),
+      retryAfterMs: z
+        .int()
+        .nonnegative()
+        .optional()
+        .describe('429 and 503 that pass with time: how long to wait (ms); Retry-After in seconds'),
       requestId: text
         .optional()
         .describe("the request's X-Request-Id, as logged (docs/API.md, Conventions)"),
@@ -444,6 +478,11 @@ export const operatorDto = z
   })
   .meta({ id: 'Operator' });
 
+/** GET /api/ops/operators: an operator with the count of their live sessions. */
+export const operatorListItemDto = operatorDto
+  .extend({ liveSessions: z.int().describe('sessions neither ended nor expired') })
+  .meta({ id: 'OperatorListItem' });
+
 /** POST /api/ops/operators: the new operator and, once only, what they sign in with. */
 export const newOperatorDto = z
   .object({
@@ -472,7 +511,9 @@ export const auditLineDto = z
   .object({
     id,
     at: ms,
-    operator: text.describe("the operator's name, or `service` for the service token"),
+    operator: text.describe(
+      "the operator's name; `service` for the service token; `unknown` for a sign-in under a name no operator has (the name tried is in `target`)",
+    ),
     operatorId: id.nullable(),
     role: text,
     action: text.describe('method and route: `POST /api/ops/deposits/:id/approve`'),
@@ -484,6 +525,25 @@ export const auditLineDto = z
     status: z.int(),
   })
   .meta({ id: 'AuditLine' });
+
+/** One line of the append-only access log: an operator read a user's personal data. */
+export const accessLineDto = z
+  .object({
+    id,
+    at: ms,
+    operator: text.describe("the operator's name, or `service` for the service token"),
+    operatorId: id.nullable(),
+    role: text,
+    kind: z
+      .enum(['profile', 'review_context', 'upload'])
+      .describe(
+        'profile: GET /api/ops/users/{id}; review_context: GET /api/ops/users/{id}/review-context; upload: GET /api/uploads/{id} (an ID photo, a transfer screenshot)',
+      ),
+    userId: id.describe('whose data: the user, or the owner of the upload'),
+    uploadId: text.nullable(),
+    address: text,
+  })
+  .meta({ id: 'AccessLine' });
 
 /** A user as support finds them (GET /api/ops/users). */
 export const opsUserDto = z
@@ -545,6 +605,23 @@ export const opsDashboardDto = z
     housePnlToday: money.describe(
       'Σ(stake − payout) of real orders settled since 00:00 of the platform day',
     ),
+    feed: z
+      .array(
+        z.object({
+          productId: text,
+          largestGapMs: z
+            .int()
+            .nullable()
+            .describe(
+              'the largest gap between its ticks over the last hour while open (the leading simulator); null: none measured',
+            ),
+          settled: z.int().describe('orders settled in the last hour, real and practice'),
+          voids: z
+            .object({ ...each(z.int(), 'FEED_STALE', 'NO_ENTRY_TICK') })
+            .describe('of those, void with the stake refunded, by reason'),
+        }),
+      )
+      .describe("each product's feed rhythm and void count over the last hour"),
     live: z
       .object({
         gateways: z.array(

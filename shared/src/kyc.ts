@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { kycStateDto, opsKycSubmissionDto } from './dto';
-import { freeText } from './text';
+import { personName } from './text';
 import { nationality, pageQuery } from './wallet.schemas';
 
 /** GET /api/kyc: the state of the user's latest identity submission. */
@@ -15,7 +15,7 @@ const otherId = /^[A-Z0-9]{5,30}$/;
 /** POST /api/kyc (multipart fields; `front` and `back` are file parts). */
 export const kycBody = z
   .object({
-    name: freeText().trim().min(2, 'name must be 2-50 characters').max(50),
+    name: personName().trim().min(2, 'name must be 2-50 characters').max(50),
     nationality,
     idNumber: z.string().trim().toUpperCase().max(30),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
-import type { AccountSummary } from './wallet';
+import type { AccountSummary, Deposit } from './wallet';
 import type { Order } from './orders';
 
 /**
@@ -42,9 +42,54 @@ export interface SessionEnded {
   reason: SessionEndReason;
 }
 
+/**
+ * A socket ticket: the gateway's signed word that this session was live, good until `expiresAt`
+ * (ms since the epoch). Sent back with the token at the next connection, it is checked by the
+ * gateway itself instead of by the api (API.md, Socket tickets).
+ */
+export interface SocketTicket {
+  value: string;
+  expiresAt: number;
+}
+
 export interface Hello {
   serverTime: number;
   userId: string | null;
+  /** For a signed-in socket, when the gateway issues tickets. */
+  ticket?: SocketTicket;
+  /**
+   * Signed-in sockets only: whether the user events after the handshake's `since` were all
+   * replayed before this hello (`complete`), or some may be missing (`gap`: no `since`, the
+   * buffer no longer reaches back to it, or it could not be read). On a gap the client reads
+   * its state again.
+   */
+  replay?: 'complete' | 'gap';
+  /** Signed-in sockets only: the newest buffered user event's id (null when none is). */
+  lastEventId?: string | null;
+}
+
+/** What follows a user event's payload: its id (monotonic per user, `<ms>-<n>`). */
+export interface UserEventMeta {
+  id: string;
+}
+
+/**
+ * Ticks of `product` with seq `from`..`to` (inclusive) could not be replayed after a
+ * re-subscription: the gateway no longer holds them (`to` null: it holds none yet). The client
+ * reloads its history.
+ */
+export interface TicksGap {
+  product: string;
+  from: number;
+  to: number | null;
+}
+
+/**
+ * `subscribe`'s optional second argument: per product, the seq of the last tick the client
+ * holds; the gateway sends the ticks after it (or a `ticksGap`) instead of the latest tick.
+ */
+export interface SubscribeOptions {
+  after?: Record<string, number>;
 }
 
 export interface ServerToClientEvents {
@@ -52,24 +97,40 @@ export interface ServerToClientEvents {
   market: (snapshot: MarketSnapshot) => void;
   tick: (tick: Tick) => void;
   product: (product: ProductStatusEvent) => void;
+  /** After a re-subscription whose ticks the gateway no longer holds. */
+  ticksGap: (gap: TicksGap) => void;
   /** To the user's room when one of their orders opens or settles. */
-  order: (order: Order) => void;
+  order: (order: Order, meta?: UserEventMeta) => void;
   /** To the user's room when their balances change. */
-  balance: (summary: AccountSummary) => void;
+  balance: (summary: AccountSummary, meta?: UserEventMeta) => void;
   /** To the user's room when a system message arrives. */
-  message: (message: { id: string; title: string }) => void;
+  message: (message: { id: string; title: string }, meta?: UserEventMeta) => void;
+  /**
+   * To the user's room when one of their deposits is seen on chain, gains confirmations, is
+   * credited, dropped or reviewed.
+   */
+  deposit: (deposit: Deposit, meta?: UserEventMeta) => void;
   /**
    * To the sockets of a session the server has just ended, right before it disconnects them
    * (`io server disconnect`); their token is refused from then on.
    */
   sessionEnded: (ended: SessionEnded) => void;
+  /** A fresh ticket for a signed-in socket, before the one it holds expires. */
+  ticket: (ticket: SocketTicket) => void;
 }
 
 /** The events the api sends to one user's sockets (through whichever gateway holds them). */
-export type UserEventName = 'order' | 'balance' | 'message';
+export const userEventNames = ['order', 'balance', 'message', 'deposit'] as const;
+export type UserEventName = (typeof userEventNames)[number];
 
 export interface ClientToServerEvents {
-  subscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;
+  /** With `options` from clients that replay ticks; without from older ones. */
+  subscribe: (
+    channels: string[],
+    ...rest:
+      | [ack: (answer: SubscribeAck) => void]
+      | [options: SubscribeOptions, ack: (answer: SubscribeAck) => void]
+  ) => void;
   unsubscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;
   time: (ack: (answer: { serverTime: number }) => void) => void;
 }
@@ -92,3 +153,13 @@ export const socketLimits = {
 
 /** The payload of `subscribe` and `unsubscribe`. */
 export const channelsSchema = z.array(z.string().max(40)).min(1).max(socketLimits.maxChannels);
+
+/** `subscribe`'s options (absent from older clients). */
+export const subscribeOptionsSchema = z
+  .object({
+    after: z
+      .record(z.string().max(16), z.number().int().nonnegative())
+      .refine((after) => Object.keys(after).length <= socketLimits.maxChannels)
+      .optional(),
+  })
+  .optional();

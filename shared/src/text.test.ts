@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { freeText, hasForbiddenCharacters } from './text';
+import {
+  comparableName,
+  freeText,
+  hasForbiddenCharacters,
+  hasInvisibleCharacters,
+  personName,
+} from './text';
 
 /** Every character the rule refuses, as single UTF-16 units. */
 const c0 = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i));
@@ -85,5 +91,97 @@ describe('freeText', () => {
       }),
       { seed: 20_260_517 },
     );
+  });
+});
+
+/** Characters that print as nothing, which a name may not hold (issue 33). */
+const invisible = [
+  '\u200f', // RLM
+  '\u061c', // ALM
+  '\u200e', // LRM
+  '\u200b', // zero-width space
+  '\u200c', // zero-width non-joiner
+  '\u200d', // zero-width joiner
+  '\u2060', // word joiner
+  '\u2064', // invisible plus
+  '\ufeff', // BOM
+  '\u00ad', // soft hyphen
+  '\u034f', // combining grapheme joiner
+  '\u180e', // Mongolian vowel separator
+  '\ufe0f', // variation selector 16
+  '\u3164', // Hangul filler
+  '\u0600', // Arabic number sign (Cf)
+  '\u{e0041}', // tag letter A
+  '\u{1d173}', // musical symbol begin beam
+];
+
+describe('personName', () => {
+  const name = personName().trim().min(1).max(50);
+
+  it('takes names in every script the app speaks', () => {
+    for (const text of [
+      'Zhang San',
+      '张三',
+      '陳大文',
+      '山田 太郎',
+      '김철수',
+      'สมชาย ใจดี',
+      'Nguyễn Văn A',
+      'François Müller-Lüdenscheidt',
+      "O'Brien",
+      'e\u0301mile', // a combining accent is a visible mark
+      'محمد علي',
+      'שלום כהן',
+    ])
+      expect(name.safeParse(text).success, text).toBe(true);
+  });
+
+  it('refuses every invisible character, anywhere in the name, with its reason', () => {
+    for (const ch of invisible) {
+      const code = ch.codePointAt(0)!.toString(16);
+      expect(hasInvisibleCharacters(ch), code).toBe(true);
+      for (const text of [`${ch}Zhang San`, `Zhang${ch} San`, `Zhang San${ch}`]) {
+        const r = z.object({ holderName: name }).safeParse({ holderName: text });
+        expect(r.success, code).toBe(false);
+        expect(r.error?.issues[0]).toMatchObject({
+          path: ['holderName'],
+          message: 'must not contain invisible characters (zero-width, direction marks)',
+        });
+      }
+      // Elsewhere free text keeps them (Persian, Indic scripts, emoji, Hebrew and Arabic marks).
+      expect(freeText().safeParse(`Zhang${ch} San`).success, code).toBe(true);
+    }
+  });
+
+  it('still refuses what freeText refuses', () => {
+    for (const ch of [...c0, ...c1, ...bidi, ...surrogates])
+      expect(name.safeParse(`Zhang${ch}San`).success).toBe(false);
+  });
+});
+
+describe('comparableName', () => {
+  it('holds names alike that differ only in form, spacing or Latin case', () => {
+    for (const [a, b] of [
+      ['Zhang San', '  zhang   SAN '],
+      ['Zhang San', 'Zhang\u00a0San'], // a no-break space is a space
+      ['Zhang San', 'Zhang\tSan'],
+      ['Émile Zola', 'E\u0301mile zola'], // precomposed or combined: one name under NFC
+      ['Müller', 'MÜLLER'],
+      ['张三', '张三'],
+      ['Nguyễn Văn A', 'nguyễn văn a'],
+      ['Zhang San', 'Zhang\u200b San\u200f'], // a name verified before marks were refused
+    ] as const)
+      expect(comparableName(a), `${a} / ${b}`).toBe(comparableName(b));
+  });
+
+  it('tells different names apart', () => {
+    for (const [a, b] of [
+      ['Zhang San', 'Zhang Sam'],
+      ['Zhang San', 'ZhangSan'],
+      ['张三', '張三'], // simplified and traditional are different characters
+      ['Muller', 'Müller'],
+      ['Zhang San', 'San Zhang'],
+    ] as const)
+      expect(comparableName(a), `${a} / ${b}`).not.toBe(comparableName(b));
   });
 });

@@ -6,9 +6,10 @@ import {
   normalizeAccountNumber,
 } from './bank-account';
 import { countryCodes } from './countries';
-import { freeText } from './text';
+import { freeText, personName } from './text';
 import {
   depositChannels,
+  depositStatuses,
   networkOfChannel,
   transferKinds,
   txIdPatterns,
@@ -41,7 +42,7 @@ export const pageQuery = z.object({
 });
 export const ledgerQuery = pageQuery.extend({ type: z.enum(transferKinds).optional() });
 export const depositReviewQuery = pageQuery.extend({
-  status: z.enum(['pending', 'approved', 'rejected']).optional(),
+  status: z.enum(depositStatuses).optional(),
 });
 export const withdrawalReviewQuery = pageQuery.extend({
   status: z.enum(['pending', 'success', 'failed']).optional(),
@@ -55,6 +56,39 @@ export const coinAddressPatterns: Record<CoinNetwork, RegExp> = {
   TRC20: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
   ERC20: /^0x[0-9a-fA-F]{40}$/,
 };
+
+/** Refines an object's `address` to the form of its `network` (naming `address`). */
+function checkCoinAddress(v: { network: CoinNetwork; address: string }, ctx: z.RefinementCtx) {
+  if (!coinAddressPatterns[v.network].test(v.address))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['address'],
+      message:
+        v.network === 'TRC20'
+          ? 'a TRC20 address is T followed by 33 base58 characters'
+          : 'an ERC20 address is 0x followed by 40 hex digits',
+    });
+}
+
+/**
+ * POST /api/ops/flagged-senders: a sender whose USDT transfers wait for an operator instead of
+ * being credited by themselves (ERC20 addresses compared in lower case).
+ */
+export const flaggedSenderBody = z
+  .object({
+    network: z.enum(['TRC20', 'ERC20']),
+    address: z.string().trim(),
+    reason: freeText().trim().min(1, 'reason is required').max(200),
+  })
+  .superRefine(checkCoinAddress)
+  .transform((v) => ({
+    ...v,
+    address: v.network === 'ERC20' ? v.address.toLowerCase() : v.address,
+  }));
+export const flaggedSenderParams = z.object({
+  network: z.enum(['TRC20', 'ERC20']),
+  address: z.string().max(64),
+});
 
 /** What a depositor paid from: a card or account number, or an IBAN (Europe). */
 export const payerAccount = z
@@ -88,6 +122,8 @@ export const nationality = z
 
 const text = (max: number, what: string) =>
   freeText().trim().min(1, `${what} is required`).max(max);
+/** A person's name: no invisible characters either (shared/src/text.ts). */
+const nameOf = (what: string) => personName().trim().min(1, `${what} is required`).max(50);
 /** Typed in a textarea: line breaks are its own. */
 const remark = freeText({ multiline: true })
   .trim()
@@ -118,7 +154,7 @@ export const depositBody = z.discriminatedUnion('channel', [
     amount: minorUnits,
     payerBank: text(60, 'bank name'),
     payerCard: payerAccount,
-    payerName: text(50, 'name'),
+    payerName: nameOf('name'),
     remark,
     mode: realMoneyMode,
     resubmitOf,
@@ -126,7 +162,8 @@ export const depositBody = z.discriminatedUnion('channel', [
   z
     .object({
       channel: z.enum(depositChannels.filter((c) => c !== 'bank') as ['usdt-trc20', 'usdt-erc20']),
-      quantity: minorUnits,
+      // What the user thinks they sent; the claim records the chain's amount (API.md, Deposits).
+      quantity: minorUnits.optional(),
       txId: z.string().trim().min(1, 'transaction id is required').max(80),
       remark,
       mode: realMoneyMode,
@@ -156,7 +193,7 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('bank'),
-      holderName: text(50, 'holder name'),
+      holderName: nameOf('holder name'),
       nationality,
       bankName: text(60, 'bank name'),
       /** The branch's name or number, where the holder's country addresses transfers to one (JP). */
@@ -192,17 +229,7 @@ export const withdrawalAccountBody = z.discriminatedUnion('type', [
       address: z.string().trim().max(100),
       tradePassword,
     })
-    .superRefine((v, ctx) => {
-      if (!coinAddressPatterns[v.network].test(v.address))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['address'],
-          message:
-            v.network === 'TRC20'
-              ? 'a TRC20 address is T followed by 33 base58 characters'
-              : 'an ERC20 address is 0x followed by 40 hex digits',
-        });
-    }),
+    .superRefine(checkCoinAddress),
 ]);
 
 /**

@@ -26,12 +26,23 @@ export const networkOfChannel = (c: Exclude<DepositChannelId, 'bank'>): CoinNetw
   c === 'usdt-trc20' ? 'TRC20' : 'ERC20';
 /** The id as stored: trimmed, lower case (an ERC20 id keeps its 0x). */
 export const normalizeTxId = (v: string) => v.trim().toLowerCase().replace(/^0X/, '0x');
+/**
+ * A transaction's hash in the one form both networks' ids are compared in: 64 lower-case hex
+ * digits without 0x, so `0xabc…` (ERC20) and `abc…` (TRC20) name the same transaction.
+ */
+/** A transaction on the networks' public block explorers (Etherscan, Tronscan). */
+export function explorerUrl(network: CoinNetwork, txHash: string): string {
+  return network === 'ERC20'
+    ? `https://etherscan.io/tx/0x${txHash}`
+    : `https://tronscan.org/#/transaction/${txHash}`;
+}
+export const txHashOf = (txId: string) => normalizeTxId(txId).replace(/^0x/, '');
 
 /**
  * When money is expected to arrive (DECISIONS.md, Arrival times), shown on the channel cards and
- * the withdrawal quote. A deposit is credited when an operator approves it: a bank transfer
- * within 30 minutes of its review; a USDT one once the network has confirmed it (TRON about one
- * block each 3 s, Ethereum each 12 s) and it is reviewed.
+ * the withdrawal quote. A bank transfer is credited within 30 minutes of its review; a USDT one
+ * by itself once the network has confirmed it (TRON about one block each 3 s, Ethereum each
+ * 12 s). The confirmations here are the defaults; the channels endpoint says the configured ones.
  */
 export const depositArrival = {
   bank: { withinMinutes: 30 },
@@ -58,7 +69,14 @@ export const depositLimits = { min: 1000, max: 100_000_000 } as const;
 /** GET /api/deposits/channels: the platform's receiving details, shown with a QR code. */
 export type DepositChannel = z.infer<typeof dto.depositChannelDto>;
 
-export type DepositStatus = 'pending' | 'approved' | 'rejected';
+export const depositStatuses = [
+  'confirming',
+  'pending',
+  'approved',
+  'rejected',
+  'dropped',
+] as const;
+export type DepositStatus = (typeof depositStatuses)[number];
 
 export type Deposit = z.infer<typeof dto.depositDto>;
 /** What an operator reviews: the user, what they say they paid from, and the screenshot. */

@@ -239,10 +239,35 @@ describe('a gateway of two processes (GATEWAY_PROCESSES=2)', { timeout: 120_000 
       'a replacement worker',
     );
     await waitForHttp(`${gwUrl}/readyz`, 200, 30_000);
-    // The private listener, shared by both workers: either answers for both.
-    const metrics = await (await fetch(`http://127.0.0.1:${gwMetricsPort}/metrics`)).text();
-    // Aggregated over both processes: the survivors' sockets, whichever process answered.
-    expect(metrics).toMatch(new RegExp(`^gateway_connected_sockets\\{[^}]*\\} ${N / 2}$`, 'm'));
+    // The private listener, shared by both workers: either answers for both, each worker's
+    // series apart under its slot (`process`), so no sum hides the one that died.
+    const byProcess = (text: string, name: string) =>
+      Object.fromEntries(
+        [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map((m) => [
+          /process="(\d+)"/.exec(m[1]!)?.[1] ?? 'none',
+          Number(m[2]),
+        ]),
+      );
+    const metrics = await vi.waitFor(
+      async () => {
+        const text = await (await fetch(`http://127.0.0.1:${gwMetricsPort}/metrics`)).text();
+        // The primary's own: both slots held by a listening worker again, one restart.
+        expect(byProcess(text, 'gateway_process_up')).toEqual({ '1': 1, '2': 1 });
+        return text;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    const restarts = byProcess(metrics, 'gateway_process_restarts_total');
+    expect(Object.values(restarts).sort()).toEqual([0, 1]);
+    const died = Object.keys(restarts).find((slot) => restarts[slot] === 1)!;
+    const survived = died === '1' ? '2' : '1';
+    // The replacement in the dead worker's slot has none of the closed sockets; the survivor
+    // keeps its own.
+    expect(byProcess(metrics, 'gateway_connected_sockets')).toEqual({
+      [died]: 0,
+      [survived]: N / 2,
+    });
+    expect(byProcess(metrics, 'gateway_api_reachable')).toEqual({ '1': 1, '2': 1 });
   });
 
   it('SIGTERM to the primary drains both processes, then it exits 0', async () => {

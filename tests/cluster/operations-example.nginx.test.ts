@@ -1,119 +1,93 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Hello, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import type { Tick } from '@shared/market';
 import { eventually } from '@tests/support/wait';
-import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
-import { repoRoot, startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
-import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
-import { oneAddressSocketEnv } from '@tests/support/socket-limits';
-import { nginxPath } from '@tests/support/tiers';
+import { repoRoot } from '@tests/support/processes';
+import {
+  documentedCommonEnv,
+  sourceWithBash,
+  startExample,
+  type RunningExample,
+} from '@tests/support/operations-example';
 import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { configSchema } from '@server/config';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** The ```nginx block of docs/OPERATIONS.md ("A complete scaled example"), as written there. */
-function documentedNginxConf(): string {
-  const doc = fs.readFileSync(path.join(repoRoot, 'docs/OPERATIONS.md'), 'utf8');
-  const block = /```nginx\n([\s\S]*?)```/.exec(doc);
-  if (!block) throw new Error('docs/OPERATIONS.md has no nginx block');
-  return block[1]!;
-}
+/** Sockets driven through the example's nginx (raw socket.io-client over websocket). */
+const SOCKETS = 1000;
 
 /**
- * The scaled example of docs/OPERATIONS.md, run as written: sim, api, worker and two gateways
- * with production settings on PostgreSQL and Redis, behind nginx with the documented
- * configuration (only its addresses, ports and file paths changed).
+ * The scaled example of docs/OPERATIONS.md, run as written (tests/support/operations-example.ts):
+ * its common.env sourced by bash, a fresh database made by its commands, its sim, standby, two
+ * apis, worker and two gateways in its order with production settings on PostgreSQL and Redis,
+ * behind nginx with the documented configuration (only addresses, ports and paths changed).
  */
 describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-ops-example-'));
-  const token = `ops-example-${randomBytes(8).toString('hex')}`;
-  let t: TestDb;
-  let redis: PrivateRedis;
-  let nginx: ChildProcess;
+  let example: RunningExample;
   let base: string;
   let apiUrl: string;
-  const procs: RunningProcess[] = [];
+  let token: string;
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    [t, redis] = await Promise.all([openTestDb('postgres'), startPrivateRedis()]);
-    const [sim, api, worker, gw1, gw2, lb] = (await Promise.all(
-      Array.from({ length: 6 }, () => freePort()),
-    )) as [number, number, number, number, number, number];
-    base = `http://127.0.0.1:${lb}`;
-    apiUrl = `http://127.0.0.1:${api}`;
-
-    const conf = documentedNginxConf()
-      .replace('server 127.0.0.1:3001 ', `server 127.0.0.1:${api} `)
-      .replace('server 127.0.0.1:3002 ', `server 127.0.0.1:${gw1} `)
-      .replace('server 127.0.0.1:3003 ', `server 127.0.0.1:${gw2} `)
-      .replace('listen 8080;', `listen 127.0.0.1:${lb};`)
-      .replace('/var/log/nginx/trade.log', `${dir}/trade.log`)
-      .replace(
-        'http {',
-        `http {\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;`,
-      );
-    expect(conf).not.toMatch(/:300[123] |listen 8080|\/var\/log/); // every address was replaced
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\n${conf}`);
-
-    // /etc/trade/common.env of the example, with this run's database, Redis and secrets.
-    const common = {
-      NODE_ENV: 'production',
-      DATABASE_URL: urlWithSchema(t.url!, t.schema!),
-      REDIS_URL: redis.url,
-      REDIS_NAMESPACE: `example-${randomBytes(3).toString('hex')}`,
-      OPERATOR_TOKEN: token,
-      SERVICE_URL: 'https://support.example.com/chat',
-      DEPOSIT_BANK_NAME: 'Example Bank',
-      DEPOSIT_BANK_CARD: '6222020000001234567',
-      DEPOSIT_BANK_HOLDER: 'Example Trading Ltd',
-      DEPOSIT_TRC20_ADDRESS: `T${'A'.repeat(33)}`,
-      DEPOSIT_ERC20_ADDRESS: `0x${'ab'.repeat(20)}`,
-      LEGAL_ENTITY: 'Example Operations Ltd',
-      LEGAL_REGISTRATION: 'Company no. 12345678',
-      DATA_DIR: path.join(dir, 'data'),
-      TRUST_PROXY: 'loopback',
-      API_URL: base,
-      LOG_LEVEL: 'info',
+    example = await startExample({
       // Not in the example: a quick test, and all its clients come from 127.0.0.1.
       SIM_BACKFILL_HOURS: '0',
       SHUTDOWN_TIMEOUT_MS: '5000',
-      ...oneAddressSocketEnv,
-    };
-    const start = async (role: string, port: number) => {
-      procs.push(startEntry(`server/src/main/${role}.ts`, { ...common, PORT: String(port) }));
-      await waitForHttp(`http://127.0.0.1:${port}/readyz`, 200, 60_000);
-    };
-    await start('sim', sim);
-    await start('api', api);
-    await Promise.all([start('worker', worker), start('gateway', gw1), start('gateway', gw2)]);
-
-    nginx = spawn(
-      nginxPath,
-      ['-p', dir, '-c', 'nginx.conf', '-e', `${dir}/error.log`, '-g', 'daemon off;'],
-      { stdio: 'ignore' },
-    );
-    await waitForHttp(`${base}/readyz`);
-  }, 180_000);
+    });
+    base = example.base;
+    apiUrl = `http://127.0.0.1:${example.processes.find((p) => p.role === 'api')!.port}`;
+    token = example.common.OPERATOR_TOKEN!;
+  }, 420_000);
 
   afterAll(async () => {
     for (const c of clients) c.disconnect();
-    if (nginx?.exitCode === null) {
-      const exited = new Promise((r) => nginx.once('exit', r));
-      nginx.kill('SIGQUIT');
-      await exited;
-    }
-    await Promise.all(procs.map((p) => p.stop('SIGTERM')));
-    await redis?.kill();
-    await t?.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await example?.stop();
   }, 60_000);
+
+  it('common.env sources with bash: every variable set to its documented value', async () => {
+    const text = documentedCommonEnv();
+    const lines = text.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    // One NAME='value' a line: quoted, so values with spaces survive a shell.
+    for (const line of lines) expect(line).toMatch(/^[A-Z][A-Z0-9_]*='[^']*'$/);
+    const documented = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 2, -1)]),
+    );
+    expect(Object.keys(documented).length).toBeGreaterThanOrEqual(17);
+    const file = path.join(example.dir, 'documented.env');
+    fs.writeFileSync(file, text);
+    const env = await sourceWithBash(file);
+    for (const [name, value] of Object.entries(documented))
+      expect(env[name], `${name} after sourcing`).toBe(value);
+    expect(env.LEGAL_REGISTRATION).toMatch(/ /); // a value with spaces, whole
+    // Every variable is one the configuration knows.
+    for (const name of Object.keys(documented)) expect(configSchema.shape).toHaveProperty(name);
+  });
+
+  it('created its database by the documented commands, and the processes migrated it', async () => {
+    const db = new URL(example.common.DATABASE_URL!);
+    const c = new pg.Client({ connectionString: db.toString() });
+    await c.connect();
+    try {
+      const owner = await c.query<{ owner: string; me: string }>(
+        'SELECT pg_get_userbyid(datdba) AS owner, current_user AS me FROM pg_database WHERE datname = current_database()',
+      );
+      expect(owner.rows[0]).toEqual({ owner: db.username, me: db.username });
+      const migrations = await c.query<{ n: string }>(
+        'SELECT count(*) AS n FROM schema_migrations',
+      );
+      expect(Number(migrations.rows[0]!.n)).toBeGreaterThan(10);
+    } finally {
+      await c.end();
+    }
+  });
 
   const ops = (args: string[]) =>
     new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
@@ -142,6 +116,9 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
     expect((await fetch(`${base}/API/OPS/ledger/check`, { headers })).status).toBe(404);
     expect((await fetch(`${base}/api/ops`, { headers })).status).toBe(404);
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    // The operator console is not public either.
+    for (const p of ['/ops', '/ops/', '/ops.html', '/OPS.html', '/ops-assets/index.js'])
+      expect((await fetch(`${base}${p}`)).status, p).toBe(404);
     expect((await fetch(`${apiUrl}/api/ops/ledger/check`, { headers })).status).toBe(200);
   });
 
@@ -152,7 +129,7 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
     expect(id).toMatch(/^[0-9a-f]{32}$/); // nginx's $request_id, honoured by the api
     expect(((await res.json()) as { error: { requestId: string } }).error.requestId).toBe(id);
     await eventually(
-      () => fs.readFileSync(`${dir}/trade.log`, 'utf8').includes(` ${id}`),
+      () => fs.readFileSync(`${example.dir}/trade.log`, 'utf8').includes(` ${id}`),
       5000,
       "the id on nginx's access line",
     );
@@ -197,5 +174,34 @@ describe('the scaled example of docs/OPERATIONS.md', { timeout: 120_000 }, () =>
     c.on('tick', (tk) => ticks.push(tk));
     await new Promise((r) => c.emit('subscribe', ['ticks:BTCUSDT'], r));
     await eventually(() => ticks.length >= 3, 15_000, 'ticks through nginx');
+  });
+
+  it(`carries ${SOCKETS} sockets through nginx, every one receiving ticks`, async () => {
+    const heard = new Set<number>();
+    const connected = new Set<number>();
+    // In batches, as clients arrive: a thousand handshakes at once would only measure the test.
+    for (let i = 0; i < SOCKETS; i += 100) {
+      const batch = Array.from({ length: Math.min(100, SOCKETS - i) }, (_, k) => i + k);
+      await Promise.all(
+        batch.map(
+          (n) =>
+            new Promise<void>((resolve, reject) => {
+              const c: Client = connect(base, { transports: ['websocket'], forceNew: true });
+              clients.push(c);
+              c.on('tick', () => heard.add(n));
+              c.once('connect_error', reject);
+              c.once('hello', () => {
+                connected.add(n);
+                c.emit('subscribe', ['ticks:BTCUSDT'], () => resolve());
+              });
+            }),
+        ),
+      );
+    }
+    expect(connected.size).toBe(SOCKETS);
+    await eventually(() => heard.size === SOCKETS, 30_000, `ticks on all ${SOCKETS} sockets`);
+    console.log(
+      `operations example: ${connected.size} sockets through nginx, ${heard.size} heard ticks`,
+    );
   });
 });

@@ -50,7 +50,7 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
   const fundedUser = async (): Promise<string> => {
     const account = `dp_${process.pid % 10_000}_${Date.now() % 100_000}_${users++}`;
     const token = await logInOverApi(app, await registerOverApi(app, account));
-    await fundByDeposit(app, token, { channel: 'usdt-trc20', quantity: 500_000 }, png);
+    await fundByDeposit(app, token, { channel: 'bank', amount: 500_000 }, png);
     return token;
   };
 

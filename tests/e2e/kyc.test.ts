@@ -156,6 +156,60 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     await context.close();
   }, 180_000);
 
+  it('a bank account waits for the verified identity, then is bound in its name only', async () => {
+    const account = await register();
+    const { page, context, errors } = await phonePage(browser, { locale: 'en' });
+    page.setDefaultTimeout(10_000);
+    await logIn(page, account);
+
+    // Before verification: no form, a link to verification instead.
+    await open(page, '/pages/account/account?bind=bank');
+    expect(await text(page, 'bank-verify-first')).toContain('Please verify your identity first.');
+    expect(await page.getByTestId('bank-form').count()).toBe(0);
+    await page.getByTestId('bank-verify-first').getByTestId('kyc-link').click();
+    await page.waitForURL(/#\/pages\/verify\/verify$/);
+
+    // Verified (over the API, approved by the operator CLI).
+    const token = await page.evaluate<string>('JSON.parse(localStorage.getItem("token"))');
+    const form = new FormData();
+    form.set('name', 'Jane Doe');
+    form.set('nationality', 'DE');
+    form.set('idNumber', 'L01X00T47');
+    for (const side of ['front', 'back'])
+      form.set(side, new Blob([new Uint8Array(png(60, 40))], { type: 'image/png' }), `${side}.png`);
+    const submitted = await fetch(`${app.url}/api/kyc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(submitted.status).toBe(201);
+    await ops('kyc', 'approve', (await pendingOf(account)).id);
+
+    // The form now holds the verified name, read-only; the server takes no other.
+    await open(page, '/pages/account/account?bind=bank');
+    const holder = page.getByTestId('holder-name');
+    await expect.poll(() => holder.inputValue()).toBe('Jane Doe');
+    expect(await holder.getAttribute('readonly')).not.toBeNull();
+    const other = await fetch(`${app.url}/api/withdrawal-accounts`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        type: 'bank',
+        holderName: 'John Doe',
+        nationality: 'DE',
+        bankName: 'Testbank',
+        cardNumber: 'DE89 3704 0044 0532 0130 00',
+        tradePassword: '123456',
+      }),
+    });
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe(
+      'HOLDER_NAME_MISMATCH',
+    );
+    expect(unexpected(errors)).toEqual([]);
+    await context.close();
+  }, 180_000);
+
   it('is rejected with a reason, submits again; withdrawing before that explains KYC_REQUIRED', async () => {
     const account = await register();
     const { page, context, errors } = await phonePage(browser, { locale: 'en' });

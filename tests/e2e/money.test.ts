@@ -2,27 +2,43 @@ import { gradientPng as png } from '@tests/support/png';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { startLocalChain, type LocalChain } from '@tests/support/chain';
 import { opsJson, registerOverApi } from '@tests/support/journey';
 
 /**
- * Issue 5 journey: a USDT-TRC20 deposit with a screenshot, approved by the operator CLI, shows up
- * live (balance and fund record, no reload); a coin address is bound; a withdrawal is held, the
- * operator rejects it, and the hold returns with the reason shown. Also the bank card page.
+ * Issue 35, must-show 4 (and the money journeys of issue 5): a new user opens the USDT deposit,
+ * sees an address of their own with its QR code, a transfer to it (sent by the test on a local
+ * Ethereum node) shows up confirming, then credited, and the balance updates live, no reload;
+ * a coin address is bound; a withdrawal is held, the operator rejects it, and the hold returns
+ * with the reason shown. Also the bank card page.
  */
 describe('money journeys (Chromium, embedded app)', () => {
   let app: AppUnderTest;
   let browser: Browser;
+  let chain: LocalChain;
   let serial = 0;
+  const CONFIRMATIONS = 3;
 
   beforeAll(async () => {
+    chain = await startLocalChain();
     [app, browser] = await Promise.all([
-      startApp({ SIM_BACKFILL_HOURS: '1', WITHDRAW_REQUIRES_KYC: '0' }),
+      startApp({
+        SIM_BACKFILL_HOURS: '1',
+        WITHDRAW_REQUIRES_KYC: '0',
+        // The embedded app runs the watcher when a node is configured.
+        ETH_RPC_URL: chain.url,
+        ETH_USDT_CONTRACT: chain.token,
+        ERC20_CONFIRMATIONS: String(CONFIRMATIONS),
+        ETH_START_BLOCK: String((await chain.head()) + 1),
+        CHAIN_POLL_MS: '200',
+      }),
       launchBrowser(),
     ]);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await app?.dispose();
+    await chain?.stop();
   });
 
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
@@ -52,7 +68,7 @@ describe('money journeys (Chromium, embedded app)', () => {
     await page.waitForURL(/#\/pages\/index\/index/);
   };
 
-  it('deposits USDT-TRC20, is credited live, binds a coin address, withdraws, and gets the hold back on rejection', async () => {
+  it('deposits USDT-ERC20 to the user’s own address, is credited live, binds a coin address, withdraws, and gets the hold back on rejection', async () => {
     const account = await register();
     const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
     page.setDefaultTimeout(10_000);
@@ -65,80 +81,72 @@ describe('money journeys (Chromium, embedded app)', () => {
     expect(await text(page, 'total-assets')).toBe('0.00');
     await page.getByTestId('deposit').click();
 
-    // Choose a channel ("select a deposit channel" first), then the amount step.
+    // Choose a channel ("select a deposit channel" first): USDT goes straight to the address.
     await page.waitForURL(/#\/pages\/recharge\/recharge$/);
-    await page.getByTestId('channel-usdt-trc20').waitFor();
+    await page.getByTestId('channel-usdt-erc20').waitFor();
     // "Next" is disabled, and says why, until a channel is chosen; each card says when it arrives.
     expect(await page.getByTestId('submit').isDisabled()).toBe(true);
     expect(await text(page, 'choose-hint')).toBe('请选择充值通道');
-    expect(await text(page, 'arrival-usdt-trc20')).toBe('20 个网络确认并审核后到账，约 5 分钟');
-    await page.getByTestId('channel-usdt-trc20').check();
+    expect(await text(page, 'arrival-usdt-trc20')).toBe('20 个网络确认后自动到账，约 5 分钟');
+    await page.getByTestId('channel-usdt-erc20').check();
     await page.getByTestId('submit').click();
-    await page.waitForURL(/#\/pages\/transfer\/transfer\?channel=usdt-trc20$/);
-    await page.getByTestId('quantity').fill('150.505');
-    expect(await page.getByTestId('quantity').inputValue()).toBe('150.50');
-    await page.getByTestId('submit').click();
+    await page.waitForURL(/recharge-usdt-erc20$/);
 
-    // The channel page: the address with copy, the amount carried over, the screenshot required.
-    await page.waitForURL(/recharge-usdt-trc20\?amount=15050$/);
-    // The URL changes before the lazily loaded channel page replaces the amount step (whose field
-    // has the same test id), so the check waits for the new page's value.
-    await expect.poll(() => page.getByTestId('quantity').inputValue()).toBe('150.5');
+    // The user's own address, as text and as a QR code drawn on the client, with copy.
     const address = await text(page, 'deposit-address');
-    // The address as a scannable QR code, drawn on the client.
+    expect(address).toMatch(/^0x[0-9a-f]{40}$/);
     const qr = page.getByTestId('address-qr');
     await expect.poll(() => qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(
       await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
     ).toBeGreaterThan(0);
-    expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     await page.getByTestId('copy-address').click();
     await expect.poll(() => text(page, 'toast')).toBe('复制成功');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(address);
     // The network warning is a callout; the copy button spans the card, 44 px tall at least.
-    expect(await text(page, 'network-warning')).toContain('TRC20');
+    expect(await text(page, 'network-warning')).toContain('ERC20');
+    expect(await text(page, 'deposit-confirmations-needed')).toBe(String(CONFIRMATIONS));
     const copy = (await page.getByTestId('copy-address').boundingBox())!;
     expect(copy.height).toBeGreaterThanOrEqual(44);
-    // The transaction id is required, in the network's form; the screenshot is optional.
-    await page.getByTestId('submit').click();
-    expect(await text(page, 'tx-id-error')).toBe('请填写此项');
-    await page.getByTestId('tx-id').fill('0x' + 'ab'.repeat(32));
-    await page.getByTestId('submit').click();
-    expect(await text(page, 'tx-id-error')).toBe('TRC20 交易哈希为 64 位字符（0–9、a–f），不带 0x');
-    await page.getByTestId('tx-id').fill('ab'.repeat(32));
-    await page
-      .getByTestId('screenshot')
-      .setInputFiles({ name: 'transfer.png', mimeType: 'image/png', buffer: png(360, 640) });
-    await page.getByTestId('screenshot-preview').waitFor();
-    await page.getByTestId('remark').fill('TRC20 tx 9f3a');
-    expect(await text(page, 'remark-count')).toBe('13/140');
-    await page.getByTestId('submit').click();
+    // No form to fill: nothing has arrived yet.
+    expect(await page.getByTestId('tx-id').count()).toBe(0);
+    await page.getByTestId('incoming-empty').waitFor();
+    expect(await text(page, 'deposit-balance')).toBe('0.00');
+    await page.evaluate('window.__noReload = 1');
 
-    // Deposit details: under review.
-    await page.waitForURL(/#\/pages\/withdraw-list\/withdraw-open$/);
-    const depositId = await firstId(page, 'deposit-status-');
-    expect(await text(page, `deposit-status-${depositId}`)).toBe('审核中');
+    // A transfer of 150.50 USDT to that address, on the chain: seen, confirming, then credited.
+    await chain.pay(address, 150_500_000n);
+    const depositId = await firstId(page, 'incoming-item-');
+    await expect
+      .poll(() => text(page, `incoming-progress-${depositId}`))
+      .toMatch(new RegExp(`^确认中 [12]/${CONFIRMATIONS}$`));
+    await chain.mine(CONFIRMATIONS);
+    await expect
+      .poll(() => page.getByTestId(`incoming-item-${depositId}`).getAttribute('data-status'))
+      .toBe('approved');
+    expect(await text(page, `incoming-status-${depositId}`)).toBe('已到账');
+    await expect.poll(() => text(page, 'deposit-balance')).toBe('150.50');
+    expect(await page.evaluate('window.__noReload')).toBe(1);
+
+    // Deposit details: credited, with the transaction on the explorer.
+    await open(page, '/pages/withdraw-list/withdraw-open');
+    await expect.poll(() => text(page, `deposit-status-${depositId}`)).toBe('已到账');
     expect(await text(page, `deposit-amount-${depositId}`)).toBe('150.50 USDT');
+    expect(await page.getByTestId(`deposit-explorer-${depositId}`).getAttribute('href')).toMatch(
+      /^https:\/\/etherscan\.io\/tx\/0x[0-9a-f]{64}$/,
+    );
 
-    // A second tab on the personal centre; this one on the fund records (empty so far).
+    // A second tab on the personal centre and the fund records: the credit is there.
     const centre = await context.newPage();
     await open(centre, '/pages/user/user');
-    await expect.poll(() => text(centre, 'available-balance')).toBe('0.00');
-    await open(page, '/pages/money-record/money-record');
-    await page.getByText('还没有记录').waitFor();
-    // Marks both documents: a reload would lose the marks.
-    await page.evaluate('window.__noReload = 1');
-    await centre.evaluate('window.__noReload = 1');
-
-    await ops('deposits', 'approve', depositId);
     await expect.poll(() => text(centre, 'available-balance')).toBe('150.50');
     expect(await text(centre, 'total-assets')).toBe('150.50');
+    await open(page, '/pages/money-record/money-record');
     const depositRow = await firstId(page, 'ledger-row-');
     expect(await page.getByTestId(`ledger-row-${depositRow}`).innerText()).toMatch(/充值/);
     expect(await text(page, `ledger-amount-${depositRow}`)).toBe('+150.50');
     expect(await text(page, `ledger-balance-${depositRow}`)).toBe('余额 150.50');
-    expect(await page.evaluate('window.__noReload')).toBe(1);
-    expect(await centre.evaluate('window.__noReload')).toBe(1);
+    await centre.evaluate('window.__noReload = 1');
 
     // Withdraw without an account: "not yet bound", with the way to bind one.
     await open(page, '/pages/withdraw-money/withdraw-money');
@@ -207,9 +215,9 @@ describe('money journeys (Chromium, embedded app)', () => {
     expect(await page.locator('[data-type="withdraw_hold"]').innerText()).toContain('-100.00');
     expect(await page.locator('[data-type="withdraw_release"]').innerText()).toContain('+100.00');
     await page.getByTestId('ledger-list-end').getByText('没有更多了').waitFor();
-    // The deposit shows approved.
+    // The deposit still shows credited.
     await open(page, '/pages/withdraw-list/withdraw-open');
-    await expect.poll(() => text(page, `deposit-status-${depositId}`)).toBe('已通过');
+    await expect.poll(() => text(page, `deposit-status-${depositId}`)).toBe('已到账');
     expect(await ops('ledger', 'check')).toEqual({ ok: true, problems: [] });
     expect(unexpected(errors)).toEqual([]);
     await context.close();

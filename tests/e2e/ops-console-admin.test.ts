@@ -265,6 +265,7 @@ describe('operator console: Markets and Content', () => {
       ['markets', 'markets-table'],
       ['content', 'banners-form'],
       ['audit', 'audit-table'],
+      ['audit/access', 'access-table'],
       ['operators', 'operators-table'],
     ];
     const found: string[] = [];
@@ -288,6 +289,48 @@ describe('operator console: Markets and Content', () => {
       .poll(() => page.getByTestId('gateway-table').locator('tbody tr').count(), live)
       .toBe(1);
     expect(Number(await page.getByTestId('live-sockets').innerText())).toBeGreaterThanOrEqual(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("an admin disables a reviewer from Operators: the reviewer's open console signs out", async () => {
+    const admin = await opsJson<NewOperator>(
+      app,
+      ...['operators', 'create', '--name', `op_admin${stamp}`, '--role', 'admin'],
+    );
+    const reviewer = await opsJson<NewOperator>(
+      app,
+      ...['operators', 'create', '--name', `op_rev${stamp}`, '--role', 'reviewer'],
+    );
+    const watched = await consolePage();
+    await signIn(watched.page, reviewer);
+    await watched.page.getByTestId('queue-deposits').waitFor();
+
+    const { page, errors } = await consolePage();
+    await signIn(page, admin);
+    await page.getByRole('navigation').getByRole('link', { name: 'Operators' }).click();
+    const row = page.locator(`[data-testid=operator-row][data-name=op_rev${stamp}]`);
+    await expect.poll(() => row.locator('td').nth(4).innerText(), live).toBe('1');
+    await row.getByRole('button', { name: 'Disable' }).click();
+    const dialog = page.getByTestId('reason-dialog');
+    await dialog.getByLabel('Reason (kept in the audit log)').fill('left the team');
+    await dialog.getByRole('button', { name: 'Disable' }).click();
+    await expect
+      .poll(() => page.getByTestId('operators-notice').innerText(), live)
+      .toBe(`op_rev${stamp} is disabled; their sessions have ended.`);
+    await expect.poll(() => row.getAttribute('data-disabled'), live).toBe('true');
+    expect(await row.locator('td').nth(4).innerText()).toBe('0');
+
+    // The reviewer's next poll is refused (401): their console is back at the sign-in form.
+    await watched.page.getByLabel('Operator name').waitFor({ timeout: 20_000 });
+    const audit = await opsJson<{ items: { action: string; reason: string; operator: string }[] }>(
+      app,
+      ...['audit', 'list', '--target', `operator=${reviewer.operator.id}`],
+    );
+    expect(audit.items[0]).toMatchObject({
+      action: 'POST /api/ops/operators/:id/disable',
+      reason: 'left the team',
+      operator: `op_admin${stamp}`,
+    });
     expect(errors).toEqual([]);
   });
 

@@ -81,8 +81,8 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
         `res${lang === 'en' ? 'e' : 'z'}_${process.pid % 10_000}_${Date.now() % 100_000}`,
       );
       const token = await logInOverApi(app, user);
-      // 1 000.00 USDT (the quantity is in minor units, at 1:1).
-      await fundByDeposit(app, token, { channel: 'usdt-trc20', quantity: 100_000 }, png);
+      // 1 000.00 (the amount is in minor units).
+      await fundByDeposit(app, token, { channel: 'bank', amount: 100_000 }, png);
 
       const context = await browser.newContext({
         viewport: { width: 360, height: 740 },

@@ -99,7 +99,7 @@ describe('orders and home (Chromium, embedded app, English)', () => {
       app,
       await registerOverApi(app, `oh_${process.pid % 10_000}_${Date.now() % 100_000}`),
     );
-    await fundByDeposit(app, token, { channel: 'usdt-trc20', quantity: 500_000 }, png);
+    await fundByDeposit(app, token, { channel: 'bank', amount: 500_000 }, png);
     const closing = await place(token, 10_000, 30);
     const opened = await place(token, 20_000, 300);
     // The 30 s order settles by itself; the 300 s one stays open for the rest of the test.

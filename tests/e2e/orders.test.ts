@@ -62,9 +62,9 @@ describe('timed orders (Chromium, embedded app)', () => {
       await registerOverApi(app, `ord_${process.pid % 10_000}_${Date.now() % 100_000}`),
     );
 
-  /** Funds the user the real way: a USDT deposit with a screenshot, approved by the operator CLI. */
-  const fund = async (token: string, quantity: number): Promise<void> => {
-    await fundByDeposit(app, token, { channel: 'usdt-trc20', quantity }, png);
+  /** Funds the user the real way: a bank deposit with a screenshot, approved by the operator CLI. */
+  const fund = async (token: string, amount: number): Promise<void> => {
+    await fundByDeposit(app, token, { channel: 'bank', amount }, png);
   };
 
   /** A phone page whose storage already holds the session (as after a login). */
@@ -103,7 +103,7 @@ describe('timed orders (Chromium, embedded app)', () => {
 
   it('buys up for 30 s, counts down, settles at the tape price within 3 s, and updates balance and P&L live', async () => {
     const token = await newUser();
-    await fund(token, 500_000); // 5 000.00 USDT at 1:1
+    await fund(token, 500_000); // 5 000.00
     const product = await api<Product>('/api/market/products/BTCUSDT');
     const rung = product.durations.find((d) => d.seconds === 30);
     expect(rung).toBeDefined();

@@ -12,6 +12,11 @@ export interface LoadOptions {
   durationSec: number;
   /** New light clients per second. */
   rampPerSec: number;
+  /**
+   * Open model instead of the ramp and hold: `rate` new clients a second for the whole duration,
+   * each staying `sessionSec` from its connection, at most `maxClients` at once.
+   */
+  arrival?: { rate: number; sessionSec?: number; maxClients?: number };
   /** socket.io-client sockets that check tick order. */
   sample: number;
   /** Prometheus endpoints of the processes under test (their METRICS_PORT), read once a second. */
@@ -59,11 +64,16 @@ export const usage = `usage: npm run load -- [--url http://127.0.0.1:3000] [--cl
   [--channels market,ticks:BTCUSDT] [--duration 30] [--ramp 500/s] [--sample 5]
   [--metrics http://127.0.0.1:9464/metrics[,…]] [--connect-timeout 10] [--allow-remote]
   [--scenario file.yaml] [--json out.json] [--fail-on 'p99<50ms,subscribeFailures=0,gaps=0']
-  [--processes N]
+  [--processes N] [--arrival-rate 50/s [--session 60s] [--max-clients 5000]]
+  --arrival-rate: open model (as k6's constant-arrival-rate) instead of --clients and --ramp:
+    new clients a second for --duration, each leaving --session after it connected; an arrival
+    due while --max-clients are connecting or connected is dropped and counted.
   --scenario: phases, anonymous subscribers and logged-in traders (docs/LOAD-TESTING.md); the
     other load flags are then ignored. --json: configuration, per-second series and encoded
     histograms of every process, for npm run load:merge. --fail-on: exit 1 naming each broken
-    threshold. --metrics: the servers' private metrics listeners (METRICS_PORT).
+    threshold; without a threshold on connectFailures or connectFailureRate, connectFailures=0
+    applies. --metrics: the servers' private metrics listeners (METRICS_PORT).
+Traders' invitations and funding use OPERATOR_TOKEN from the environment.
 Every client connects from this machine's one address: start the server under test with
 SOCKET_CONNECT_RATE=off SOCKET_MAX_PER_ADDRESS=off (or limits above --clients).`;
 
@@ -86,11 +96,15 @@ export function parseCli(argv: string[], defaults: Partial<LoadOptions> = {}): C
       json: { type: 'string' },
       'fail-on': { type: 'string' },
       processes: { type: 'string' },
+      'arrival-rate': { type: 'string' },
+      'max-clients': { type: 'string' },
+      session: { type: 'string' },
     },
   });
   const int = (name: string, raw: string | undefined, fallback: number, min: number) => {
     if (raw === undefined) return fallback;
-    const m = (name === 'ramp' ? /^(\d+)(\/s)?$/ : /^(\d+)()$/).exec(raw);
+    const unit = { ramp: /^(\d+)(\/s)?$/, 'arrival-rate': /^(\d+)(\/s)?$/, session: /^(\d+)(s)?$/ };
+    const m = (unit[name as keyof typeof unit] ?? /^(\d+)()$/).exec(raw);
     const value = m ? Number(m[1]) : NaN;
     if (!(value >= min)) throw new Error(`--${name} must be a whole number ≥ ${min}\n${usage}`);
     return value;
@@ -104,6 +118,21 @@ export function parseCli(argv: string[], defaults: Partial<LoadOptions> = {}): C
   } catch (err) {
     throw new Error(`--fail-on: ${(err as Error).message}`);
   }
+  const rate = v['arrival-rate'];
+  if (rate === undefined && (v.session !== undefined || v['max-clients'] !== undefined))
+    throw new Error(`--session and --max-clients go with --arrival-rate\n${usage}`);
+  if (rate !== undefined && (v.clients !== undefined || v.ramp !== undefined))
+    throw new Error(`--arrival-rate replaces --clients and --ramp (cap: --max-clients)\n${usage}`);
+  const arrival =
+    rate === undefined
+      ? undefined
+      : {
+          rate: int('arrival-rate', rate, 0, 1),
+          ...(v.session !== undefined ? { sessionSec: int('session', v.session, 0, 1) } : {}),
+          ...(v['max-clients'] !== undefined
+            ? { maxClients: int('max-clients', v['max-clients'], 0, 1) }
+            : {}),
+        };
   return {
     load: {
       url,
@@ -117,6 +146,7 @@ export function parseCli(argv: string[], defaults: Partial<LoadOptions> = {}): C
       connectTimeoutMs: int('connect-timeout', v['connect-timeout'], 10, 1) * 1000,
       allowRemote: v['allow-remote'] ?? false,
       ...(metricsUrl ? { metricsUrl } : {}),
+      ...(arrival ? { arrival } : {}),
     },
     scenarioFile: v.scenario ?? null,
     jsonFile: v.json ?? null,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertGatewayUrl, assertTarget, parseCli, parseLoadArgs } from './args';
 import { mergeDocuments } from './merge';
-import { buildReport } from './report';
+import { buildReport, formatReport } from './report';
 import {
   encodeHistogram,
   mergeResults,
@@ -14,9 +14,15 @@ import {
 } from './results';
 import { SeqChecker } from './sample';
 import { SilenceTracker } from './silence';
-import { loadScenario, planSlots, scenarioFromFlags } from './scenario';
-import { parsePrometheusSamples, serverFigures, sumOf, type Reading } from './server-metrics';
-import { checkThresholds, parseThresholds } from './thresholds';
+import { loadScenario, peakClients, planSlots, scenarioFromFlags } from './scenario';
+import {
+  parsePrometheusSamples,
+  readingOf,
+  serverFigures,
+  sumOf,
+  type Reading,
+} from './server-metrics';
+import { checkThresholds, parseThresholds, withDefaults } from './thresholds';
 import { engineUrl } from './wire';
 
 describe('parseCli', () => {
@@ -50,6 +56,22 @@ describe('parseCli', () => {
     expect(() => parseLoadArgs(['--duration', 'soon'])).toThrow(/--duration/);
     expect(() => parseLoadArgs(['--bogus'])).toThrow();
     expect(() => parseCli(['--fail-on', 'p98<5ms'])).toThrow(/unknown figure p98/);
+  });
+
+  it('reads the arrival-rate flags, which replace --clients and --ramp', () => {
+    const o = parseLoadArgs(
+      '--arrival-rate 50/s --duration 20 --session 60s --max-clients 2000'.split(' '),
+    );
+    expect(o.arrival).toEqual({ rate: 50, sessionSec: 60, maxClients: 2000 });
+    expect(parseLoadArgs(['--arrival-rate', '5']).arrival).toEqual({ rate: 5 });
+    expect(parseLoadArgs([]).arrival).toBeUndefined();
+    expect(() => parseLoadArgs(['--arrival-rate', '5', '--clients', '9'])).toThrow(
+      /replaces --clients/,
+    );
+    expect(() => parseLoadArgs(['--max-clients', '9'])).toThrow(/go with --arrival-rate/);
+    expect(() => parseLoadArgs(['--arrival-rate', '5', '--session', '1m'])).toThrow(/--session/);
+    // No flag for the operator token: it would land in shell history and `ps`.
+    expect(() => parseCli(['--operator-token', 'x'])).toThrow();
   });
 
   it('refuses a URL with a path rather than dropping it', () => {
@@ -139,6 +161,32 @@ describe('scenarios', () => {
       { kind: 'hold', duration: 8 },
     ]);
     expect(s.connectTimeout).toBe(5);
+    const open = scenarioFromFlags({
+      url: 'http://127.0.0.1:3000',
+      clients: 100,
+      rampPerSec: 50,
+      durationSec: 30,
+      channels: ['market'],
+      sample: 0,
+      connectTimeoutMs: 5000,
+      metricsUrls: [],
+      arrival: { rate: 20, sessionSec: 10, maxClients: 150 },
+    });
+    expect(open.phases).toEqual([
+      { kind: 'arrival', rate: 20, duration: 30, session: 10, maxClients: 150 },
+    ]);
+    expect(peakClients(open)).toBe(150); // 20/s × 10 s = 200 wanted, capped
+    expect(
+      peakClients({ phases: [{ kind: 'arrival', rate: 20, duration: 30, session: 10 }] }),
+    ).toBe(200);
+    expect(planSlots(open.phases).every((slot) => slot.arrival?.phase === 0)).toBe(true);
+    // Arriving traders are numbered over the plan, and a later ramp counts subscribers only.
+    const mixed = planSlots([
+      { kind: 'arrival', who: 'traders', rate: 2, duration: 1, session: 10 },
+      { kind: 'arrival', rate: 1, duration: 1 },
+      { kind: 'ramp', to: 3, duration: 1 },
+    ]);
+    expect(mixed.map((slot) => slot.arrival?.n ?? null)).toEqual([0, 1, 2, null, null]);
   });
 });
 
@@ -151,6 +199,30 @@ describe('thresholds', () => {
       'silence<2s broken: silence was 3100 ms (off by 1100 ms)',
       'orderP99<1s: not measured in this run',
     ]);
+  });
+
+  it('takes percentages for the connect failure rate, and only there', () => {
+    const [t] = parseThresholds('connectFailureRate<1.5%');
+    expect(t).toMatchObject({ figure: 'connectFailureRate', op: '<', value: 1.5 });
+    expect(parseThresholds('connectFailureRate<=2')[0]!.value).toBe(2);
+    expect(() => parseThresholds('p99<5%')).toThrow(/not a percentage/);
+    expect(() => parseThresholds('connectFailureRate<5ms')).toThrow(/a percentage/);
+    expect(checkThresholds([t!], { connectFailureRate: 75 })[0]!.message).toBe(
+      'connectFailureRate<1.5% broken: connectFailureRate was 75% (off by 73.50%)',
+    );
+  });
+
+  it('applies connectFailures=0 unless the caller names a connect-failure figure', () => {
+    const texts = (spec: string) =>
+      withDefaults(parseThresholds(spec)).map((t) => `${t.text}${t.byDefault ? ' *' : ''}`);
+    expect(texts('')).toEqual(['connectFailures=0 *']);
+    expect(texts('p99<50ms')).toEqual(['p99<50ms', 'connectFailures=0 *']);
+    expect(texts('connectFailureRate<1%')).toEqual(['connectFailureRate<1%']);
+    expect(texts('connectFailures<=3,gaps=0')).toEqual(['connectFailures<=3', 'gaps=0']);
+    const [broken] = checkThresholds(withDefaults([]), { connectFailures: 750 });
+    expect(broken!.message).toBe(
+      'connectFailures=0 (default) broken: connectFailures was 750 (off by 750)',
+    );
   });
 });
 
@@ -167,6 +239,31 @@ describe('server metrics', () => {
     expect(sumOf(s, 'gateway_deliveries_total', 'event="tick"')).toBe(10);
     expect(sumOf(s, 'gateway_deliveries_total')).toBe(15);
     expect(sumOf(s, 'nodejs_heap_size_used_bytes')).toBeNull();
+  });
+
+  it("a gateway of two processes: their costs add up, its delay is the later worker's", () => {
+    const r = readingOf(
+      parsePrometheusSamples(
+        [
+          'process_cpu_seconds_total{role="gateway",process="1"} 1.5',
+          'process_cpu_seconds_total{role="gateway",process="2"} 2',
+          'gateway_connected_sockets{role="gateway",process="1"} 40',
+          'gateway_connected_sockets{role="gateway",process="2"} 0',
+          'nodejs_eventloop_lag_p99_seconds{role="gateway",process="1"} 0.01',
+          'nodejs_eventloop_lag_p99_seconds{role="gateway",process="2"} 0.2',
+          'nodejs_eventloop_lag_max_seconds{role="gateway",process="1"} 0.05',
+          'nodejs_eventloop_lag_max_seconds{role="gateway",process="2"} 0.4',
+        ].join('\n'),
+      ),
+      0,
+    );
+    expect(r).toMatchObject({
+      cpuSec: 3.5,
+      sockets: 40,
+      eventLoopP99Sec: 0.2,
+      eventLoopMaxSec: 0.4,
+      rssBytes: null,
+    });
   });
 
   const reading = (t: number, heapBytes: number): Reading => ({
@@ -281,6 +378,15 @@ describe('merging', () => {
     );
     expect(report.processes).toBe(2);
     expect(report.connect.connected).toBe(20);
+    // Each part ran the whole 10-client scenario: the header counts both.
+    expect(report.clients).toBe(20);
+    expect(formatReport(report)).toMatch(/^── load report: 20 clients →/);
+    const three = mergeDocuments([
+      doc(result([1], 0)),
+      { ...doc(result([1], 1)), clients: 30 },
+      mergeDocuments([doc(result([1], 2)), doc(result([1], 3))]),
+    ]);
+    expect(buildReport(three).clients).toBe(10 + 30 + 20);
     expect(report.tickLatency.count).toBe(3);
     expect(report.silences).toEqual([
       { channel: 'ticks:A', longestMs: 200, items: 40, spanMs: 9000, expectedMs: 225 },

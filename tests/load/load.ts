@@ -5,9 +5,15 @@ import { runInProcesses } from './processes';
 import { buildReport, formatReport, type LoadReport } from './report';
 import type { LoadDocument } from './results';
 import { runShare, type ProcessRun } from './runner';
-import { loadScenario, scenarioFromFlags, type Scenario } from './scenario';
+import { loadScenario, peakClients, scenarioFromFlags, type Scenario } from './scenario';
 import { serverFigures } from './server-metrics';
-import { checkThresholds, parseThresholds, type Breach, type Threshold } from './thresholds';
+import {
+  checkThresholds,
+  parseThresholds,
+  withDefaults,
+  type Breach,
+  type Threshold,
+} from './thresholds';
 
 export type { LoadReport } from './report';
 export type { LoadOptions } from './args';
@@ -18,6 +24,8 @@ export interface RunOptions {
   embedded?: boolean;
   progress?: (line: string) => void;
   signal?: AbortSignal;
+  /** For traders' invitations and funding; the CLI's comes from OPERATOR_TOKEN. */
+  operatorToken?: string;
 }
 
 /** Runs a scenario (in this process, or spread over `processes` children) into a document. */
@@ -27,19 +35,26 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
   for (const url of scn.targets) assertGatewayUrl(url);
   const progress = o.progress ?? ((line: string) => console.log(line));
   const n = o.processes ?? 1;
+  // The deprecated scenario field still works, but the token never reaches the document.
+  const operatorToken = o.operatorToken ?? scn.operatorToken;
+  const stored: Scenario = { ...scn };
+  delete stored.operatorToken;
+  const secret = operatorToken ? { operatorToken } : {};
   const runs: ProcessRun[] =
     n > 1
-      ? await runInProcesses(scn, n, {
+      ? await runInProcesses(stored, n, {
           progress,
           ...(o.signal ? { signal: o.signal } : {}),
           embedded: !!o.embedded,
+          ...secret,
         })
       : [
-          await runShare(scn, {
+          await runShare(stored, {
             index: 0,
             of: 1,
             scrape: true,
             progress,
+            ...secret,
             ...(o.signal ? { signal: o.signal } : {}),
             ...(o.embedded ? { embedded: true } : {}),
           }),
@@ -60,7 +75,8 @@ export async function runScenario(scn: Scenario, o: RunOptions = {}): Promise<Lo
   return {
     format: 'tradeapp-load/1',
     createdAt: new Date().toISOString(),
-    scenario: scn,
+    scenario: stored,
+    clients: peakClients(stored),
     processes,
     server,
     serverReadings: scraped?.series ?? [],
@@ -79,6 +95,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadReport> {
     sample: o.sample,
     connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
     metricsUrls: o.metricsUrl ? o.metricsUrl.split(',') : [],
+    ...(o.arrival ? { arrival: o.arrival } : {}),
   });
   return buildReport(
     await runScenario(scn, {
@@ -125,12 +142,19 @@ async function main(): Promise<number> {
           connectTimeoutMs: o.connectTimeoutMs ?? 10_000,
           metricsUrls: o.metricsUrl?.split(',') ?? [],
         });
-    thresholds = [...parseThresholds(scn.failOn ?? ''), ...cli.thresholds];
+    thresholds = withDefaults([...parseThresholds(scn.failOn ?? ''), ...cli.thresholds]);
     for (const url of [...scn.targets, ...scn.metrics]) assertTarget(url, o.allowRemote);
   } catch (err) {
     console.error((err as Error).message);
     return 2;
   }
+  if (scn.operatorToken)
+    console.error(
+      'warning: operatorToken in a scenario file is deprecated (a secret in a file, and it ' +
+        `used to be copied into --json documents): set OPERATOR_TOKEN in the environment${
+          process.env.OPERATOR_TOKEN ? ', which is used here' : ''
+        }`,
+    );
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   let doc: LoadDocument;
@@ -139,6 +163,7 @@ async function main(): Promise<number> {
       processes: cli.processes,
       allowRemote: !!cli.load.allowRemote,
       signal: abort.signal,
+      ...(process.env.OPERATOR_TOKEN ? { operatorToken: process.env.OPERATOR_TOKEN } : {}),
     });
   } catch (err) {
     console.error(`run failed: ${(err as Error).message}`);
@@ -148,6 +173,17 @@ async function main(): Promise<number> {
   const report = buildReport(doc);
   console.log(formatReport(report));
   return printVerdict(report, thresholds);
+}
+
+/** Why connects failed: how many of how many, by reason (refused, reset, timeout, …). */
+function connectFailureLine(r: LoadReport): string {
+  const { connected, failed, failures } = r.connect;
+  const pct = (100 * failed) / Math.max(1, connected + failed);
+  const why = Object.entries(failures)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${v}× ${k}`)
+    .join(', ');
+  return `  ${failed} of ${connected + failed} connects failed (${pct.toFixed(1)}%): ${why}`;
 }
 
 /** Prints what failed; returns the exit code (1 when anything did). */
@@ -162,8 +198,12 @@ export function printVerdict(report: LoadReport, thresholds: Threshold[]): numbe
   const { breaches, problems } = verdict(report, thresholds);
   for (const p of problems) console.log(`FAILED: ${p}`);
   for (const b of breaches) console.log(`FAILED: ${b.message}`);
+  if (breaches.some((b) => /^connectFailure/.test(b.threshold.figure)))
+    console.log(connectFailureLine(report));
   if (!problems.length && !breaches.length && thresholds.length)
-    console.log(`passed: ${thresholds.map((t) => t.text).join(', ')}`);
+    console.log(
+      `passed: ${thresholds.map((t) => `${t.text}${t.byDefault ? ' (default)' : ''}`).join(', ')}`,
+    );
   return problems.length || breaches.length ? 1 : 0;
 }
 

@@ -59,7 +59,11 @@ describe('merging processes and hosts', { timeout: 120_000 }, () => {
       ...[path.join(dir, 'a.json'), path.join(dir, 'b.json')],
       ...['--json', path.join(dir, 'merged.json'), '--fail-on', 'subscribeFailures=0,gaps=0'],
     ]);
-    expect(merged.out).toMatch(/passed: subscribeFailures=0, gaps=0/);
+    expect(merged.out).toMatch(
+      /passed: subscribeFailures=0, gaps=0, connectFailures=0 \(default\)/,
+    );
+    // The header counts both parts' clients, not the first part's.
+    expect(merged.out).toMatch(/── load report: 40 clients →/);
     expect(merged.code).toBe(0);
 
     const docs = { one: read('one.json'), two: read('two.json'), merged: read('merged.json') };

@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { printVerdict } from './load';
 import { buildReport, formatReport } from './report';
 import type { LoadDocument } from './results';
-import { parseThresholds } from './thresholds';
+import { peakClients } from './scenario';
+import { parseThresholds, withDefaults } from './thresholds';
 
 /**
  * `npm run load:merge -- a.json b.json … [--json merged.json] [--fail-on …]`: one report from
@@ -14,7 +15,10 @@ import { parseThresholds } from './thresholds';
 
 export const mergeUsage = `usage: npm run load:merge -- a.json b.json … [--json merged.json] [--fail-on 'p99<50ms,…']`;
 
-/** One document holding every process of the given ones (the first one's scenario and server). */
+/**
+ * One document holding every process of the given ones (the first one's scenario), every
+ * server's figures, and the clients of every part: each host ran the whole scenario.
+ */
 export function mergeDocuments(docs: LoadDocument[]): LoadDocument {
   if (!docs.length) throw new Error('nothing to merge');
   for (const d of docs)
@@ -23,6 +27,7 @@ export function mergeDocuments(docs: LoadDocument[]): LoadDocument {
   return {
     ...docs[0]!,
     createdAt: new Date().toISOString(),
+    clients: docs.reduce((n, d) => n + (d.clients ?? peakClients(d.scenario)), 0),
     processes: docs.flatMap((d) => d.processes),
     server: docs.flatMap((d) => d.server),
     serverReadings: docs.flatMap((d) => d.serverReadings ?? []),
@@ -56,10 +61,13 @@ function main(): number {
   if (out) writeFileSync(out, JSON.stringify(merged));
   const report = buildReport(merged);
   console.log(formatReport(report));
-  return printVerdict(report, [
-    ...parseThresholds(merged.scenario.failOn ?? ''),
-    ...parseThresholds(failOn ?? ''),
-  ]);
+  return printVerdict(
+    report,
+    withDefaults([
+      ...parseThresholds(merged.scenario.failOn ?? ''),
+      ...parseThresholds(failOn ?? ''),
+    ]),
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

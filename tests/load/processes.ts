@@ -9,7 +9,13 @@ import type { Scenario } from './scenario';
  * merge like the documents of several hosts. The first child also reads the server's metrics.
  */
 
-type ToChild = { scenario: Scenario; index: number; of: number; embedded: boolean };
+type ToChild = {
+  scenario: Scenario;
+  index: number;
+  of: number;
+  embedded: boolean;
+  operatorToken?: string;
+};
 type FromChild =
   | { type: 'progress'; line: string }
   | { type: 'done'; run: ProcessRun }
@@ -20,7 +26,12 @@ const entry = path.join(import.meta.dirname, 'processes.ts');
 export async function runInProcesses(
   scenario: Scenario,
   n: number,
-  opts: { progress: (line: string) => void; signal?: AbortSignal; embedded?: boolean },
+  opts: {
+    progress: (line: string) => void;
+    signal?: AbortSignal;
+    embedded?: boolean;
+    operatorToken?: string;
+  },
 ): Promise<ProcessRun[]> {
   return Promise.all(
     Array.from(
@@ -43,7 +54,14 @@ export async function runInProcesses(
             opts.signal?.removeEventListener('abort', abort);
             reject(new Error(`process ${index} exited with ${code} before reporting`));
           });
-          const msg: ToChild = { scenario, index, of: n, embedded: !!opts.embedded };
+          // The token goes over IPC, never as an argument (`ps` shows those).
+          const msg: ToChild = {
+            scenario,
+            index,
+            of: n,
+            embedded: !!opts.embedded,
+            ...(opts.operatorToken ? { operatorToken: opts.operatorToken } : {}),
+          };
           child.send(msg);
         }),
     ),
@@ -61,6 +79,7 @@ if (process.env.LOAD_CHILD === '1' && process.send) {
       of: m.of,
       scrape: m.index === 0,
       embedded: m.embedded,
+      ...(m.operatorToken ? { operatorToken: m.operatorToken } : {}),
       signal: abort.signal,
       progress: (line) => process.send!({ type: 'progress', line } satisfies FromChild),
     };

@@ -47,6 +47,21 @@ export interface LoadReport {
     latency: LatencySummary;
   };
   subscribe: { ok: number; failed: number; errors: Record<string, number> };
+  /** The open model's arrivals (null without an arrival phase). */
+  arrivals: {
+    /** The phases' rates, new clients a second, and their caps (null: none). */
+    phases: {
+      rate: number;
+      session: number | null;
+      maxClients: number | null;
+      who: 'subscribers' | 'traders';
+    }[];
+    started: number;
+    /** Not started: their phase had `maxClients` connecting or connected (k6's dropped_iterations). */
+    dropped: number;
+    /** The most clients connected at once (over several processes, the sum of their peaks). */
+    peakConcurrent: number;
+  } | null;
   deliveries: {
     ticks: number;
     snapshots: number;
@@ -130,11 +145,23 @@ export function buildReport(doc: LoadDocument): LoadReport {
   const loss = doc.server.map((s) => s.loss).filter((x): x is number => x !== null);
   const p = (l: LatencySummary, k: keyof LatencySummary) => (l.count ? l[k] : null);
   const connect = summarize(m.histograms.connect);
+  const arrivalPhases = scn.phases.flatMap((ph) =>
+    ph.kind === 'arrival'
+      ? [
+          {
+            rate: ph.rate,
+            session: ph.session ?? null,
+            maxClients: ph.maxClients ?? null,
+            who: ph.who ?? 'subscribers',
+          },
+        ]
+      : [],
+  );
   return {
     url: scn.targets[0]!,
     targets: scn.targets,
     channels: scn.subscribers.channels,
-    clients: peakClients(scn),
+    clients: doc.clients ?? peakClients(scn),
     processes: m.processes,
     wallSec: m.wallSec,
     connect: {
@@ -145,6 +172,14 @@ export function buildReport(doc: LoadDocument): LoadReport {
       latency: connect,
     },
     subscribe: { ok: c.subOk, failed: c.subFailed, errors: m.subscribeErrors },
+    arrivals: arrivalPhases.length
+      ? {
+          phases: arrivalPhases,
+          started: c.arrivals,
+          dropped: c.droppedArrivals,
+          peakConcurrent: c.peakConcurrent,
+        }
+      : null,
     deliveries: {
       ticks: c.ticks,
       snapshots: c.snapshots,
@@ -186,6 +221,8 @@ export function buildReport(doc: LoadDocument): LoadReport {
         return v.length ? Math.max(...v) : null;
       })(),
       connectFailures: c.failed,
+      connectFailureRate: c.connected + c.failed ? (100 * c.failed) / (c.connected + c.failed) : 0,
+      droppedArrivals: arrivalPhases.length ? c.droppedArrivals : null,
       subscribeFailures: c.subFailed,
       disconnects: c.disconnects,
       gaps: m.sample ? m.sample.violations.gaps : null,
@@ -220,6 +257,18 @@ export function formatReport(r: LoadReport): string {
   lines.push(
     `subscribe    ${r.subscribe.ok} ok, ${r.subscribe.failed} failed${r.subscribe.failed ? `: ${reasons(r.subscribe.errors)}` : ''}`,
   );
+  const a = r.arrivals;
+  if (a) {
+    const plan = a.phases
+      .map(
+        (ph) =>
+          `${ph.who === 'traders' ? 'traders ' : ''}${ph.rate}/s${ph.session !== null ? ` for ${ph.session} s each` : ''}${ph.maxClients !== null ? ` (cap ${ph.maxClients})` : ''}`,
+      )
+      .join(', ');
+    lines.push(
+      `arrivals     ${plan}: ${a.started} arrived, ${a.dropped} dropped at the cap; peak ${a.peakConcurrent} connected at once${r.processes > 1 ? " (the processes' peaks summed)" : ''}`,
+    );
+  }
   lines.push(
     `deliveries   ${f(d.ticksPerSec, 0)} ticks/s, ${f(d.snapshotsPerSec, 0)} snapshots/s over ${f(d.windowSec, 1)} s ${d.steady ? 'steady window' : 'whole run'} (totals: ${d.ticks} ticks, ${d.snapshots} snapshots, ${d.initialTicks} on-subscribe ticks)`,
     `tick latency ${lat(r.tickLatency)}`,

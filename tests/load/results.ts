@@ -47,6 +47,14 @@ export interface Counters {
   disconnects: number;
   /** Closes the plan asked for (ramp-down, churn, storms). */
   plannedCloses: number;
+  /** Arrivals (open model) started, and those dropped because their phase was at its cap. */
+  arrivals: number;
+  droppedArrivals: number;
+  /**
+   * The most light clients connected at once. Merged, the processes' peaks add: an upper bound
+   * of the run's (they need not have peaked together).
+   */
+  peakConcurrent: number;
   skew: number;
   ticks: number;
   snapshots: number;
@@ -72,6 +80,9 @@ export const zeroCounters = (): Counters => ({
   subFailed: 0,
   disconnects: 0,
   plannedCloses: 0,
+  arrivals: 0,
+  droppedArrivals: 0,
+  peakConcurrent: 0,
   skew: 0,
   ticks: 0,
   snapshots: 0,
@@ -133,7 +144,13 @@ export interface ProcessResult {
 export interface LoadDocument {
   format: 'tradeapp-load/1';
   createdAt: string;
+  /** Never holds the operator token (it comes from the environment). */
   scenario: Scenario;
+  /**
+   * The clients the run planned at its peak: its scenario's, or after a merge the sum of every
+   * part's (each host ran the whole scenario). Absent from older documents: the scenario's then.
+   */
+  clients?: number;
   processes: ProcessResult[];
   server: ServerFigures[];
   /** Every metrics reading (once a second), ms from the run's start, per target. */

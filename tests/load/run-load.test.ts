@@ -87,6 +87,20 @@ describe('runLoad', () => {
     expect(p!.series.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('never writes the operator token into the document', async () => {
+    const scenario = scenarioSchema.parse({
+      targets: [url],
+      operatorToken: 'a-deprecated-secret-token', // the scenario field, deprecated
+      phases: [{ kind: 'ramp', to: 1, duration: 1 }],
+      subscribers: { channels: ['ticks:BTCUSDT'] },
+      sample: 0,
+    });
+    const doc = await runScenario(scenario, { progress: () => {} });
+    expect(doc.scenario.operatorToken).toBeUndefined();
+    expect(JSON.stringify(doc)).not.toContain('a-deprecated-secret-token');
+    expect(doc.clients).toBe(1);
+  });
+
   it('refuses a remote target', async () => {
     await expect(
       runLoad({

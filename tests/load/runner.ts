@@ -11,7 +11,7 @@ import {
   type SecondRow,
 } from './results';
 import { openSampleClients } from './sample';
-import { planSlots, totalSeconds, type Scenario } from './scenario';
+import { planSlots, totalSeconds, type Scenario, type Slot } from './scenario';
 import { startScraper, type TargetSeries } from './server-metrics';
 import { SilenceTracker } from './silence';
 import { startTraders, type TraderRun } from './traders';
@@ -27,6 +27,8 @@ export interface RunShare {
   scrape: boolean;
   /** The caller knows the simulator runs inside the measured server (npm start). */
   embedded?: boolean;
+  /** For the traders' invitations and funding: the environment's, never the scenario's. */
+  operatorToken?: string;
 }
 
 export interface ProcessRun {
@@ -95,10 +97,13 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   };
 
   const row = { ticks: 0, snapshots: 0 }; // this second's deliveries
+  let connectedNow = 0; // light clients connected at this moment
   const sink: LightClientSink = {
     connected(client, ms) {
       c.connected++;
+      c.peakConcurrent = Math.max(c.peakConcurrent, ++connectedNow);
       hist.connect.recordValue(Math.round(ms * 1000));
+      startStay(client);
       if (!clockAsked) {
         clockAsked = true;
         void measureClock(client);
@@ -142,13 +147,16 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       const us = latencyUs(at, ts);
       if (us !== null) hist.snapshot.recordValue(us);
     },
-    failed(_c, reason) {
+    failed(client, reason) {
       c.failed++;
       bump(connectFailures, reason);
+      arrivalGone(client);
     },
-    closed(_c, reason) {
+    closed(client, reason) {
       if (reason === 'server') c.disconnects++;
-      else if (reason === 'abandoned') c.abandoned++;
+      if (reason === 'abandoned') c.abandoned++;
+      else connectedNow--;
+      arrivalGone(client);
     },
   };
 
@@ -188,7 +196,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     const deps = {
       api: scn.api ?? scn.targets[0]!,
       gateways: scn.targets,
-      ...(scn.operatorToken ? { operatorToken: scn.operatorToken } : {}),
+      ...(share.operatorToken ? { operatorToken: share.operatorToken } : {}),
       connectTimeoutMs: scn.connectTimeout * 1000,
       first,
       counters: c,
@@ -196,9 +204,14 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       hist: { order: hist.order, balance: hist.balance },
       measuring: () => measuring,
       log,
+      live: (delta: number) => {
+        connectedNow += delta;
+        c.peakConcurrent = Math.max(c.peakConcurrent, connectedNow);
+      },
     };
+    const arriving = scn.phases.some((p) => p.kind === 'arrival' && p.who === 'traders');
     try {
-      if (count > 0) traders = await startTraders({ ...scn.traders, count }, deps);
+      if (count > 0 || arriving) traders = await startTraders({ ...scn.traders, count }, deps);
     } catch (err) {
       // Nothing to measure without them: close what is open and say which step failed.
       sample?.close();
@@ -211,14 +224,36 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
 
   const slots = planSlots(scn.phases).filter((_, i) => i % share.of === share.index);
   c.planned = slots.length;
-  const open: { client: LightClient; leave?: number }[] = [];
+  /** A client of the plan: `leave` when planned, or, for an arrival, `stayMs` once connected. */
+  interface Open {
+    client: LightClient;
+    leave?: number;
+    stayMs?: number;
+    phase?: number;
+  }
+  const open: Open[] = [];
+  const byClient = new Map<LightClient, Open>();
+  // Per arrival phase: this process's share of its cap, and its arrivals connecting or connected.
+  const caps = scn.phases.map((p) =>
+    p.kind === 'arrival' && p.maxClients !== undefined ? mine(p.maxClients, share.index) : Infinity,
+  );
+  const arrivalsLive = scn.phases.map(() => 0);
+  const startStay = (client: LightClient) => {
+    const o = byClient.get(client);
+    if (o?.stayMs !== undefined) o.leave = nowMs() + o.stayMs;
+  };
+  const arrivalGone = (client: LightClient) => {
+    const o = byClient.get(client);
+    byClient.delete(client);
+    if (o?.phase !== undefined) arrivalsLive[o.phase]!--;
+  };
   const t0 = nowMs();
   const end = t0 + totalSeconds(scn) * 1000;
   let nextSlot = 0;
   let targetTurn = share.index;
   // Any planned leave at all (ramp-down, sessions): else the close scan is skipped.
   const leavers = slots.some((s) => s.leave !== undefined);
-  const connect = (plannedAt: number, leave?: number) => {
+  const connect = (plannedAt: number, plan: Omit<Open, 'client'> = {}) => {
     const url = scn.targets[targetTurn++ % scn.targets.length]!;
     const opts = {
       url,
@@ -226,7 +261,27 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       connectTimeoutMs: scn.connectTimeout * 1000,
       plannedAt,
     };
-    open.push({ client: new LightClient(opts, sink), ...(leave !== undefined ? { leave } : {}) });
+    const o: Open = { client: new LightClient(opts, sink), ...plan };
+    open.push(o);
+    byClient.set(o.client, o);
+    if (o.phase !== undefined) arrivalsLive[o.phase]!++;
+  };
+  let tradersArrived = 0;
+  /** Opens an arrival unless its phase is at its cap (k6's dropped iterations). */
+  const arrive = (s: Slot) => {
+    const { phase, n } = s.arrival!;
+    if (arrivalsLive[phase]! >= caps[phase]!) {
+      c.droppedArrivals++;
+      return;
+    }
+    c.arrivals++;
+    const stayMs = s.leave !== undefined ? s.leave - s.at : undefined;
+    const p = scn.phases[phase]!;
+    if (p.kind === 'arrival' && p.who === 'traders' && traders && scn.traders) {
+      tradersArrived++;
+      arrivalsLive[phase]!++;
+      traders.arrive(scn.traders.count + n, stayMs, () => arrivalsLive[phase]!--);
+    } else connect(t0 + s.at, { phase, ...(stayMs !== undefined ? { stayMs } : {}) });
   };
   const reconnectSome = (fraction: number) => {
     // Connected ones only: a reconnect storm is about sockets the server holds.
@@ -238,7 +293,11 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     for (const o of live.sort(() => Math.random() - 0.5).slice(0, n)) {
       o.client.close();
       c.plannedCloses++;
-      connect(now, o.leave); // the replacement leaves when this one would have
+      // The replacement leaves when this one would have, and holds its place under the cap.
+      connect(now, {
+        ...(o.leave !== undefined ? { leave: o.leave } : {}),
+        ...(o.phase !== undefined ? { phase: o.phase } : {}),
+      });
       o.leave = undefined;
     }
   };
@@ -253,7 +312,8 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     const now = nowMs();
     while (nextSlot < slots.length && t0 + slots[nextSlot]!.at <= now) {
       const s = slots[nextSlot++]!;
-      connect(t0 + s.at, s.leave === undefined ? undefined : t0 + s.leave);
+      if (s.arrival) arrive(s);
+      else connect(t0 + s.at, s.leave === undefined ? {} : { leave: t0 + s.leave });
     }
     if (leavers)
       for (const o of open)
@@ -292,7 +352,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
     if (
       !steady &&
       now >= rampOver &&
-      c.connected + c.failed + c.abandoned >= due &&
+      c.connected + c.failed + c.abandoned + c.droppedArrivals + tradersArrived >= due &&
       end - now >= 1000
     ) {
       steady = true;
@@ -314,7 +374,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       max: second.totalCount ? second.maxValue / 1000 : null,
     });
     log(
-      `t=${((now - t0) / 1000).toFixed(1)}s connected ${live}/${slots.length} failed ${c.failed} drops ${c.disconnects}` +
+      `t=${((now - t0) / 1000).toFixed(1)}s connected ${live}/${slots.length} failed ${c.failed} drops ${c.disconnects}${c.droppedArrivals ? ` arrivals dropped ${c.droppedArrivals}` : ''}` +
         ` | ticks/s ${row.ticks} snapshots/s ${row.snapshots}${scn.traders ? ` orders ${c.ordersOk}/${c.orders}` : ''}` +
         ` | tick p99 ${p99 === null ? '-' : p99.toFixed(2)} ms${steady ? '' : ' (ramping)'}`,
     );

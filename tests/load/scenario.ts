@@ -21,18 +21,26 @@ export const phaseSchema = z.discriminatedUnion('kind', [
     to: z.number().int().min(0).default(0),
     duration: seconds,
   }),
-  /** Open model: `rate` new clients a second for `duration`; each leaves after `session` s if set. */
+  /**
+   * Open model (k6's constant-arrival-rate): `rate` new clients a second for `duration`, each
+   * staying `session` s from its connection (to the run's end if unset). An arrival due while
+   * `maxClients` of this phase's are still connecting or connected is dropped, and counted.
+   * `who`: anonymous subscribers (the default), or traders as the scenario's `traders` describe.
+   */
   z.object({
     kind: z.literal('arrival'),
     rate: z.number().positive().max(10_000),
     duration: seconds,
     session: seconds.optional(),
+    maxClients: z.number().int().min(1).max(1_000_000).optional(),
+    who: z.enum(['subscribers', 'traders']).optional(),
   }),
 ]);
 export type Phase = z.infer<typeof phaseSchema>;
 
 export const tradersSchema = z.object({
-  count: z.number().int().min(1).max(10_000),
+  /** The fixed population; 0 when every trader arrives (an arrival phase `who: traders`). */
+  count: z.number().int().min(0).max(10_000),
   /** `register`: new accounts (an invitation made with the operator token); `login`: existing ones. */
   accounts: z.enum(['register', 'login']).default('register'),
   /** Account names are `<prefix><n>`; with `login`, every account has `password`. */
@@ -71,6 +79,7 @@ export const scenarioSchema = z
     api: z.url().optional(),
     /** Prometheus endpoints (METRICS_PORT listeners) of the processes under test. */
     metrics: z.array(z.url()).default([]),
+    /** Deprecated (a secret in a file, and in the --json document): OPERATOR_TOKEN instead. */
     operatorToken: z.string().min(1).optional(),
     phases: z.array(phaseSchema).min(1),
     subscribers: z.object({ channels: z.array(channel).min(1).max(20) }),
@@ -89,7 +98,11 @@ export const scenarioSchema = z
     /** Same syntax as --fail-on, e.g. "p99<50ms,subscribeFailures=0". */
     failOn: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.traders || !s.phases.some((p) => p.kind === 'arrival' && p.who === 'traders'), {
+    message: 'an arrival phase of traders needs the traders section (accounts, orders)',
+    path: ['traders'],
+  });
 export type Scenario = z.infer<typeof scenarioSchema>;
 
 /** Reads a scenario file (.json, .yaml or .yml); throws naming the file and each bad field. */
@@ -104,7 +117,10 @@ export function loadScenario(file: string): Scenario {
   return r.data;
 }
 
-/** The quick path: `--clients N --ramp R/s --duration D` as a ramp then a hold. */
+/**
+ * The quick path: `--clients N --ramp R/s --duration D` as a ramp then a hold, or
+ * `--arrival-rate R/s --duration D [--session S] [--max-clients C]` as one arrival phase.
+ */
 export function scenarioFromFlags(f: {
   url: string;
   clients: number;
@@ -114,10 +130,24 @@ export function scenarioFromFlags(f: {
   sample: number;
   connectTimeoutMs: number;
   metricsUrls: string[];
+  arrival?: { rate: number; sessionSec?: number; maxClients?: number };
 }): Scenario {
-  const rampSec = Math.min(f.durationSec, f.clients / f.rampPerSec);
-  const phases: Phase[] = [{ kind: 'ramp', to: f.clients, duration: Math.max(rampSec, 0.001) }];
-  if (f.durationSec - rampSec > 0) phases.push({ kind: 'hold', duration: f.durationSec - rampSec });
+  const phases: Phase[] = [];
+  if (f.arrival) {
+    const { rate, sessionSec, maxClients } = f.arrival;
+    phases.push({
+      kind: 'arrival',
+      rate,
+      duration: f.durationSec,
+      ...(sessionSec !== undefined ? { session: sessionSec } : {}),
+      ...(maxClients !== undefined ? { maxClients } : {}),
+    });
+  } else {
+    const rampSec = Math.min(f.durationSec, f.clients / f.rampPerSec);
+    phases.push({ kind: 'ramp', to: f.clients, duration: Math.max(rampSec, 0.001) });
+    if (f.durationSec - rampSec > 0)
+      phases.push({ kind: 'hold', duration: f.durationSec - rampSec });
+  }
   return scenarioSchema.parse({
     targets: [f.url],
     metrics: f.metricsUrls,
@@ -138,7 +168,10 @@ export function peakClients(s: Pick<Scenario, 'phases'>): number {
   for (const p of s.phases) {
     if (p.kind === 'ramp' || p.kind === 'ramp-down') now = p.to;
     if (p.kind === 'arrival')
-      now += Math.ceil(p.rate * Math.min(p.duration, p.session ?? p.duration));
+      now += Math.min(
+        p.maxClients ?? Infinity,
+        Math.ceil(p.rate * Math.min(p.duration, p.session ?? p.duration)),
+      );
     peak = Math.max(peak, now);
   }
   return peak;
@@ -152,6 +185,12 @@ export function peakClients(s: Pick<Scenario, 'phases'>): number {
 export interface Slot {
   at: number;
   leave?: number;
+  /**
+   * An arrival: its phase, whose `maxClients` it counts against. Its stay (`leave - at`) counts
+   * from its connection, as a k6 iteration lasts as long as the system makes it: a slow connect
+   * keeps the arrival's place longer, and may make later ones drop.
+   */
+  arrival?: { phase: number; n: number };
 }
 
 /** Turns the phases into planned slots, in ms from the start, sorted by `at`. */
@@ -160,7 +199,8 @@ export function planSlots(phases: Phase[]): Slot[] {
   const open: Slot[] = []; // connected at the current point of the plan, oldest first
   let t = 0;
   const live = (at: number) => open.filter((s) => s.leave === undefined || s.leave > at);
-  for (const p of phases) {
+  let arrivals = 0; // numbered over the whole plan: trader arrivals get distinct accounts
+  for (const [index, p] of phases.entries()) {
     const ms = p.duration * 1000;
     if (p.kind === 'ramp') {
       const from = live(t).length;
@@ -178,9 +218,11 @@ export function planSlots(phases: Phase[]): Slot[] {
       const n = Math.round(p.rate * p.duration);
       for (let i = 0; i < n; i++) {
         const at = t + (1000 * i) / p.rate;
-        const s: Slot = p.session ? { at, leave: at + p.session * 1000 } : { at };
+        const s: Slot = { at, arrival: { phase: index, n: arrivals++ } };
+        if (p.session) s.leave = at + p.session * 1000;
         slots.push(s);
-        open.push(s);
+        // Traders are no subscribers: later ramps and ramp-downs count and close subscribers only.
+        if (p.who !== 'traders') open.push(s);
       }
     }
     t += ms;

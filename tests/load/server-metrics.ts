@@ -31,6 +31,16 @@ export function sumOf(samples: Sample[], name: string, label?: string): number |
   return sum;
 }
 
+/**
+ * The largest of a metric's samples: a gateway of several processes exports one per process
+ * (`process` label), and its event loop is as late as its latest worker's.
+ */
+export function maxOf(samples: Sample[], name: string): number | null {
+  let max: number | null = null;
+  for (const s of samples) if (s.name === name) max = Math.max(max ?? s.value, s.value);
+  return max;
+}
+
 /** The figures kept per reading; each null when the process does not export it. */
 export interface Reading {
   /** ms since the run's start */
@@ -54,8 +64,9 @@ export function readingOf(samples: Sample[], t: number): Reading {
     cpuSec: sumOf(samples, 'process_cpu_seconds_total'),
     rssBytes: sumOf(samples, 'process_resident_memory_bytes'),
     heapBytes: sumOf(samples, 'nodejs_heap_size_used_bytes'),
-    eventLoopP99Sec: sumOf(samples, 'nodejs_eventloop_lag_p99_seconds'),
-    eventLoopMaxSec: sumOf(samples, 'nodejs_eventloop_lag_max_seconds'),
+    // CPU, memory, sockets and deliveries add up over a gateway's processes; delay does not.
+    eventLoopP99Sec: maxOf(samples, 'nodejs_eventloop_lag_p99_seconds'),
+    eventLoopMaxSec: maxOf(samples, 'nodejs_eventloop_lag_max_seconds'),
     sockets: sumOf(samples, 'gateway_connected_sockets'),
     tickDeliveries: sumOf(samples, 'gateway_deliveries_total', 'event="tick"'),
     deliveries: sumOf(samples, 'gateway_deliveries_total'),

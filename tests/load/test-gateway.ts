@@ -8,11 +8,13 @@ import { oneAddressLimits } from '@tests/support/socket-limits';
 
 /**
  * For the load tool's tests: the real gateway on the in-process bus, fed by a fake simulator that
- * ticks BTCUSDT every 50 ms and sends a market snapshot every second.
+ * ticks BTCUSDT every 50 ms and sends a market snapshot every second. `maxConnections` caps its
+ * TCP connections as a proxy at its limit does: those over it are dropped before the upgrade.
  */
 export interface TestGateway {
   url: string;
   gateway: Gateway;
+  server: http.Server;
   stop(): Promise<void>;
 }
 
@@ -27,10 +29,11 @@ const stats = {
   amount: '0',
 };
 
-export async function startTestGateway(): Promise<TestGateway> {
+export async function startTestGateway(o: { maxConnections?: number } = {}): Promise<TestGateway> {
   const hub = createMemoryHub();
   const sim = createMemoryBus(hub);
   const server = http.createServer();
+  if (o.maxConnections !== undefined) server.maxConnections = o.maxConnections;
   const gateway = await createGateway(server, {
     bus: createMemoryBus(hub),
     log: pino({ level: 'silent' }),
@@ -53,6 +56,7 @@ export async function startTestGateway(): Promise<TestGateway> {
   return {
     url,
     gateway,
+    server,
     async stop() {
       clearInterval(timer);
       await gateway.close();

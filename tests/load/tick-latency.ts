@@ -8,6 +8,7 @@ import { buildReport, formatReport } from './report';
 import { parseCli, usage as loadUsage } from './args';
 import { printVerdict, runScenario } from './load';
 import { scenarioFromFlags } from './scenario';
+import { withDefaults } from './thresholds';
 import { oneAddressSocketEnv } from '../support/socket-limits';
 
 /**
@@ -179,7 +180,7 @@ async function main(): Promise<number> {
           `well above ${cores} means other work shared the cores and the figures are pessimistic.`,
       ].join('\n'),
     );
-    return printVerdict(report, cli.thresholds);
+    return printVerdict(report, withDefaults(cli.thresholds));
   } catch (err) {
     console.error(`bench failed: ${(err as Error).message}`);
     if (appState.exit !== null)

@@ -18,6 +18,10 @@ interface Trader {
   headers: Record<string, string>;
   socket?: LightClient;
   hello?: () => void;
+  /** Its socket failed or closed. */
+  gone?: () => void;
+  /** Said hello: counted in the run's concurrency until its socket closes. */
+  greeted?: boolean;
   /** Orders placed and not yet seen in an `order` event: id → sent at. */
   pending: Map<string, number>;
   /** `order` events that beat the POST's answer: id → received at. */
@@ -27,6 +31,12 @@ interface Trader {
 }
 
 export interface TraderRun {
+  /**
+   * An arriving trader (the open model), number `n` of the run's arrivals: signs in, opens its
+   * socket, trades for `stayMs` from its `hello` (to the end without it) and leaves. `done` is
+   * called once it has left or could not start (its place under the phase's cap is free again).
+   */
+  arrive(n: number, stayMs: number | undefined, done: () => void): void;
   stop(): Promise<void>;
   checkBalances(): Promise<void>;
   close(): void;
@@ -44,6 +54,8 @@ interface Deps {
   hist: { order: Histogram; balance: Histogram };
   measuring: () => boolean;
   log: (line: string) => void;
+  /** A trader's socket said hello (+1) or closed after it (-1): the run's concurrency. */
+  live: (delta: number) => void;
 }
 
 const errorCode = async (res: Response) => {
@@ -94,12 +106,18 @@ async function inParallel<T>(items: T[], width: number, fn: (item: T) => Promise
   );
 }
 
-/** Signs every trader in (and funds them), opens their sockets and starts their orders. */
+/**
+ * Signs the fixed population in (and funds it), opens its sockets and starts its orders; arrivals
+ * come later through `arrive`, each on its own. `cfg.count` is this process's share (may be 0).
+ */
 export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
   const ops = { authorization: `Bearer ${d.operatorToken ?? ''}` };
   let invite = '';
   if (cfg.accounts === 'register' || cfg.fund) {
-    if (!d.operatorToken) throw new Error('traders: register and fund need the operator token');
+    if (!d.operatorToken)
+      throw new Error(
+        'traders: register and fund need the operator token (OPERATOR_TOKEN in the environment)',
+      );
   }
   if (cfg.accounts === 'register') {
     const res = await must(
@@ -109,9 +127,10 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     invite = ((await res.json()) as { code: string }).code;
   }
   const run = randomBytes(2).toString('hex');
-  const traders = Array.from({ length: cfg.count }, (_, i): Trader => {
-    const n = d.first + i;
+  /** Trader `n` of the whole run (arrivals are numbered after the fixed population). */
+  const newTrader = (n: number): Trader => {
     const ip = `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+    d.counters.traders++;
     return {
       account: cfg.accounts === 'register' ? `${cfg.prefix}${run}x${n}` : `${cfg.prefix}${n}`,
       token: '',
@@ -120,10 +139,10 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
       early: new Map(),
       balanceSince: null,
     };
-  });
-  d.counters.traders += traders.length;
+  };
+  const traders = Array.from({ length: cfg.count }, (_, i) => newTrader(d.first + i));
 
-  await inParallel(traders, 4, async (t) => {
+  const signIn = async (t: Trader) => {
     const h = t.headers;
     if (cfg.accounts === 'register') {
       const p = cfg.password;
@@ -176,7 +195,8 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
         `approve ${id}`,
       );
     }
-  });
+  };
+  await inParallel(traders, 4, signIn);
 
   const sink: LightClientSink = {
     connected() {},
@@ -185,8 +205,13 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     market() {},
     failed(c, reason) {
       d.orderErrors[`socket ${reason}`] = (d.orderErrors[`socket ${reason}`] ?? 0) + 1;
+      byClient.get(c)?.gone?.();
     },
-    closed() {},
+    closed(c) {
+      const t = byClient.get(c);
+      if (t?.greeted) d.live(-1);
+      t?.gone?.();
+    },
     event(c, name, args, at) {
       const t = byClient.get(c);
       if (!t) return;
@@ -207,30 +232,34 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     },
   };
   const byClient = new Map<LightClient, Trader>();
-  await Promise.all(
-    traders.map(
-      (t, i) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, d.connectTimeoutMs + 5000);
-          t.hello = () => {
-            clearTimeout(timer);
-            d.counters.tradersReady++;
-            resolve();
-          };
-          const url = d.gateways[i % d.gateways.length]!;
-          t.socket = new LightClient(
-            {
-              url,
-              channels: cfg.channels,
-              auth: { token: t.token },
-              connectTimeoutMs: d.connectTimeoutMs,
-            },
-            sink,
-          );
-          byClient.set(t.socket, t);
-        }),
-    ),
-  );
+  /** Opens the trader's signed-in socket; resolves whether it said hello in time. */
+  const openSocket = (t: Trader, i: number) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), d.connectTimeoutMs + 5000);
+      t.hello = () => {
+        clearTimeout(timer);
+        t.greeted = true;
+        d.counters.tradersReady++;
+        d.live(1);
+        resolve(true);
+      };
+      t.gone = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const url = d.gateways[i % d.gateways.length]!;
+      t.socket = new LightClient(
+        {
+          url,
+          channels: cfg.channels,
+          auth: { token: t.token },
+          connectTimeoutMs: d.connectTimeoutMs,
+        },
+        sink,
+      );
+      byClient.set(t.socket, t);
+    });
+  await Promise.all(traders.map((t, i) => openSocket(t, i)));
 
   const place = async (t: Trader) => {
     const sent = nowMs();
@@ -262,40 +291,89 @@ export async function startTraders(cfg: Traders, d: Deps): Promise<TraderRun> {
     }
   };
   const everyMs = cfg.orderEvery * 1000;
-  for (const t of traders) {
+  /** Orders whose POST has not answered yet: stopping waits for them, then for their events. */
+  const inFlight = new Set<Promise<void>>();
+  const startOrders = (t: Trader) => {
     t.timer = setTimeout(function again() {
       t.timer = setTimeout(again, everyMs);
-      void place(t);
+      const placing = place(t).finally(() => inFlight.delete(placing));
+      inFlight.add(placing);
     }, Math.random() * everyMs);
-  }
+  };
+  /** Waits (at most 5 s) for the `order` events of the orders placed; counts those never seen. */
+  const settle = async (ts: Trader[]) => {
+    const waitUntil = Date.now() + 5000;
+    while (ts.some((t) => t.pending.size) && Date.now() < waitUntil)
+      await new Promise((r) => setTimeout(r, 100));
+    for (const t of ts) {
+      d.counters.orderEventsMissing += t.pending.size;
+      t.pending.clear();
+    }
+  };
+  let stopped = false;
+  for (const t of traders) startOrders(t);
 
   return {
+    arrive(n, stayMs, done) {
+      const t = newTrader(n);
+      traders.push(t);
+      const start = async () => {
+        try {
+          await signIn(t);
+        } catch (err) {
+          const why = `sign-in ${(err as Error).message.replace(t.account, '<trader>')}`;
+          d.orderErrors[why] = (d.orderErrors[why] ?? 0) + 1;
+          return;
+        }
+        if (stopped || !(await openSocket(t, n))) return;
+        if (stopped) return;
+        startOrders(t);
+        if (stayMs === undefined) return; // stays to the end: stop() and close() see to it
+        await new Promise<void>((resolve) => {
+          const leave = setTimeout(resolve, stayMs);
+          t.gone = () => {
+            clearTimeout(leave);
+            resolve();
+          };
+        });
+        clearTimeout(t.timer);
+        await Promise.all(inFlight); // its last order, if still being placed (others' too: brief)
+        await settle([t]);
+        t.socket?.close();
+      };
+      void start().finally(done);
+    },
     async stop() {
+      stopped = true;
       for (const t of traders) clearTimeout(t.timer);
-      const waitUntil = Date.now() + 5000;
-      while (traders.some((t) => t.pending.size) && Date.now() < waitUntil)
-        await new Promise((r) => setTimeout(r, 100));
-      for (const t of traders) d.counters.orderEventsMissing += t.pending.size;
+      // An order still being placed is counted placed when it answers: its event is awaited too.
+      await Promise.all(inFlight);
+      await settle(traders);
     },
     async checkBalances() {
-      await inParallel(traders, 4, async (t) => {
-        d.counters.balanceChecked++;
-        for (let attempt = 0; attempt < 10; attempt++) {
-          const get = async (path: string): Promise<unknown> =>
-            (await must(call(d.api, path, { headers: t.headers }), path)).json();
-          const a = (await get('/api/account/summary')) as { available: number };
-          const page = (await get('/api/wallet/ledger?limit=1')) as {
-            items: { balanceAfter: number }[];
-          };
-          const b = (await get('/api/account/summary')) as { available: number };
-          // Two equal summaries around the ledger read: nothing settled in between.
-          if (a.available === b.available && (page.items[0]?.balanceAfter ?? 0) === a.available)
-            return;
-          await new Promise((r) => setTimeout(r, 500));
-        }
-        d.counters.balanceMismatches++;
-        d.log(`trader ${t.account}: balance and ledger differ`);
-      });
+      // Traders that never signed in have nothing to compare.
+      await inParallel(
+        traders.filter((t) => t.token),
+        4,
+        async (t) => {
+          d.counters.balanceChecked++;
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const get = async (path: string): Promise<unknown> =>
+              (await must(call(d.api, path, { headers: t.headers }), path)).json();
+            const a = (await get('/api/account/summary')) as { available: number };
+            const page = (await get('/api/wallet/ledger?limit=1')) as {
+              items: { balanceAfter: number }[];
+            };
+            const b = (await get('/api/account/summary')) as { available: number };
+            // Two equal summaries around the ledger read: nothing settled in between.
+            if (a.available === b.available && (page.items[0]?.balanceAfter ?? 0) === a.available)
+              return;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+          d.counters.balanceMismatches++;
+          d.log(`trader ${t.account}: balance and ledger differ`);
+        },
+      );
     },
     close() {
       for (const t of traders) t.socket?.close();

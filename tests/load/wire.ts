@@ -174,6 +174,20 @@ export interface LightClientOptions {
   plannedAt?: number;
 }
 
+/**
+ * A connect failure's reason, as the report counts them: `refused` (nothing accepted the TCP
+ * connection), `reset` (accepted, then dropped before the upgrade: a proxy or server over its
+ * connection limit), `HTTP <status>` (the upgrade answered with an error), `timeout`, and the
+ * server's `connect_error <message>`; anything else by its message.
+ */
+export function connectFailureReason(err: Error & { code?: string }): string {
+  if (err.code === 'ECONNREFUSED') return 'refused';
+  if (err.code === 'ECONNRESET' || err.message === 'socket hang up') return 'reset';
+  const status = /^Unexpected server response: (\d+)$/.exec(err.message);
+  if (status) return `HTTP ${status[1]}`;
+  return err.message;
+}
+
 /** Receipt time in epoch ms with sub-ms resolution (same clock as Date.now(), finer grain). */
 export const nowMs = (): number => performance.timeOrigin + performance.now();
 
@@ -196,11 +210,11 @@ export class LightClient {
     this.started = Math.min(opts.plannedAt ?? Infinity, nowMs());
     // Socket.IO servers do not compress by default; not offering it saves a zlib context each.
     this.ws = new WebSocket(engineUrl(opts.url), { perMessageDeflate: false });
-    this.timer = setTimeout(() => this.fail('connect timeout'), opts.connectTimeoutMs ?? 10_000);
+    this.timer = setTimeout(() => this.fail('timeout'), opts.connectTimeoutMs ?? 10_000);
     this.ws.on('message', (data: Buffer, isBinary) => {
       if (!isBinary) this.onText(data.toString());
     });
-    this.ws.on('error', (err) => this.fail(err.message));
+    this.ws.on('error', (err) => this.fail(connectFailureReason(err)));
     this.ws.on('close', () => this.onClose());
   }
 

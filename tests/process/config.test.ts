@@ -41,7 +41,7 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
     expect(output).not.toMatch(/sesame|db-pass-123|redis-pass-456/);
   });
 
-  it.each(['all', 'api', 'gateway', 'sim', 'worker'])(
+  it.each(['all', 'api', 'gateway', 'sim', 'worker', 'watcher'])(
     '%s refuses TEST_CLOCK=1 with NODE_ENV=production',
     async (entry) => {
       const { code, output } = await run(entry, {
@@ -51,8 +51,11 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         DEPOSIT_BANK_NAME: 'First Harbour Bank',
         DEPOSIT_BANK_CARD: '6217000010001234567',
         DEPOSIT_BANK_HOLDER: 'Harbour Trading Ltd',
-        DEPOSIT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-        DEPOSIT_ERC20_ADDRESS: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+        // Extended public keys other than the demo ones (BIP-32's test vectors 1 and 2).
+        USDT_ERC20_XPUB:
+          'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw',
+        USDT_TRC20_XPUB:
+          'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH',
         LEGAL_ENTITY: 'Harbour Trading Ltd',
         LEGAL_REGISTRATION: 'Company no. 09876543',
       });
@@ -70,8 +73,8 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         DEPOSIT_BANK_NAME: '',
         DEPOSIT_BANK_CARD: '',
         DEPOSIT_BANK_HOLDER: '',
-        DEPOSIT_TRC20_ADDRESS: '',
-        DEPOSIT_ERC20_ADDRESS: '',
+        USDT_ERC20_XPUB: '',
+        USDT_TRC20_XPUB: '',
         LEGAL_ENTITY: '',
         LEGAL_REGISTRATION: '',
       });
@@ -81,12 +84,16 @@ describe('entry points refuse a bad configuration', { timeout: 60_000 }, () => {
         'DEPOSIT_BANK_NAME',
         'DEPOSIT_BANK_CARD',
         'DEPOSIT_BANK_HOLDER',
-        'DEPOSIT_TRC20_ADDRESS',
-        'DEPOSIT_ERC20_ADDRESS',
+        'USDT_ERC20_XPUB',
+        'USDT_TRC20_XPUB',
         'LEGAL_ENTITY',
         'LEGAL_REGISTRATION',
       ])
         expect(output).toMatch(new RegExp(`- ${name} \\(not set\\): .*NODE_ENV=production`));
+      // The demo keys are a public test wallet's: anyone could spend what users send to them.
+      expect(output).toMatch(
+        /- USDT_TRC20_XPUB \(not set\): is the demo key of a public test wallet/,
+      );
     },
   );
 

@@ -17,8 +17,11 @@ const productionEnv = {
   DEPOSIT_BANK_NAME: 'Test Bank',
   DEPOSIT_BANK_CARD: '12345678',
   DEPOSIT_BANK_HOLDER: 'Test Holder',
-  DEPOSIT_TRC20_ADDRESS: 'TXyZ7aBcDeFgHiJkLmNoPqRsTuVwXyZ123',
-  DEPOSIT_ERC20_ADDRESS: '0x0000000000000000000000000000000000000001',
+  // Extended public keys other than the demo ones (BIP-32's test vectors 1 and 2).
+  USDT_ERC20_XPUB:
+    'xpub68Gmy5EdvgibQVfPdqkBBCHxA5htiqg55crXYuXoQRKfDBFA1WEjWgP6LHhwBZeNK1VTsfTFUHCdrfp1bgwQ9xv5ski8PX9rL2dZXvgGDnw',
+  USDT_TRC20_XPUB:
+    'xpub69H7F5d8KSRgmmdJg2KhpAK8SR3DjMwAdkxj3ZuxV27CprR9LgpeyGmXUbC6wb7ERfvrnKZjXoUmmDznezpbZb7ap6r1D3tgFxHmwMkQTPH',
   LEGAL_ENTITY: 'Test Trading Ltd',
   LEGAL_REGISTRATION: 'Company no. 12345678',
 };
@@ -79,7 +82,7 @@ describe('the image, replayed (PostgreSQL)', { timeout: 600_000 }, () => {
     for (const name of imported) expect(pkg.dependencies, name).toHaveProperty([name]);
   });
 
-  for (const role of ['api', 'sim', 'worker', 'gateway'] as const) {
+  for (const role of ['api', 'sim', 'worker', 'gateway', 'watcher'] as const) {
     it(`${role}: starts as the image starts it, and drains and exits 0 on SIGTERM`, async () => {
       const port = await freePort();
       const child = spawn('node', [`dist/server/${role}.js`], {

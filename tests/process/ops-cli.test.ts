@@ -169,16 +169,18 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
       bytes: images.png,
     }).expect(201);
     const uploadId = deposit.body.screenshotId as string;
+    // The image as stored: the server encodes every upload again without its metadata.
+    const stored = fs.readFileSync(path.join(api.uploadsDir, uploadId));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-cli-'));
     try {
       const out = path.join(dir, 'screenshot.png');
       const saved = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
       expect(saved.stderr).toBe('');
       expect(saved.status).toBe(0);
-      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+      expect(fs.readFileSync(out).equals(stored)).toBe(true);
       expect(JSON.parse(saved.stdout)).toEqual({
         out,
-        bytes: images.png.length,
+        bytes: stored.length,
         contentType: 'image/png',
       });
 
@@ -186,7 +188,7 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
       const again = await ops(url, ['uploads', 'get', uploadId, '--out', out]);
       expect(again.status).not.toBe(0);
       expect(again.stderr).toContain('EEXIST');
-      expect(fs.readFileSync(out).equals(images.png)).toBe(true);
+      expect(fs.readFileSync(out).equals(stored)).toBe(true);
 
       // An unknown upload: 404, exit 1, no file.
       const missing = path.join(dir, 'missing.png');
@@ -202,5 +204,94 @@ describe.each(dbDrivers())('the ops CLI (%s)', (driver) => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+    // The service token's read of the image is in the access log, which the CLI reads.
+    const access = await ops(url, ['access', 'list', '--user', user.user.id]);
+    expect(access.status, access.stderr).toBe(0);
+    expect(JSON.parse(access.stdout).items[0]).toMatchObject({
+      operator: 'service',
+      kind: 'upload',
+      uploadId,
+      userId: user.user.id,
+    });
+  });
+
+  it('disables, enables, re-roles an operator and ends their sessions; the last admin stays', async () => {
+    const made = await ops(url, [
+      'operators',
+      'create',
+      '--name',
+      `cli_rev_${driver}`,
+      '--role',
+      'reviewer',
+    ]);
+    expect(made.status, made.stderr).toBe(0);
+    const created = JSON.parse(made.stdout) as {
+      operator: { id: string; name: string };
+      password: string;
+      totpSecret: string;
+    };
+    const id = created.operator.id;
+    const signIn = async () => {
+      await tdb.db.query('UPDATE operators SET totp_last_step = 0 WHERE id = $1', [id]);
+      const res = await fetch(`${url}/api/ops/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: created.operator.name,
+          password: created.password,
+          code: await generate({ secret: created.totpSecret }),
+        }),
+      });
+      return res.status === 200 ? ((await res.json()) as { token: string }).token : null;
+    };
+    const me = async (token: string) =>
+      (await fetch(`${url}/api/ops/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    const token = (await signIn())!;
+
+    const disabled = await ops(url, ['operators', 'disable', id, '--reason', 'left']);
+    expect(disabled.status, disabled.stderr).toBe(0);
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ id, disabled: true });
+    expect(await me(token)).toBe(401);
+    expect(await signIn()).toBeNull();
+    expect((await ops(url, ['operators', 'disable', id])).status).toBe(2);
+
+    expect((await ops(url, ['operators', 'enable', id, '--reason', 'back'])).status).toBe(0);
+    const again = (await signIn())!;
+    const role = await ops(url, ['operators', 'role', id, 'support', '--reason', 'moved']);
+    expect(role.status, role.stderr).toBe(0);
+    expect(JSON.parse(role.stdout)).toMatchObject({ id, role: 'support' });
+    const ended = await ops(url, ['operators', 'end-sessions', id]);
+    expect(JSON.parse(ended.stdout)).toEqual({ revoked: 1 });
+    expect(await me(again)).toBe(401);
+    const listed = JSON.parse((await ops(url, ['operators', 'list'])).stdout) as {
+      items: { id: string; role: string; disabled: boolean; liveSessions: number }[];
+    };
+    expect(listed.items.find((o) => o.id === id)).toMatchObject({
+      role: 'support',
+      disabled: false,
+      liveSessions: 0,
+    });
+    const audit = await ops(url, ['audit', 'list', '--target', `operator=${id}`]);
+    expect(
+      (JSON.parse(audit.stdout) as { items: { action: string }[] }).items.map((l) => l.action),
+    ).toEqual([
+      'DELETE /api/ops/operators/:id/sessions',
+      'POST /api/ops/operators/:id/role',
+      'POST /api/ops/session',
+      'POST /api/ops/operators/:id/enable',
+      'POST /api/ops/session',
+      'POST /api/ops/operators/:id/disable',
+      'POST /api/ops/session',
+      'POST /api/ops/operators',
+    ]);
+
+    // Every admin but one disabled: that one cannot be (409 LAST_ADMIN, exit 1).
+    const admins = listed.items.filter((o) => o.role === 'admin' && !o.disabled);
+    expect(admins.length).toBeGreaterThan(0);
+    for (const admin of admins.slice(1))
+      expect((await ops(url, ['operators', 'disable', admin.id, '--reason', 'x'])).status).toBe(0);
+    const last = await ops(url, ['operators', 'disable', admins[0]!.id, '--reason', 'x']);
+    expect(last.status).toBe(1);
+    expect(last.stderr).toContain('LAST_ADMIN');
   });
 });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { httpOrderSource, verifyOrders } from '../../scripts/order-verifier';
+import { patientFetch, retryWait } from '../../scripts/patient-fetch';
 import { buildTestApi, registerUser, type TestApi } from '../support/api';
 import { bulkOrders } from '../support/bulk-orders';
 import { dbDrivers, openTestDb, type TestDb } from '../support/db';
@@ -28,7 +29,9 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
 
   beforeAll(async () => {
     t = await openTestDb(kind);
-    api = await buildTestApi(t.db);
+    // The market-read throttle off: the verifier reads the tape once per order (200 orders, a
+    // few times over), past the per-address figure, where it waits as told (tested below).
+    api = await buildTestApi(t.db, { env: { MARKET_READ_RATE: 'off' } });
     server = http.createServer(api.app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -126,5 +129,46 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
       new RegExp(`${ORDERS} closed orders on .*: 1 mismatch, 0 unverifiable`),
     );
     expect(cli.status).toBe(1);
+  });
+});
+
+describe('the verification tools against a throttled server (scripts/patient-fetch.ts)', () => {
+  it('waits the time a 429 or 503 gives, then reads again; gives up on other errors', async () => {
+    const answers = [
+      new Response(JSON.stringify({ error: { code: 'RATE_LIMITED', retryAfterMs: 30 } }), {
+        status: 429,
+        headers: { 'Retry-After': '1' },
+      }),
+      new Response(JSON.stringify({ error: { code: 'UNAVAILABLE' } }), {
+        status: 503,
+        headers: { 'Retry-After': '0' },
+      }),
+      new Response(JSON.stringify([{ seq: 1, ts: 10, price: '1.00' }]), { status: 200 }),
+    ];
+    const asked: number[] = [];
+    const fetchImpl = (() => {
+      asked.push(Date.now());
+      return Promise.resolve(answers.shift()!);
+    }) as unknown as typeof fetch;
+    const source = httpOrderSource('http://127.0.0.1:1', 'token', patientFetch(fetchImpl));
+    expect(await source.ticks('SOLUSDT', 0, 100)).toEqual([{ seq: 1, ts: 10, price: '1.00' }]);
+    expect(asked).toHaveLength(3);
+    expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(25);
+
+    const refused = (() =>
+      Promise.resolve(
+        new Response('{"error":{"code":"NOT_FOUND"}}', { status: 404 }),
+      )) as unknown as typeof fetch;
+    await expect(
+      httpOrderSource('http://127.0.0.1:1', 't', refused).ticks('X', 0, 1),
+    ).rejects.toThrow(/HTTP 404/);
+  });
+
+  it('reads the wait from the body, else Retry-After, and caps it at a minute', () => {
+    expect(retryWait(429, '{"error":{"retryAfterMs":1200}}', '2')).toBe(1200);
+    expect(retryWait(429, 'not json', '2')).toBe(2000);
+    expect(retryWait(503, '{}', '600')).toBe(60_000);
+    expect(retryWait(429, '{}', null)).toBeNull();
+    expect(retryWait(400, '{"error":{"retryAfterMs":5}}', '1')).toBeNull();
   });
 });

@@ -15,9 +15,12 @@ import type { Bus } from '@infra/bus';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Db } from '@infra/db';
 import type { LimitSpec } from '@server/platform/rate-limit';
+import type { GateLimits } from '@server/platform/concurrency-gate';
 import type { authLimits } from '@server/modules/auth/auth.limits';
 import { confirmLimit } from '@server/modules/auth/auth.limits';
 import { composeApi } from '@server/main/compose';
+import type { ChainSources } from '@server/modules/wallet/chain/source';
+import { memoryChains } from './memory-chain';
 import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
 import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
@@ -41,7 +44,13 @@ export async function buildTestApi(
     deposits = {},
     redis,
     log = pino({ level: 'silent' }),
+    publicReadGate,
+    chain,
   }: {
+    /** The chain nodes USDT claims are checked against: in-memory chains unless a test passes others. */
+    chain?: ChainSources;
+    /** The gate of anonymous market reads, when not production's (a test holding reads open). */
+    publicReadGate?: GateLimits;
     now?: () => number;
     bus?: Bus;
     env?: Record<string, string>;
@@ -65,6 +74,8 @@ export async function buildTestApi(
   } = {},
 ) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
+  // In-memory chains unless the test brings its nodes (then `chain` below is not for it to use).
+  const memory = memoryChains();
   const config = loadConfig({ ...env, DATA_DIR: dataDir });
   const keyPrefix = redis?.keyPrefix ?? 'test';
   const store = { keyPrefix, redis: redis?.client };
@@ -95,6 +106,8 @@ export async function buildTestApi(
       confirmLimit: confirm,
       depositRate: deposits.rate,
       pendingDepositsMax: deposits.pendingMax,
+      publicReadGate,
+      chainSources: chain ?? memory,
     },
   );
   const { app, market, fairness, auth, orders, savings, practice, savingsJob } = composed;
@@ -113,6 +126,8 @@ export async function buildTestApi(
     metrics,
     bus,
     userEvents,
+    /** The in-memory chains claims are checked against (when the test passed no `chain`). */
+    chain: memory,
     uploadsDir: config.uploadsDir,
     close: async () => {
       await composed.board.close();

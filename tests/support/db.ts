@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { MessageChannel } from 'node:worker_threads';
 import pg from 'pg';
 import type { Db } from '@infra/db';
 import { createPgliteDb } from '@infra/db/pglite';
 import { createPostgresDb } from '@infra/db/postgres';
 import { migrate } from '@infra/db/migrate';
+import { portDb } from '@infra/db/ports/port-db';
+import { serveDb } from '@infra/db/ports/serve';
 
-export type DriverKind = 'pglite' | 'postgres';
+/**
+ * `pglite-served`: PGlite served through MessagePorts (`serveDb` / `portDb`), as the embedded app
+ * runs it on a thread of its own; here both ends share the test's thread.
+ */
+export type DriverKind = 'pglite' | 'postgres' | 'pglite-served';
 
 /** The database drivers this run covers: PGlite always, PostgreSQL when DATABASE_URL is set. */
 export function dbDrivers(): DriverKind[] {
@@ -29,6 +36,22 @@ export async function openTestDb(kind: DriverKind, { migrated = true } = {}): Pr
     const db = await createPgliteDb();
     if (migrated) await migrate(db);
     return { db, drop: () => db.close() };
+  }
+  if (kind === 'pglite-served') {
+    const engine = await createPgliteDb();
+    const served = serveDb(engine);
+    const { port1, port2 } = new MessageChannel();
+    served.connect(port2, 'requests');
+    const db = portDb(port1);
+    if (migrated) await migrate(db);
+    return {
+      db,
+      async drop() {
+        await db.close();
+        await served.close();
+        await engine.close();
+      },
+    };
   }
   const url = process.env.DATABASE_URL!;
   const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;

@@ -4,7 +4,7 @@ import { buildTestApi, registerUser, type TestApi } from './api';
 import { openTestDb, type DriverKind, type TestDb } from './db';
 import { operationsOf, sampleOf, type Caller, type OpenApiDoc, type Operation } from './fuzz';
 import { rawServer, reproOf, type RawAnswer, type RawRequest } from './raw-http';
-import { bankAccountBody, bankDepositFields, images, opsAuth } from './wallet';
+import { bankAccountBody, bankDepositFields, images, opsAuth, verifiedUser } from './wallet';
 
 export const FUZZ_SEED = 20_260_517;
 export const jsonType = { 'content-type': 'application/json' };
@@ -35,11 +35,11 @@ export function problemOf(req: RawRequest, a: RawAnswer): string | null {
  */
 export async function openFuzzWorld(kind: DriverKind) {
   const t: TestDb = await openTestDb(kind);
-  // The throttles (confirmation passwords, registrations, logins, deposits) refuse after a few
-  // tries; a fuzz sends hundreds, and what it tests is the answer to bad input.
+  // The throttles (confirmation passwords, registrations, logins, deposits, market reads, orders)
+  // refuse after a few tries; a fuzz sends hundreds, and what it tests is the answer to bad input.
   const wide = { points: 1_000_000, durationSec: 900 };
   const api: TestApi = await buildTestApi(t.db, {
-    env: { TEST_CLOCK: '1' },
+    env: { TEST_CLOCK: '1', MARKET_READ_RATE: 'off', ORDER_RATE: 'off' },
     confirm: wide,
     limits: {
       loginAddress: wide,
@@ -61,7 +61,8 @@ export async function openFuzzWorld(kind: DriverKind) {
   };
   // A session only `POST /api/auth/logout` gets, so a sweep does not end the user's own.
   const leaving = (await registerUser(api, 'leave')).auth;
-  const other = await registerUser(api, 'other');
+  // Verified: a bank account is bound in the verified identity's name only.
+  const other = await verifiedUser(api, 'other');
   const account = await api.http
     .post('/api/withdrawal-accounts')
     .set(other.auth)

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -82,13 +81,15 @@ export async function logInOverApi(
   return ((await res.json()) as { token: string }).token;
 }
 
-/** A deposit a journey's user makes: a USDT quantity or a bank amount, in whole units. */
-export type JourneyDeposit =
-  { channel: 'usdt-trc20' | 'usdt-erc20'; quantity: number } | { channel: 'bank'; amount: number };
+/**
+ * A deposit a journey's user makes to fund the account: a bank transfer of `amount` minor units,
+ * in whole currency units. (A USDT claim is checked on chain, and a journey's app has no node.)
+ */
+export type JourneyDeposit = { channel: 'bank'; amount: number };
 
 /**
- * Funds a user the real way: a deposit with a transfer screenshot (`png`, the bytes of one),
- * approved by the operator CLI. Returns the deposit's id.
+ * Funds a user the real way: a bank deposit with its transfer screenshot (`png`, the bytes of
+ * one), approved by the operator CLI. Returns the deposit's id.
  */
 export async function fundByDeposit(
   app: Pick<AppUnderTest, 'url' | 'dataDir' | 'port'>,
@@ -98,16 +99,10 @@ export async function fundByDeposit(
 ): Promise<string> {
   const form = new FormData();
   form.append('channel', deposit.channel);
-  if (deposit.channel === 'bank') {
-    form.append('amount', String(deposit.amount));
-    form.append('payerBank', 'Bank of Tests');
-    form.append('payerCard', '6222020012345678');
-    form.append('payerName', 'Test Payer');
-  } else {
-    form.append('quantity', String(deposit.quantity));
-    const hex = randomBytes(32).toString('hex');
-    form.append('txId', deposit.channel === 'usdt-trc20' ? hex : `0x${hex}`);
-  }
+  form.append('amount', String(deposit.amount));
+  form.append('payerBank', 'Bank of Tests');
+  form.append('payerCard', '6222020012345678');
+  form.append('payerName', 'Test Payer');
   form.append('screenshot', new Blob([png], { type: 'image/png' }), 'transfer.png');
   const res = await fetch(`${app.url}/api/deposits`, {
     method: 'POST',

@@ -2,6 +2,8 @@ import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Db } from '@infra/db';
 import { defaultCatalogue } from '@sim/catalogue';
 import { startFeed } from '@sim/feed';
+import { createRng } from '@sim/rng';
+import type { ProductCandle } from '@sim/tape.repo';
 
 /** Wednesday 2026-11-18 15:00 UTC: every calendar is open (US500 since 13:30). */
 export const WEDNESDAY_AFTERNOON = Date.UTC(2026, 10, 18, 15, 0, 0);
@@ -29,4 +31,28 @@ export async function seedTape(db: Db, { at = WEDNESDAY_AFTERNOON, hours = 2, se
   await feed.stop();
   await bus.close();
   return state;
+}
+
+/**
+ * Made-up candles of a product at the given bucket starts (oldest first): a seeded random walk
+ * in price units, each candle consistent (l ≤ o, c ≤ h; `a` = Σ price × qty of `n` trades of
+ * `v` lots in all), for tests of what is rolled up from stored candles.
+ */
+export function madeUpCandles(
+  productId: string,
+  times: readonly number[],
+  seed = 1,
+): ProductCandle[] {
+  const rng = createRng(seed);
+  let price = 1_000_000;
+  return times.map((t) => {
+    const o = price;
+    price = Math.max(1_000, price + Math.round((rng.next() - 0.5) * 2_000));
+    const c = price;
+    const h = Math.max(o, c) + Math.floor(rng.next() * 500);
+    const l = Math.min(o, c) - Math.floor(rng.next() * 500);
+    const n = 1 + Math.floor(rng.next() * 120);
+    const v = n * (1 + Math.floor(rng.next() * 50));
+    return { productId, t, o, h, l, c, v, a: BigInt(v) * BigInt(Math.round((h + l) / 2)), n };
+  });
 }

@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from './redis-server';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -72,4 +73,26 @@ export function runScript(
         resolve({ stdout, stderr, status: err ? ((err as { code?: number }).code ?? null) : 0 }),
     ),
   );
+}
+
+/**
+ * A simulator, an api and a worker as processes on `env`, each on a free port, once all three are
+ * ready: the api's address, and the processes by role (into `procs`, so a failed start can still
+ * be stopped by the caller's afterAll).
+ */
+export async function startSimApiWorker(
+  env: Record<string, string>,
+  procs: Record<string, RunningProcess>,
+): Promise<{ apiUrl: string }> {
+  const [simPort, apiPort, workerPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  procs.sim = startEntry('server/src/main/sim.ts', { ...env, PORT: String(simPort) });
+  procs.api = startEntry('server/src/main/api.ts', { ...env, PORT: String(apiPort) });
+  procs.worker = startEntry('server/src/main/worker.ts', { ...env, PORT: String(workerPort) });
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  await Promise.all([
+    waitForHttp(`http://127.0.0.1:${simPort}/readyz`, 200, 120_000),
+    waitForHttp(`${apiUrl}/readyz`, 200, 120_000),
+    waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, 200, 120_000),
+  ]);
+  return { apiUrl };
 }

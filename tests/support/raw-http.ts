@@ -16,6 +16,7 @@ export interface RawRequest {
 }
 export interface RawAnswer {
   status: number;
+  headers: http.IncomingHttpHeaders;
   contentType: string;
   text: string;
   json: unknown;
@@ -67,7 +68,7 @@ export async function rawServer(app: Express) {
             } catch {
               // Not JSON after all (or no body, as for HEAD): `json` stays undefined.
             }
-            resolve({ status: res.statusCode ?? 0, contentType, text, json });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, json });
           });
           res.on('error', reject);
         },

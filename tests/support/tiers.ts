@@ -23,6 +23,7 @@ const hasBinary = (name: string) => {
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const nginxPath = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+export const promtoolPath = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
 
 export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
   const postgres: Tier = {
@@ -62,7 +63,28 @@ export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
       ? nginxPath
       : `${nginxPath} is missing (apt-get install nginx-light)`,
   };
-  return { postgres, redis, redisServer, browser, cluster, nginx };
+  const promtool: Tier = {
+    name: 'promtool (deploy/prometheus: the rules, their unit tests, the scrape config)',
+    on: fs.existsSync(promtoolPath),
+    why: fs.existsSync(promtoolPath)
+      ? promtoolPath
+      : `${promtoolPath} is missing (apt-get install prometheus)`,
+  };
+  const pgBin = fs.existsSync('/usr/lib/postgresql')
+    ? fs
+        .readdirSync('/usr/lib/postgresql')
+        .some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`))
+    : false;
+  const sentinel = hasBinary('redis-sentinel') || hasBinary('redis-server');
+  const chaos: Tier = {
+    name: 'chaos (PostgreSQL primary + replica, Redis under Sentinel, every role as processes)',
+    on: pgBin && sentinel && hasBinary('runuser'),
+    why:
+      pgBin && sentinel
+        ? 'PostgreSQL binaries and redis-server (sentinel mode) found'
+        : 'needs /usr/lib/postgresql/*/bin (apt-get install postgresql) and redis-server / redis-sentinel',
+  };
+  return { postgres, redis, redisServer, browser, cluster, nginx, promtool, chaos };
 }
 
 export const requireServices = () => process.env.REQUIRE_SERVICES === '1';

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { OPERATOR_TOKEN, registerUser, type HttpApi } from './api';
+import type { memoryChains } from './memory-chain';
+
+type MemoryChains = ReturnType<typeof memoryChains>;
 
 /** Tiny real images (1×1 pixel), by their bytes: no fixture files. */
 export const images = {
@@ -8,8 +11,9 @@ export const images = {
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
     'base64',
   ),
+  // Written by sharp (1×1, white): the server decodes every upload, so each must be whole.
   jpeg: Buffer.from(
-    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    '/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAj/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKpAB//Z',
     'base64',
   ),
   webp: Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64'),
@@ -32,17 +36,33 @@ export const bankDepositFields = (amount: number | string) => ({
   payerName: 'Test Payer',
 });
 
-/** A fresh, well-formed transaction id of a USDT channel (unique per call). */
+/**
+ * A fresh, well-formed transaction id of a USDT channel (unique per call) that no node knows: for
+ * checks of the id's form, and for claims the node must answer 422 TX_NOT_FOUND.
+ */
 export function txIdFor(channel: 'usdt-trc20' | 'usdt-erc20'): string {
   const hex = randomBytes(32).toString('hex');
   return channel === 'usdt-trc20' ? hex : `0x${hex}`;
 }
 
-/** The fields of a USDT deposit of `quantity` minor units, with a fresh transaction id. */
-export const usdtDepositFields = (
+/**
+ * The fields of a USDT claim of `quantity` minor units: a transfer of that many to the user's own
+ * address is paid on the api's in-memory chain first, and the claim names its transaction.
+ */
+export async function usdtClaimFields(
+  api: HttpApi & { chain: MemoryChains },
+  headers: Headers,
   channel: 'usdt-trc20' | 'usdt-erc20',
-  quantity: number | string,
-) => ({ channel, quantity: String(quantity), txId: txIdFor(channel) });
+  quantity: number,
+): Promise<Record<string, string>> {
+  const network = channel === 'usdt-trc20' ? 'TRC20' : 'ERC20';
+  const channels = await api.http.get('/api/deposits/channels').set(headers).expect(200);
+  const own = (channels.body as { channel: string; address: string }[]).find(
+    (c) => c.channel === channel,
+  )!.address;
+  const txId = api.chain[network].pay(own, BigInt(quantity) * 10_000n);
+  return { channel, txId };
+}
 
 /** POST /api/deposits as a multipart form; `screenshot: null` leaves the file out. */
 export function postDeposit(
@@ -87,9 +107,20 @@ export function postKyc(
   return req;
 }
 
+/** A registered user whose identity (Zhang San, `postKyc`'s default) is verified. */
+export async function verifiedUser(api: HttpApi, prefix: string) {
+  const user = await registerUser(api, prefix);
+  await verifyKyc(api, user);
+  return user;
+}
+
 /** Submits an identity check and has an operator approve it. */
-export async function verifyKyc(api: HttpApi, user: TestUser): Promise<void> {
-  await postKyc(api, user.auth).expect(201);
+export async function verifyKyc(
+  api: HttpApi,
+  user: TestUser,
+  fields?: Parameters<typeof postKyc>[2],
+): Promise<void> {
+  await postKyc(api, user.auth, fields).expect(201);
   const list = await api.http.get('/api/ops/kyc?status=pending&limit=100').set(opsAuth).expect(200);
   const mine = (list.body.items as { id: string; userId: string }[]).find(
     (k) => k.userId === user.user.id,
@@ -101,9 +132,10 @@ export async function verifyKyc(api: HttpApi, user: TestUser): Promise<void> {
 export const TRADE_PASSWORD = '123456';
 
 /** A bank card to bind, with the transaction password that confirms the binding. */
+/** A bank account in the name `verifyKyc` verifies: the holder must be the verified identity. */
 export const bankAccountBody = {
   type: 'bank',
-  holderName: 'Test Holder',
+  holderName: 'Zhang San',
   nationality: 'CN',
   bankName: 'Bank of Tests',
   cardNumber: '6222020012345678',

@@ -57,7 +57,7 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     }),
   });
   const { token, expiresAt } = (await session.json()) as { token: string; expiresAt: number };
-  await call('/api/ops/operators', token, { name: 'bob.review', role: 'reviewer' });
+  await call('/api/ops/operators', token, { name: 'bob_review', role: 'reviewer' });
   await call('/api/ops/operators', token, { name: 'carol_support', role: 'support' });
 
   const kyc = (name: string) => {
@@ -218,6 +218,8 @@ export async function takeOpsSet(app: AppUnderTest, browser: Browser, out: strin
     await page.keyboard.press('Escape');
     await visit('audit', '[data-testid=audit-table] tbody tr');
     await shoot('audit');
+    await visit('audit/access', '[data-testid=access-table] tbody tr');
+    await shoot('access');
     await visit('operators', '[data-testid=operators-table] tbody tr');
     await shoot('operators');
     await page.locator('.ops-filters input').fill(`dave_${lang.replace('-', '')}`);

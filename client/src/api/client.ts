@@ -7,6 +7,8 @@ export const REQUEST_TIMEOUT_MS = 60_000;
  * A failed request. `code` is the server's stable error code (shared/src/errors.ts), or one of
  * the client's own: NETWORK (no answer), TIMEOUT (no answer in time), BAD_RESPONSE (an answer
  * that is not the JSON the contract promises). The UI translates `code`, never `message`.
+ * `retryAfterMs`: a refusal that passes with time (429 RATE_LIMITED, 503 UNAVAILABLE) says how
+ * long to wait, in its body or its Retry-After header.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -15,6 +17,7 @@ export class ApiError extends Error {
     message: string,
     readonly status: number = 0,
     readonly field?: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -62,15 +65,27 @@ export function buildUrl(path: string, query: Query = {}): string {
   return `${API_BASE}${path}${search ? `?${search}` : ''}`;
 }
 
-function errorFromBody(status: number, body: unknown): ApiError {
-  const error = (body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | null)
-    ?.error;
+/** Retry-After in seconds (the only form the server sends) as ms; undefined when absent or odd. */
+function retryAfterHeader(value: string | null): number | undefined {
+  return value && /^\d{1,6}$/.test(value.trim()) ? Number(value) * 1000 : undefined;
+}
+
+function errorFromBody(status: number, body: unknown, retryAfter: string | null = null): ApiError {
+  const error = (
+    body as {
+      error?: { code?: unknown; message?: unknown; field?: unknown; retryAfterMs?: unknown };
+    } | null
+  )?.error;
   if (error && typeof error.code === 'string') {
+    const wait = error.retryAfterMs;
     return new ApiError(
       error.code,
       typeof error.message === 'string' ? error.message : error.code,
       status,
       typeof error.field === 'string' ? error.field : undefined,
+      typeof wait === 'number' && Number.isFinite(wait) && wait >= 0
+        ? wait
+        : retryAfterHeader(retryAfter),
     );
   }
   return new ApiError(status >= 500 ? 'INTERNAL' : 'BAD_RESPONSE', `HTTP ${status}`, status);
@@ -130,7 +145,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       for (const listener of unauthorizedListeners) listener();
     }
     if (response.status < 200 || response.status > 299)
-      throw errorFromBody(response.status, parsed);
+      throw errorFromBody(response.status, parsed, response.headers.get('Retry-After'));
     if (parsed === Symbol.for('invalid-json')) {
       throw new ApiError('BAD_RESPONSE', 'answer is not JSON', response.status);
     }
@@ -181,7 +196,8 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
       if (xhr.status === 401 && token && token === authToken) {
         for (const listener of unauthorizedListeners) listener();
       }
-      if (xhr.status < 200 || xhr.status > 299) reject(errorFromBody(xhr.status, parsed));
+      if (xhr.status < 200 || xhr.status > 299)
+        reject(errorFromBody(xhr.status, parsed, xhr.getResponseHeader('Retry-After')));
       else if (parsed === Symbol.for('invalid-json'))
         reject(new ApiError('BAD_RESPONSE', 'answer is not JSON', xhr.status));
       else resolve(parsed as T);

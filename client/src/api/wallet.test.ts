@@ -37,9 +37,15 @@ class FakeXhr {
   abort() {
     this.onabort?.();
   }
-  answer(status: number, text: string) {
+  /** The answer's headers (Retry-After of a throttled upload), by lower-case name. */
+  responseHeaders: Record<string, string> = {};
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+  answer(status: number, text: string, headers: Record<string, string> = {}) {
     this.status = status;
     this.responseText = text;
+    this.responseHeaders = headers;
     this.onload?.();
   }
 }
@@ -52,7 +58,6 @@ afterEach(() => {
 
 const deposit = {
   channel: 'usdt-trc20',
-  quantity: 15050,
   txId: 'ab'.repeat(32),
   remark: 'tx',
 } as const;
@@ -71,7 +76,9 @@ describe('upload (multipart with progress)', () => {
     expect(xhr.headers).toMatchObject({ Authorization: 'Bearer abc', 'Idempotency-Key': 'key-1' });
     const form = xhr.body as FormData;
     expect(form.get('channel')).toBe('usdt-trc20');
-    expect(form.get('quantity')).toBe('15050');
+    expect(form.get('txId')).toBe('ab'.repeat(32));
+    // A claim names the transaction only: the server reads the amount from the chain.
+    expect(form.get('quantity')).toBeNull();
     expect(form.get('remark')).toBe('tx');
     expect((form.get('screenshot') as File).name).toBe('screenshot.png');
     xhr.upload.onprogress?.({ loaded: 2, total: 4, lengthComputable: true });
@@ -92,11 +99,11 @@ describe('upload (multipart with progress)', () => {
     let pending = createDeposit(deposit, shot(), 'k');
     FakeXhr.last!.answer(
       400,
-      '{"error":{"code":"AMOUNT_OUT_OF_RANGE","message":"x","field":"quantity"}}',
+      '{"error":{"code":"AMOUNT_OUT_OF_RANGE","message":"x","field":"txId"}}',
     );
     await expect(pending).rejects.toMatchObject({
       code: 'AMOUNT_OUT_OF_RANGE',
-      field: 'quantity',
+      field: 'txId',
       status: 400,
     });
     pending = createDeposit(deposit, shot(), 'k');

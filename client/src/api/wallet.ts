@@ -36,8 +36,8 @@ export type DepositFields =
       resubmitOf?: string;
     }
   | {
+      /** A USDT transfer that did not arrive: the server reads its amount from the chain. */
       channel: Exclude<DepositChannelId, 'bank'>;
-      quantity: number;
       txId: string;
       remark?: string;
       resubmitOf?: string;

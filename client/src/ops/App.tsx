@@ -95,7 +95,7 @@ function Shell() {
     );
   else if (page === 'deposits' || page === 'withdrawals' || page === 'kyc')
     body = <ReviewQueue key={page} kind={page} />;
-  else if (page === 'audit') body = <AuditPage />;
+  else if (page === 'audit') body = <AuditPage tab={route[1]} />;
   else if (page === 'operators') body = <OperatorsPage />;
   else if (page === 'users') body = <UsersPage id={route[1]} />;
   else if (page === 'dashboard') body = <DashboardPage />;

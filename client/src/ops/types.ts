@@ -35,6 +35,22 @@ export interface OpsDeposit extends Reviewed {
   payerName?: string;
   /** USDT deposits: the on-chain transaction id (their screenshot is optional). */
   txId?: string;
+  /** claim: the user reported it; chain: the watcher saw it arrive at the user's own address. */
+  source: 'claim' | 'chain';
+  /** USDT transfers read from the chain (by the watcher, or for a claim). */
+  chain?: ChainFacts;
+}
+
+/** A USDT transfer as the network shows it (shared/src/dto.ts, Deposit.chain). */
+export interface ChainFacts {
+  fromAddress: string;
+  toAddress: string;
+  blockNumber: number;
+  logIndex: number;
+  confirmations: number;
+  requiredConfirmations: number;
+  /** The transaction on a public block explorer. */
+  explorerUrl: string;
 }
 
 export type WithdrawalAccount =
@@ -72,6 +88,11 @@ export interface Operator {
   disabled: boolean;
 }
 
+/** GET /api/ops/operators: an operator with their live sessions. */
+export interface OperatorListItem extends Operator {
+  liveSessions: number;
+}
+
 export interface NewOperator {
   operator: Operator;
   password: string;
@@ -89,6 +110,20 @@ export interface AuditLine {
   reason: string | null;
   address: string | null;
   status: number;
+  /** The answer or the state after; a sign-in's `{ signedIn, failure?, lockedOut? }`. */
+  after: unknown;
+}
+
+/** GET /api/ops/access-log: an operator read a user's personal data. */
+export interface AccessLine {
+  id: string;
+  at: number;
+  operator: string;
+  role: string;
+  kind: 'profile' | 'review_context' | 'upload';
+  userId: string;
+  uploadId: string | null;
+  address: string;
 }
 
 export interface OpsUser {
@@ -118,7 +153,14 @@ export interface OpsUserProfile {
   user: OpsUser;
   balances: { available: number; inOrders: number; withdrawHold: number; savings: number };
   orders: OpsOrder[];
-  deposits: { id: string; channel: string; amount: number; status: string; createdAt: number }[];
+  deposits: {
+    id: string;
+    channel: string;
+    amount: number;
+    status: string;
+    createdAt: number;
+    chain?: ChainFacts;
+  }[];
   withdrawals: { id: string; amount: number; status: string; createdAt: number }[];
   ledger: LedgerEntry[];
   sessions: { id: string; createdAt: number; lastSeenAt: number; expiresAt: number }[];
@@ -134,6 +176,12 @@ export interface OpsDashboard {
   exposure: { productId: string; up: ExposureSide; down: ExposureSide }[];
   placementsLastMinute: number;
   housePnlToday: number;
+  feed: {
+    productId: string;
+    largestGapMs: number | null;
+    settled: number;
+    voids: { FEED_STALE: number; NO_ENTRY_TICK: number };
+  }[];
   live: {
     gateways: { id: string; sockets: number; ticksPerSecond: number }[];
     sockets: number;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
 import { Subject } from 'rxjs';
 import type { Order } from '@shared/orders';
-import type { AccountSummary, Page } from '@shared/wallet';
+import type { AccountSummary, Deposit, Page } from '@shared/wallet';
 import { orderListKey } from './orders';
 import { queryKeys } from './query-client';
 import { connectQueryBridge } from './query-bridge';
@@ -50,7 +50,8 @@ describe('the socket → query cache bridge', () => {
     balance$: Subject<AccountSummary>;
     order$: Subject<Order>;
     message$: Subject<unknown>;
-    reconnected$: Subject<void>;
+    deposit$: Subject<Deposit>;
+    missed$: Subject<void>;
   };
   let stop: () => void;
 
@@ -60,7 +61,8 @@ describe('the socket → query cache bridge', () => {
       balance$: new Subject(),
       order$: new Subject(),
       message$: new Subject(),
-      reconnected$: new Subject(),
+      deposit$: new Subject(),
+      missed$: new Subject(),
     };
     stop = connectQueryBridge(client, sources);
   });
@@ -107,12 +109,12 @@ describe('the socket → query cache bridge', () => {
     unsubscribe();
   });
 
-  it('invalidates everything of the user on a reconnect, and nothing public', () => {
+  it('invalidates everything of the user when a replay was not complete, and nothing public', () => {
     client.setQueryData(queryKeys.summary, summary(1));
     client.setQueryData(queryKeys.unread, 0);
     client.setQueryData(orderListKey('real', 'records'), pages([]));
     client.setQueryData(queryKeys.products, []);
-    sources.reconnected$.next();
+    sources.missed$.next();
     expect(invalidated(queryKeys.summary)).toBe(true);
     expect(invalidated(queryKeys.unread)).toBe(true);
     expect(invalidated(orderListKey('real', 'records'))).toBe(true);
@@ -144,6 +146,37 @@ describe('the socket → query cache bridge', () => {
       client.getQueryData<InfiniteData<Page<Order>>>(orderListKey('practice', 'records'))?.pages[0]
         ?.items,
     ).toEqual([]);
+  });
+
+  it('puts a deposit event into the cached deposit list in place, without reading it again', () => {
+    const usdt = (status: Deposit['status'], confirmations: number): Deposit => ({
+      id: '3',
+      channel: 'usdt-erc20',
+      amount: 5_000,
+      source: 'chain',
+      chain: {
+        fromAddress: '0xsender',
+        toAddress: '0xown',
+        blockNumber: 10,
+        logIndex: 1,
+        confirmations,
+        requiredConfirmations: 12,
+        explorerUrl: 'https://etherscan.io/tx/0xab',
+      },
+      status,
+      createdAt: 0,
+    });
+    client.setQueryData(queryKeys.deposits, {
+      pages: [{ items: [usdt('confirming', 3)], nextCursor: null }],
+      pageParams: [null],
+    });
+    sources.deposit$.next(usdt('confirming', 4));
+    const first = () =>
+      client.getQueryData<InfiniteData<Page<Deposit>>>(queryKeys.deposits)?.pages[0]?.items[0];
+    expect(first()?.chain?.confirmations).toBe(4);
+    sources.deposit$.next(usdt('approved', 12));
+    expect(first()?.status).toBe('approved');
+    expect(invalidated(queryKeys.deposits)).toBe(false);
   });
 
   it('stops when disconnected', () => {

@@ -2,8 +2,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { getDefaultStore } from 'jotai';
 import type { Observable } from 'rxjs';
 import type { Order } from '@shared/orders';
-import type { AccountSummary } from '@shared/wallet';
-import { reconnected$, userEvent$ } from '@client/streams';
+import type { AccountSummary, Deposit } from '@shared/wallet';
+import { userEvent$, userEventsMissed$ } from '@client/streams';
+import { applyDeposit } from './deposits';
 import { applyOrder } from './orders';
 import { queryClient, queryKeys } from './query-client';
 import { tokenAtom } from './session';
@@ -13,7 +14,9 @@ export interface BridgeSources {
   balance$: Observable<AccountSummary>;
   order$: Observable<Order>;
   message$: Observable<unknown>;
-  reconnected$: Observable<void>;
+  deposit$: Observable<Deposit>;
+  /** A reconnection whose replay of the user's events was not complete. */
+  missed$: Observable<void>;
 }
 
 /**
@@ -21,9 +24,13 @@ export interface BridgeSources {
  * - `balance` carries the new summary: it becomes the summary query's data; the savings figures,
  *   money records and identity check it follows (a payment, a review) are read again;
  * - `order` changes the cached order lists in place (orders.ts);
+ * - `deposit` (seen on chain, a confirmation more, credited, held, dropped, reviewed) changes the
+ *   cached deposit lists in place (deposits.ts): the USDT screen's incoming transfers and the
+ *   deposit details; the credit itself comes as a `balance` and a `message` event;
  * - `message` (every review writes one) reads the messages, the unread count and the money
  *   records again;
- * - a reconnect reads everything of the user again: events sent while offline were missed.
+ * - a reconnection whose replay was not complete (docs/API.md, "Missed events") reads everything
+ *   of the user again; one whose replay brought every event it missed reads nothing.
  * Only queries on screen are read again at once; the others when next shown.
  */
 export function connectQueryBridge(client: QueryClient, sources: BridgeSources): () => void {
@@ -35,11 +42,12 @@ export function connectQueryBridge(client: QueryClient, sources: BridgeSources):
       invalidate(queryKeys.wallet);
     }),
     sources.order$.subscribe((order) => applyOrder(order, client)),
+    sources.deposit$.subscribe((deposit) => applyDeposit(deposit, client)),
     sources.message$.subscribe(() => {
       invalidate(queryKeys.messages);
       invalidate(queryKeys.wallet);
     }),
-    sources.reconnected$.subscribe(() => invalidate(queryKeys.me)),
+    sources.missed$.subscribe(() => invalidate(queryKeys.me)),
   ];
   return () => subs.forEach((s) => s.unsubscribe());
 }
@@ -54,7 +62,8 @@ export function startQueryBridge(): () => void {
     balance$: userEvent$('balance'),
     order$: userEvent$('order'),
     message$: userEvent$('message'),
-    reconnected$,
+    deposit$: userEvent$('deposit'),
+    missed$: userEventsMissed$,
   });
   const unsub = store.sub(
     tokenAtom,

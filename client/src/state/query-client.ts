@@ -37,7 +37,7 @@ export const queryClient = new QueryClient({
 
 /**
  * Query keys. Everything of the signed-in user starts with `me`: the session's change drops it all
- * (query-bridge.ts), a reconnect reloads it.
+ * (query-bridge.ts), a reconnection that may have missed some of its events reloads it.
  */
 export const queryKeys = {
   me: ['me'] as const,

@@ -2,14 +2,16 @@ import {
   ReplaySubject,
   defer,
   filter,
+  finalize,
   map,
   merge,
   share,
   shareReplay,
+  tap,
   type Observable,
 } from 'rxjs';
 import type { MarketSnapshot, MarketSnapshotItem, ProductStatusEvent, Tick } from '@shared/market';
-import type { Channel } from '@shared/socket';
+import { parseChannel, type Channel, type SubscribeOptions, type TicksGap } from '@shared/socket';
 import { createChannelHub, type ChannelHub } from './channel-hub';
 import { dropStaleTicks } from './dedupe';
 import { latestPerFrame } from './frame';
@@ -21,8 +23,28 @@ export const MARKET_STALE_MS = 3_500;
 
 let hub: ChannelHub | null = null;
 function channels(): ChannelHub {
-  hub ??= createChannelHub(socketTransport);
+  hub ??= createChannelHub({
+    ...socketTransport,
+    subscribe: (list) => socketTransport.subscribe(list, resumeFrom(list)),
+  });
   return hub;
+}
+
+/** Per product observed, the seq of the last tick passed on (while its stream is observed). */
+const heldSeq = new Map<string, number>();
+
+/**
+ * A subscription names the last tick held of each product, so the gateway sends the ticks after
+ * it (a re-subscription after a reconnection) rather than the latest alone.
+ */
+export function resumeFrom(list: readonly Channel[], held = heldSeq): SubscribeOptions {
+  const after: Record<string, number> = {};
+  for (const name of list) {
+    const ch = parseChannel(name);
+    const seq = ch?.kind === 'ticks' ? held.get(ch.productId) : undefined;
+    if (ch?.kind === 'ticks' && seq !== undefined) after[ch.productId] = seq;
+  }
+  return Object.keys(after).length ? { after } : {};
 }
 
 const streams = new Map<Channel, Observable<unknown>>();
@@ -43,6 +65,8 @@ export function channel$(channel: Channel): Observable<MarketSnapshot | Tick> {
         : socketEvent$('tick').pipe(
             filter((tick) => `ticks:${tick.id}` === channel),
             dropStaleTicks(),
+            tap((tick) => heldSeq.set(tick.id, tick.seq)),
+            finalize(() => heldSeq.delete(channel.slice('ticks:'.length))),
           );
     stream = defer(() => merge(channels().hold(channel), data)).pipe(
       share({ connector: () => new ReplaySubject(1), resetOnRefCountZero: true }),
@@ -55,6 +79,14 @@ export function channel$(channel: Channel): Observable<MarketSnapshot | Tick> {
 /** One product's ticks, in `seq` order, without repeats. */
 export function ticks$(productId: string): Observable<Tick> {
   return channel$(`ticks:${productId}`);
+}
+
+/**
+ * Ticks of the product the gateway could not replay after a reconnection: what was drawn from
+ * them (a chart) must be loaded again. A reconnection without one missed nothing.
+ */
+export function ticksGap$(productId: string): Observable<TicksGap> {
+  return socketEvent$('ticksGap').pipe(filter((gap) => gap.product === productId));
 }
 
 /**

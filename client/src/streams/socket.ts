@@ -1,6 +1,15 @@
 import type { io as Io, Socket } from 'socket.io-client';
 import { BehaviorSubject, Observable, Subject, defer } from 'rxjs';
-import type { Channel, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
+import {
+  userEventNames,
+  type Channel,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SubscribeOptions,
+  type UserEventMeta,
+  type UserEventName,
+} from '@shared/socket';
+import { createUserEventCursor } from '@shared/user-events';
 import type { ChannelTransport, SubscribeResult } from './channel-hub';
 import { ServerClock } from './clock';
 import { createSessionLink, type SessionEnd } from './session-link';
@@ -11,19 +20,30 @@ type EventPayload<E extends keyof ServerToClientEvents> = Parameters<ServerToCli
 
 const ACK_TIMEOUT_MS = 5_000;
 const TIME_SYNC_MS = 30_000;
-/** Pause before connecting again when socket.io itself will not (server kick, refused auth). */
-const MANUAL_RETRY_MS = 2_000;
+/**
+ * Pause before connecting again when socket.io itself will not (server kick, refused auth): 0.5-3 s,
+ * spread so that the sockets of a draining gateway do not all come back in the same instant.
+ */
+const MANUAL_RETRY_MS = { min: 500, max: 3_000 };
 /** After RATE_LIMITED: 5-15 s, spread so that clients behind one address do not return together. */
 const rateLimitedMs = () => 5_000 + Math.random() * 10_000;
 
 let socket: AppSocket | null = null;
 let loading: Promise<AppSocket> | null = null;
-let connectedBefore = false;
 let switchingToken = false;
 const connection = new BehaviorSubject<ConnectionState>('connecting');
-const reconnects = new Subject<void>();
+const missed = new Subject<void>();
 const sessionEnds = new Subject<SessionEnd>();
+/** The user events seen: each passed on once, the newest sent as `since` on reconnection. */
+const userEventCursor = createUserEventCursor();
+const userEvents: { [E in UserEventName]: Subject<EventPayload<E>> } = {
+  order: new Subject(),
+  balance: new Subject(),
+  message: new Subject(),
+  deposit: new Subject(),
+};
 const link = createSessionLink({
+  since: (token) => userEventCursor.since(token),
   connect: () => {
     if (socket && !socket.active) socket.connect();
   },
@@ -65,7 +85,7 @@ function importClient(): Promise<typeof Io> {
     ({ io }) => io,
     () => {
       connection.next('disconnected');
-      return new Promise<void>((resolve) => setTimeout(resolve, MANUAL_RETRY_MS)).then(
+      return new Promise<void>((resolve) => setTimeout(resolve, MANUAL_RETRY_MS.max)).then(
         importClient,
       );
     },
@@ -81,8 +101,6 @@ function createSocket(io: typeof Io): AppSocket {
   });
   s.on('connect', () => {
     connection.next('connected');
-    if (connectedBefore) reconnects.next();
-    connectedBefore = true;
     syncTime(s);
   });
   s.on('disconnect', (reason) => {
@@ -100,11 +118,30 @@ function createSocket(io: typeof Io): AppSocket {
     link.connectError(err.message, s.active);
   });
   s.on('sessionEnded', ({ reason }) => link.sessionEnded(reason));
-  s.on('hello', (hello) => serverClock.hello(hello.serverTime, Date.now()));
+  s.on('hello', (hello) => {
+    serverClock.hello(hello.serverTime, Date.now());
+    if (hello.ticket) link.ticketReceived(hello.ticket);
+    if (userEventCursor.hello(hello)) missed.next();
+  });
+  s.on('ticket', (ticket) => link.ticketReceived(ticket));
+  for (const name of userEventNames) relayUserEvent(s, name);
   setInterval(() => {
     if (s.connected) syncTime(s);
   }, TIME_SYNC_MS);
   return s;
+}
+
+/**
+ * One user event to its subject, unless its id was seen (it can come twice: live while the
+ * replay after a reconnection is read, and in the replay). Done once per socket, not per
+ * subscriber, so every subscriber sees each event once.
+ */
+function relayUserEvent<E extends UserEventName>(s: AppSocket, name: E): void {
+  const listener = (payload: EventPayload<E>, meta?: UserEventMeta) => {
+    if (userEventCursor.accept(meta?.id)) userEvents[name].next(payload);
+  };
+  // socket.io's typed `on` cannot relate a generic event name to its listener type.
+  s.on(name, listener as never);
 }
 
 /** Sets (or clears) the session token and reconnects so the server sees it. */
@@ -123,11 +160,23 @@ export const connection$: Observable<ConnectionState> = defer(() => {
   return connection;
 });
 
-/** Emits on every connection after the first: whatever was loaded before may have gaps. */
-export const reconnected$: Observable<void> = defer(() => {
+/**
+ * Emits when a reconnection's replay of the user's events was not complete (docs/API.md, "Missed
+ * events"): whatever of the user was loaded before may be behind. Never on the page's first
+ * connection, nor when the replay brought every missed event.
+ */
+export const userEventsMissed$: Observable<void> = defer(() => {
   void loadSocket();
-  return reconnects;
+  return missed;
 });
+
+/** Events for the logged-in user (`order`, `balance`, `message`, `deposit`), each once. */
+export function userEvent$<E extends UserEventName>(event: E): Observable<EventPayload<E>> {
+  return defer(() => {
+    void loadSocket();
+    return userEvents[event];
+  });
+}
 
 /**
  * Emits when the server ended the session of the token the socket carried (it said so, or
@@ -153,14 +202,16 @@ export function socketEvent$<E extends keyof ServerToClientEvents>(
   });
 }
 
-/** The channel hub's view of the socket. */
-export const socketTransport: ChannelTransport = {
+/** The channel hub's view of the socket; a subscription may say which ticks it holds. */
+export const socketTransport: ChannelTransport & {
+  subscribe(channels: Channel[], options?: SubscribeOptions): Promise<SubscribeResult>;
+} = {
   isConnected: () => socket?.connected ?? false,
-  subscribe: (channels: Channel[]) =>
+  subscribe: (channels: Channel[], options: SubscribeOptions = {}) =>
     loadSocket().then(
       (s) =>
         new Promise<SubscribeResult>((resolve) => {
-          s.timeout(ACK_TIMEOUT_MS).emit('subscribe', channels, (err, answer) =>
+          s.timeout(ACK_TIMEOUT_MS).emit('subscribe', channels, options, (err, answer) =>
             resolve(err ? { error: { code: 'TIMEOUT' } } : answer),
           );
         }),

@@ -11,8 +11,8 @@ describe('Redis bus across a Redis restart (private redis-server)', () => {
   afterAll(() => redis.kill());
 
   it('messages flow again after Redis is killed and restarted, without restarting the subscriber', async () => {
-    const publisher = createRedisBus(redis.url);
-    const subscriber = createRedisBus(redis.url);
+    const publisher = createRedisBus({ url: redis.url });
+    const subscriber = createRedisBus({ url: redis.url });
     try {
       const seqs: number[] = [];
       await subscriber.subscribe('tick', (m) => seqs.push(m.tick.seq));

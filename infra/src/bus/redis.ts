@@ -1,26 +1,35 @@
-import { Redis } from 'ioredis';
 import type { BusMessage, BusMessageType } from '@shared/bus';
 import type { Logger } from '../logger';
+import { connectRedis, type RedisTarget } from '../redis';
 import type { Bus, BusHandler } from './bus';
 
 /**
  * Redis pub/sub bus. Two connections (a subscribed connection cannot publish). ioredis
- * reconnects forever with backoff and re-subscribes its channels itself, so a Redis restart
- * needs nothing from the subscriber; messages published while Redis is away are lost (pub/sub
- * semantics), publishes queue until the connection is back.
+ * reconnects forever with backoff (a jittered 50 ms … 1 s) and re-subscribes its channels
+ * itself, so a Redis restart or a Sentinel failover needs nothing from the subscriber. Messages
+ * published while Redis is away are lost (pub/sub semantics): a publish then fails at once rather
+ * than queueing, so no burst of stale ticks follows Redis's return and nothing grows meanwhile.
  */
 export function createRedisBus(
-  url: string,
+  target: RedisTarget,
   { log, namespace = 'bus' }: { log?: Logger; namespace?: string } = {},
 ): Bus {
   const channelOf = (type: BusMessageType) => `${namespace}:${type}`;
   const options = {
     lazyConnect: false,
-    maxRetriesPerRequest: null,
-    retryStrategy: (times: number) => Math.min(1000, 50 * times),
+    retryStrategy: (times: number) => Math.min(1000, 50 * times) * (0.5 + Math.random() / 2),
   };
-  const pub = new Redis(url, { ...options, connectionName: 'bus-pub' });
-  const sub = new Redis(url, { ...options, connectionName: 'bus-sub' });
+  const pub = connectRedis(target, {
+    ...options,
+    connectionName: 'bus-pub',
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+  });
+  const sub = connectRedis(target, {
+    ...options,
+    connectionName: 'bus-sub',
+    maxRetriesPerRequest: null,
+  });
   for (const [name, conn] of [
     ['pub', pub],
     ['sub', sub],

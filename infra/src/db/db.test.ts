@@ -4,7 +4,8 @@ import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { migrate, readMigrations } from './migrate';
 import { getMeta, setMeta, setMetaIfAbsent } from './meta.repo';
 
-describe.each(dbDrivers())('database layer on %s', (kind) => {
+// PGlite served through ports too: the embedded app's database runs on a thread of its own.
+describe.each([...dbDrivers(), 'pglite-served' as const])('database layer on %s', (kind) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await openTestDb(kind);

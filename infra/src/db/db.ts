@@ -83,3 +83,32 @@ export function parseInt8(value: string): number {
     throw new RangeError(`int8 value ${value} is outside the safe integer range`);
   return n;
 }
+
+/** SQLSTATEs of a database that is away or cannot take this statement now (not a bad statement). */
+const outageStates = /^(08|57P0[123]|53300|25006|25P03)/;
+/** Driver and socket errors of a connection that failed, timed out or was cut. */
+const outageCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const outageMessages =
+  /Connection terminated|timeout exceeded when trying to connect|not queryable|Query read timeout|database thread is gone|connection is closed/i;
+
+/**
+ * Whether `err` says the database is out of reach (down, restarting, failing over, a read-only
+ * replica after a promotion elsewhere, too many connections), as opposed to a fault of the
+ * statement: the api answers the first 503 UNAVAILABLE, retryable, never 500.
+ */
+export function isDatabaseOutage(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const raw = (err as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw : '';
+  if (outageStates.test(code) || outageCodes.has(code)) return true;
+  return outageMessages.test((err as { message?: unknown }).message as string);
+}

@@ -47,6 +47,8 @@ export async function migrate(db: Db, migrations = readMigrations()): Promise<st
         m.version,
       ]);
       if (rowCount > 0) return false;
+      // A migration may rewrite a large table: the pool's statement timeout is not for it.
+      await tx.exec('SET LOCAL statement_timeout = 0');
       await tx.exec(m.sql);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [m.version]);
       return true;

@@ -1,8 +1,18 @@
 import type { IncomingMessage } from 'node:http';
-import { sessionRoom, sessionTokenHash, userRoom } from '../platform/user-events';
+import type { SocketTicket } from '@shared/socket';
+import { isEventId } from '@shared/user-events';
+import {
+  sessionRoom,
+  sessionTokenHash,
+  userRoom,
+  replayLimits,
+  type ReplaySource,
+  type UserEventReplay,
+} from '../platform/user-events';
 import { addressKey, clientAddress, compileTrust, untrustedForwarding } from './client-address';
 import { createConnectionThrottle } from './connection-throttle';
 import type { GatewayDeps } from './gateway';
+import type { TicketClaims } from './socket-ticket';
 import type { Conn, SocketServerHooks } from './socket-server';
 
 /** How long a refused connection may stay open to hear why (the CONNECT_ERROR) before it is closed. */
@@ -14,25 +24,61 @@ function tokenOf(auth: Record<string, unknown>): unknown {
   return token === undefined || token === null || token === '' ? null : token;
 }
 
+/** How a signed-in socket was admitted, kept until it is in its rooms. */
+interface Admitted {
+  token: string;
+  /** The session's token hash when a ticket vouched for it (no api call), else null. */
+  ticketOf: string | null;
+  /** When the api last vouched for the session: now for a token, the ticket's for a ticket. */
+  checkedAt: number;
+}
+
+/** The CONNECT's `since` (the last user event the client saw), when it is a well-formed id. */
+function sinceOf(auth: Record<string, unknown>): string | undefined {
+  return isEventId(auth.since) ? auth.since : undefined;
+}
+
+/** An id older than any event: a catch-up from it reads a user's whole buffer. */
+const EARLIEST = '0-0';
+
+/** How many times a catch-up's read is asked again (after 0.1, 0.2, … 3.2 s). */
+const CATCH_UP_READS = 6;
+
+/** How many sockets a catch-up reads the buffers of at once. */
+const CATCH_UP_PARALLEL = 64;
+
+/** A replay that could not be read: the client reads its state again. */
+const unread: UserEventReplay = { events: [], replay: 'gap', lastEventId: null };
+
 /**
  * Who may connect, and as whom. First the connections per client address (RATE_LIMITED), then
- * the session token (UNAUTHENTICATED: its session is over; UNAVAILABLE: it cannot be checked
- * now); `welcome` puts an admitted socket in its rooms and says hello.
+ * the session: by its ticket when it brings a valid one for its token (checked here, against the
+ * revoked sessions), else by its token (asked of the api). UNAUTHENTICATED: its session is over;
+ * UNAVAILABLE: it cannot be checked now. `welcome` puts an admitted socket in its rooms and says
+ * hello, with a fresh ticket when tickets are on.
  *
  * Nothing of the upgrade request is kept: its address is read here, at the upgrade, and the
  * token only until the socket is in its rooms.
  */
 export function createAdmission(
-  deps: Pick<GatewayDeps, 'log' | 'metrics' | 'authenticate' | 'connectionLimits' | 'trustProxy'>,
+  deps: Pick<
+    GatewayDeps,
+    'log' | 'metrics' | 'authenticate' | 'connectionLimits' | 'trustProxy' | 'tickets' | 'replay'
+  >,
 ) {
   // Connections per address, counted per Engine.IO connection (what holds a socket and memory,
   // whether or not it ever joins the namespace) and answered at its CONNECT with RATE_LIMITED.
   const throttle = createConnectionThrottle(deps.connectionLimits);
   const sweeper = setInterval(() => throttle.sweep(), 60_000).unref();
   const trust = compileTrust(deps.trustProxy ?? 'loopback');
+  const tickets = deps.tickets ?? null;
   let warnedForwarding = false;
-  /** Tokens of sockets being admitted (a WeakMap: nothing stays once the socket is gone). */
-  const tokens = new WeakMap<Conn, string>();
+  /** Sockets being admitted (a WeakMap: nothing stays once the socket is gone). */
+  const admitting = new WeakMap<Conn, Admitted>();
+  /** The session and ticket expiry of each signed-in socket, for renewals. */
+  const sessions = new WeakMap<Conn, { tokenHash: string; expiresAt: number; checkedAt: number }>();
+  /** The `since` of sockets being admitted. */
+  const sinces = new WeakMap<Conn, string>();
 
   const upgrade: SocketServerHooks['upgrade'] = (req: IncomingMessage) => {
     if (!warnedForwarding && untrustedForwarding(req, trust)) {
@@ -48,12 +94,40 @@ export function createAdmission(
     return { ok: false, refused: 'RATE_LIMITED' };
   };
 
+  /**
+   * The ticket's verdict: the user it vouches for, a refusal, or null when it vouches for nothing
+   * (absent, expired, forged, of another token) and the token must be checked instead.
+   */
+  const byTicket = async (
+    token: string,
+    raw: unknown,
+  ): Promise<TicketClaims | 'UNAUTHENTICATED' | 'UNAVAILABLE' | null> => {
+    if (!tickets || typeof raw !== 'string') return null;
+    const claims = tickets.signer.verify(raw);
+    if (!claims || claims.tokenHash !== sessionTokenHash(token)) return null;
+    try {
+      if (await tickets.revoked.isRevoked(claims.tokenHash)) return 'UNAUTHENTICATED';
+    } catch {
+      return 'UNAVAILABLE'; // never admitted unchecked; the client may try its token instead
+    }
+    return claims;
+  };
+
   const admit: SocketServerHooks['admit'] = async (conn, auth) => {
     conn.userId = null;
     const token = tokenOf(auth);
     if (token === null) return null;
     if (typeof token !== 'string' || token.length > 200) return 'UNAUTHENTICATED';
     if (!deps.authenticate) return null; // nothing to check it with: anonymous market data
+    const since = sinceOf(auth);
+    if (since) sinces.set(conn, since);
+    const ticket = await byTicket(token, auth.ticket);
+    if (typeof ticket === 'string') return ticket;
+    if (ticket) {
+      conn.userId = ticket.userId;
+      admitting.set(conn, { token, ticketOf: ticket.tokenHash, checkedAt: ticket.checkedAt });
+      return null;
+    }
     let userId: string | null;
     try {
       userId = await deps.authenticate(token);
@@ -62,30 +136,142 @@ export function createAdmission(
     }
     if (!userId) return 'UNAUTHENTICATED';
     conn.userId = userId;
-    tokens.set(conn, token);
+    admitting.set(conn, { token, ticketOf: null, checkedAt: Date.now() });
     return null;
+  };
+
+  /**
+   * The session's second check, true while it is live: the revoked sessions for a socket admitted
+   * by ticket, the api for one admitted by token.
+   */
+  const stillLive = (
+    admitted: Admitted,
+    userId: string,
+    authenticate: (token: string) => Promise<string | null>,
+  ): Promise<boolean> =>
+    admitted.ticketOf !== null && tickets
+      ? tickets.revoked.isRevoked(admitted.ticketOf).then((revoked) => !revoked)
+      : authenticate(admitted.token).then((again) => again === userId);
+
+  /**
+   * The user events the socket missed, read once it is in its user room (so an event is either
+   * heard live or found in the buffer, possibly both: the client drops repeats by id), sent
+   * before the `hello` that says whether they are all of them.
+   */
+  const replayTo = async (
+    conn: Conn,
+    userId: string,
+    since: string | undefined,
+    ticket: SocketTicket | undefined,
+  ) => {
+    const lossesBefore = losses;
+    const downBefore = down;
+    const replay = await read(userId, since).catch(() => unread);
+    if (!conn.connected) return;
+    for (const e of replay.events) conn.sendEvent(e.event, e.payload, { id: e.id });
+    conn.sawEventId(replay.lastEventId);
+    conn.sendEvent('hello', {
+      serverTime: Date.now(),
+      userId,
+      replay: replay.replay,
+      lastEventId: replay.lastEventId,
+      ...(ticket ? { ticket } : {}),
+    });
+    greeted.add(conn);
+    // Read while the subscription was down, or across its loss: what it missed since is in the
+    // buffer, after the newest event the read found.
+    if (!(down || downBefore || losses !== lossesBefore)) return;
+    if (down) marks.set(conn, replay.lastEventId);
+    else await catchUpOne(conn, userId, replay.lastEventId);
+  };
+
+  const read: ReplaySource = deps.replay ?? (() => Promise.resolve(unread));
+  /** Signed-in sockets past their hello (a catch-up is theirs; one being admitted has its own). */
+  const greeted = new WeakSet<Conn>();
+  /** Whether the subscription to user events is down now, and how many times it was lost. */
+  let down = false;
+  let losses = 0;
+  /** Where each socket's catch-up starts: the newest event it had been sent when it was lost. */
+  const marks = new WeakMap<Conn, string | null>();
+
+  /**
+   * A buffer read for a catch-up, asked again while it fails: the gateway's reader lost Redis
+   * with its subscriber and may be reconnecting still (`unread` once it has failed for ~6 s).
+   */
+  const readPatiently = async (userId: string, since: string): Promise<UserEventReplay> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await read(userId, since);
+      } catch {
+        if (attempt === CATCH_UP_READS) return unread;
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    }
+  };
+
+  /**
+   * One socket's catch-up: what its user's buffer holds after `from`. Its buffer was empty at
+   * its hello when that is null, so everything in it is new unless the buffer is full (it may
+   * have been trimmed). A catch-up that cannot be complete (trimmed, expired, unreadable) ends
+   * with a `hello` saying `gap`: the client reads its state again. Returns whether it was
+   * complete.
+   */
+  const catchUpOne = async (conn: Conn, userId: string, from: string | null): Promise<boolean> => {
+    const replay: UserEventReplay =
+      from === null
+        ? await readPatiently(userId, EARLIEST).then((r) =>
+            r === unread
+              ? r
+              : { ...r, replay: r.events.length < replayLimits.perUser ? 'complete' : 'gap' },
+          )
+        : await readPatiently(userId, from);
+    if (!conn.connected) return true;
+    for (const e of replay.events) {
+      conn.sendEvent(e.event, e.payload, { id: e.id });
+      conn.sawEventId(e.id);
+    }
+    if (replay.replay === 'complete') return true;
+    conn.sendEvent('hello', {
+      serverTime: Date.now(),
+      userId,
+      replay: 'gap',
+      lastEventId: replay.lastEventId,
+    });
+    return false;
   };
 
   /**
    * A signed-in socket joins its session room first, then its session is checked again, and only
    * then does it join its user room. A logout or password change committed while the socket was
    * being admitted (after the first check) is thus either seen by the second check or sent to the
-   * session room the socket is already in: a revoked session never keeps a socket.
+   * session room the socket is already in: a revoked session never keeps a socket. The api
+   * records a revocation before it tells the session rooms, so a ticket's second check (the
+   * revoked sessions) closes the same gap.
    */
   const admitUser = (
     conn: Conn,
-    token: string,
+    admitted: Admitted,
     userId: string,
     authenticate: (token: string) => Promise<string | null>,
+    since: string | undefined,
   ) => {
-    conn.join(sessionRoom(sessionTokenHash(token)));
-    authenticate(token).then(
-      (again) => {
+    const tokenHash = admitted.ticketOf ?? sessionTokenHash(admitted.token);
+    conn.join(sessionRoom(tokenHash));
+    stillLive(admitted, userId, authenticate).then(
+      (live) => {
         if (!conn.connected) return;
         // Over meanwhile (or not checkable now): the client connects again and hears which.
-        if (again !== userId) return void conn.disconnect(true);
+        if (!live) return void conn.disconnect(true);
         conn.join(userRoom(userId));
-        conn.sendEvent('hello', { serverTime: Date.now(), userId });
+        deps.metrics?.admissions.inc({ by: admitted.ticketOf !== null ? 'ticket' : 'token' });
+        const ticket = tickets?.signer.issue(userId, tokenHash, admitted.checkedAt) ?? undefined;
+        if (ticket)
+          sessions.set(conn, {
+            tokenHash,
+            expiresAt: ticket.expiresAt,
+            checkedAt: admitted.checkedAt,
+          });
+        void replayTo(conn, userId, since, ticket);
       },
       () => {
         if (conn.connected) conn.disconnect(true);
@@ -96,13 +282,70 @@ export function createAdmission(
   return {
     upgrade,
     admit,
+    /**
+     * This gateway's subscription to user events is down (a Redis failover, a dropped
+     * connection): its sockets may miss events published meanwhile without ever disconnecting,
+     * so no reconnection would replay them. Each signed-in socket's newest event is marked now,
+     * where its catch-up will start.
+     */
+    subscriptionLost(conns: Iterable<Conn>): void {
+      if (down) return;
+      down = true;
+      losses++;
+      for (const c of conns)
+        if (c.userId !== null && greeted.has(c) && !marks.has(c)) marks.set(c, c.lastEventId);
+    },
+    /**
+     * The subscription is back: each marked socket is sent what its user's buffer holds after
+     * its mark (catchUpOne). Resolves to how many were caught up, and how many with a gap.
+     */
+    async subscriptionBack(conns: Iterable<Conn>): Promise<{ sockets: number; gaps: number }> {
+      down = false;
+      const due: [Conn, string | null][] = [];
+      for (const c of conns)
+        if (c.userId !== null && marks.has(c)) {
+          due.push([c, marks.get(c) ?? null]);
+          marks.delete(c);
+        }
+      let gaps = 0;
+      for (let i = 0; i < due.length; i += CATCH_UP_PARALLEL) {
+        const batch = due.slice(i, i + CATCH_UP_PARALLEL);
+        const done = await Promise.all(batch.map(([c, from]) => catchUpOne(c, c.userId!, from)));
+        gaps += done.filter((complete) => !complete).length;
+      }
+      return { sockets: due.length, gaps };
+    },
     /** Rooms and hello for a socket that has just connected. */
     welcome(conn: Conn): void {
-      const token = tokens.get(conn);
-      tokens.delete(conn);
-      if (conn.userId && token !== undefined && deps.authenticate)
-        admitUser(conn, token, conn.userId, deps.authenticate);
+      const admitted = admitting.get(conn);
+      const since = sinces.get(conn);
+      admitting.delete(conn);
+      sinces.delete(conn);
+      if (conn.userId && admitted !== undefined && deps.authenticate)
+        admitUser(conn, admitted, conn.userId, deps.authenticate, since);
       else conn.sendEvent('hello', { serverTime: Date.now(), userId: null });
+    },
+    /**
+     * A fresh ticket (`ticket` event) for each signed-in socket whose ticket is past half its
+     * life: one pass over the sockets from one interval, not a timer per socket. A socket of a
+     * revoked session is gone from `conns` (its session room disconnected it).
+     */
+    renewTickets(conns: Iterable<Conn>): void {
+      if (!tickets) return;
+      const renewBefore = Date.now() + tickets.signer.ttlMs / 2;
+      for (const conn of conns) {
+        const held = sessions.get(conn);
+        if (!held || !conn.userId || held.expiresAt > renewBefore) continue;
+        const ticket = tickets.signer.issue(conn.userId, held.tokenHash, held.checkedAt);
+        // The session's last check is too old to vouch for: no more tickets; the next connection
+        // shows its token to the api.
+        if (!ticket) {
+          sessions.delete(conn);
+          continue;
+        }
+        held.expiresAt = ticket.expiresAt;
+        conn.sendEvent('ticket', ticket);
+      }
     },
     stop(): void {
       clearInterval(sweeper);

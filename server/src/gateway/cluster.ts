@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Logger } from '@infra/logger';
+import { createGatewayPrimaryMetrics } from '@server/platform/metrics';
 
 /**
  * GATEWAY_PROCESSES: several gateway processes on one port (Node's cluster module; the primary
@@ -12,7 +13,15 @@ import type { Logger } from '@infra/logger';
  * The primary runs no gateway: it forks the workers, replaces one that dies, answers /readyz and
  * /metrics for all of them (asked by whichever worker the probe reached), and on SIGTERM drains
  * every worker before it exits.
+ *
+ * Each worker holds a slot, 1…N, kept by its replacement: its series carry it as the `process`
+ * label (so the aggregated /metrics keeps each worker apart, and a replaced worker continues its
+ * slot's series), and the primary adds `gateway_process_up` and `gateway_process_restarts_total`
+ * per slot.
  */
+
+/** How the primary tells a worker its slot: its environment (config.ts reads it). */
+const SLOT_VARIABLE = 'GATEWAY_PROCESS_SLOT';
 
 /** `auto` = one per core; else the number. */
 export function gatewayProcesses(setting: string): number {
@@ -43,14 +52,24 @@ export interface PrimaryOptions {
 /** The primary: never returns; exits 0 once every worker has drained after a SIGTERM. */
 export function runGatewayPrimary(o: PrimaryOptions): void {
   const aggregator = new AggregatorRegistry();
+  const own = createGatewayPrimaryMetrics();
   let stopping = false;
   let nextId = 1;
   const readyAnswers = new Map<number, { answers: Map<number, boolean>; done: () => void }>();
   const recentDeaths: number[] = [];
+  /** The slot of each live worker, by cluster worker id. */
+  const slots = new Map<number, number>();
 
-  const fork = () => {
-    const worker = cluster.fork();
+  const fork = (slot: number) => {
+    const label = { process: String(slot) };
+    own.processUp.set(label, 0);
+    // From the start at 0: a counter series born at its first increment hides it from increase().
+    own.processRestarts.inc(label, 0);
+    const worker = cluster.fork({ [SLOT_VARIABLE]: label.process });
+    slots.set(worker.id, slot);
     worker.on('message', (m: unknown) => onMessage(worker, m));
+    // Listening (its gateway port, then its metrics listener): serving, not merely started.
+    worker.on('listening', () => own.processUp.set(label, 1));
   };
 
   /** True when every worker there should be is up and says it is ready. */
@@ -91,20 +110,36 @@ export function runGatewayPrimary(o: PrimaryOptions): void {
       if (worker.isConnected()) worker.send({ gw: 'answer', id: msg.id, value } satisfies ToWorker);
     };
     if (msg.question === 'ready') void allReady().then(answer, () => answer(false));
-    else
-      aggregator.clusterMetrics().then(answer, (err: Error) => {
+    else {
+      // The workers' series (each with its `process`), then the slots' own: those still say
+      // which worker is missing when the workers cannot be asked.
+      const workers = aggregator.clusterMetrics().catch((err: Error) => {
         o.log.warn({ err: err.message }, 'gateway metrics: a worker did not answer');
-        answer('');
+        return '';
       });
+      void Promise.all([workers, own.registry.metrics()]).then(
+        ([w, p]) => answer(w + p),
+        () => answer(''),
+      );
+    }
   };
 
   cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    o.log.error({ pid: worker.process.pid, code, signal }, 'gateway worker died; starting another');
+    const slot = slots.get(worker.id);
+    slots.delete(worker.id);
+    if (slot !== undefined) own.processUp.set({ process: String(slot) }, 0);
+    if (stopping || slot === undefined) return;
+    o.log.error(
+      { pid: worker.process.pid, code, signal, slot },
+      'gateway worker died; starting another',
+    );
     const now = Date.now();
     recentDeaths.push(now);
     while (recentDeaths[0]! < now - 60_000) recentDeaths.shift();
-    setTimeout(fork, RESTART_DELAY_MS * recentDeaths.length).unref();
+    setTimeout(() => {
+      own.processRestarts.inc({ process: String(slot) });
+      fork(slot);
+    }, RESTART_DELAY_MS * recentDeaths.length).unref();
   });
 
   const stop = (signal: string) => {
@@ -139,7 +174,7 @@ export function runGatewayPrimary(o: PrimaryOptions): void {
   process.on('SIGINT', () => stop('SIGINT'));
 
   o.log.info({ processes: o.processes }, 'starting gateway workers');
-  for (let i = 0; i < o.processes; i++) fork();
+  for (let slot = 1; slot <= o.processes; slot++) fork(slot);
 }
 
 /**
@@ -180,7 +215,10 @@ export function workerLink(registry: Registry, ready: () => boolean | Promise<bo
   return {
     /** Every worker up and ready (for /readyz). */
     allReady: async () => (await ask('ready')) === true,
-    /** /metrics of every worker, aggregated (prom-client sums counters and most gauges). */
+    /**
+     * /metrics of every worker (each series labelled with its worker's `process`, so nothing is
+     * summed across workers), then the primary's own per slot.
+     */
     metrics: async () => String(await ask('metrics')),
     contentType: registry.contentType,
   };

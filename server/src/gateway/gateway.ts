@@ -6,16 +6,21 @@ import {
   channelsSchema,
   parseChannel,
   socketLimits,
+  subscribeOptionsSchema,
   type ServerToClientEvents,
   type SubscribeAck,
 } from '@shared/socket';
 import type { Bus } from '@infra/bus';
 import type { Logger } from '@infra/logger';
 import type { Metrics } from '../platform/metrics';
+import type { ReplaySource } from '../platform/user-events';
 import { createAdmission, REFUSED_GRACE_MS } from './admission';
 import { createBacklog, defaultBacklogLimits, type BacklogLimits } from './backlog';
 import type { ConnectionLimits } from './connection-throttle';
 import { toMarketSnapshot } from './snapshot';
+import type { TicketSigner } from './socket-ticket';
+import type { RevokedSessions } from '../platform/revoked-sessions';
+import { createTickRing } from './tick-ring';
 import { rateMeter } from '@server/platform/process-reports';
 import { encodePacket, SocketServer, type Ack, type Conn, type SioPacket } from './socket-server';
 
@@ -25,13 +30,35 @@ export interface GatewayDeps {
   productIds: ReadonlySet<string>;
   metrics?: Pick<
     Metrics,
-    'sockets' | 'deliveries' | 'broadcasts' | 'connectionsRefused' | 'slowConsumers' | 'conflated'
+    | 'sockets'
+    | 'deliveries'
+    | 'broadcasts'
+    | 'connectionsRefused'
+    | 'admissions'
+    | 'slowConsumers'
+    | 'conflated'
   >;
   /**
    * Resolves a session token to a user id, or null when its session is over; throws when it
    * cannot tell now. Without it, a token is ignored and the socket is anonymous.
    */
   authenticate?: (token: string) => Promise<string | null>;
+  /**
+   * Socket tickets (SOCKET_TICKET_SECRET): signed-in sockets get one in `hello`, renewed before
+   * it expires, and a connection bringing a valid one for its token is admitted by it, checked
+   * against the revoked sessions instead of by `authenticate`. Without it, every token is checked.
+   */
+  tickets?: { signer: TicketSigner; revoked: Pick<RevokedSessions, 'isRevoked'> };
+  /**
+   * On close: how long the sockets are spread over, disconnected in batches, each told to
+   * reconnect (GATEWAY_DRAIN_MS); default 0, all at once.
+   */
+  drainMs?: number;
+  /**
+   * The user events a reconnecting socket missed (after its handshake's `since`). Without it
+   * every signed-in hello says `replay: 'gap'`.
+   */
+  replay?: ReplaySource;
   /**
    * Connections per client address (SOCKET_CONNECT_RATE, SOCKET_MAX_PER_ADDRESS). Required, so
    * every gateway, the tests' and load tools' included, says which limits it runs with.
@@ -82,6 +109,18 @@ export interface Gateway {
    * dashboard reads it every 2 s through the process report).
    */
   figures: () => { sockets: number; ticksPerSecond: number };
+  /** True from the start of `close`: readiness fails, so a balancer sends no one new. */
+  draining(): boolean;
+  /**
+   * The adapter's subscription to user events was lost, then is back: the signed-in sockets
+   * are caught up from their users' buffers with what they may have missed (admission.ts).
+   */
+  userEventsLost(): void;
+  userEventsBack(): Promise<{ sockets: number; gaps: number }>;
+  /**
+   * Refuses new connections, closes its sockets' connections spread over `drainMs` (each client
+   * reconnects, to another gateway behind the balancer), then closes.
+   */
   close(): Promise<void>;
 }
 
@@ -115,11 +154,12 @@ export function wsTextFrame(text: string): Buffer {
  */
 export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): Promise<Gateway> {
   let snapshot: MarketSnapshot | null = null;
-  const lastTicks = new Map<string, Tick>();
+  const recentTicks = createTickRing();
   const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
   const admission = createAdmission(deps);
   const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
   const ticksHeard = rateMeter();
+  let draining = false;
 
   /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
   const limited =
@@ -148,10 +188,12 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       },
       afterWrite: (conn) => backlog.check(conn),
       events: {
-        subscribe: limited((conn, [raw], ack) => {
+        subscribe: limited((conn, [raw, rawOptions], ack) => {
+          const options = subscribeOptionsSchema.safeParse(rawOptions);
+          if (!options.success) return ack({ error: { code: 'VALIDATION_FAILED' } });
           const answer = subscribe(conn, raw);
           ack(answer);
-          if ('ok' in answer) sendSnapshots(conn, raw as string[]);
+          if ('ok' in answer) sendSnapshots(conn, raw as string[], options.data?.after ?? {});
         }),
         unsubscribe: limited((conn, [raw], ack) => {
           const parsed = channelsSchema.safeParse(raw);
@@ -189,10 +231,18 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     deps.metrics?.deliveries.inc({ event }, ids.size);
   };
 
+  // One pass over every socket renews the tickets past half their life (admission.ts).
+  const renewer = deps.tickets
+    ? setInterval(
+        () => admission.renewTickets(server.sockets.values()),
+        renewEveryMs(deps.tickets.signer.ttlMs),
+      ).unref()
+    : null;
+
   const offs = await Promise.all([
     deps.bus.subscribe('tick', ({ tick }) => {
       ticksHeard.mark();
-      lastTicks.set(tick.id, tick);
+      recentTicks.add(tick);
       broadcast(`ticks:${tick.id}`, 'tick', tick);
     }),
     deps.bus.subscribe('market', ({ market }) => {
@@ -229,14 +279,26 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     return { ok: true };
   };
 
-  const sendSnapshots = (conn: Conn, channels: string[]) => {
+  /**
+   * What a subscription starts with: the market snapshot; per product the latest tick, or, when
+   * the client said which tick it holds, every one after it the ring has (after a `ticksGap` for
+   * those it no longer has). Sent right after the join, so no broadcast falls in between.
+   */
+  const sendSnapshots = (conn: Conn, channels: string[], after: Record<string, number>) => {
     for (const name of channels) {
       const ch = parseChannel(name);
       if (ch?.kind === 'market' && snapshot) conn.sendEvent('market', snapshot);
-      if (ch?.kind === 'ticks') {
-        const t = lastTicks.get(ch.productId);
+      if (ch?.kind !== 'ticks') continue;
+      const held = after[ch.productId];
+      if (held === undefined) {
+        const t = recentTicks.latest(ch.productId);
         if (t) conn.sendEvent('tick', t);
+        continue;
       }
+      const { ticks, gap } = recentTicks.after(ch.productId, held);
+      if (gap) conn.sendEvent('ticksGap', gap);
+      for (const t of ticks) conn.sendEvent('tick', t);
+      backlog.check(conn);
     }
   };
 
@@ -276,15 +338,47 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     io,
     backlogBytes: () => backlog.bytes(server.sockets.values()),
     figures: () => ({ sockets: server.clientsCount, ticksPerSecond: ticksHeard.perSecond() }),
+    draining: () => draining,
+    userEventsLost: () => admission.subscriptionLost(server.sockets.values()),
+    userEventsBack: () => admission.subscriptionBack(server.sockets.values()),
     async close() {
+      draining = true;
+      server.stopAccepting();
+      // A closed connection, not a Socket.IO disconnect: every socket.io client reconnects
+      // after a lost connection by itself (with its randomized backoff), and only the app's
+      // own client would after a server disconnect.
+      await spreadOver([...server.sockets.values()], deps.drainMs ?? 0, (conn) => conn.close());
+      if (renewer) clearInterval(renewer);
       admission.stop();
       backlog.stop();
       await Promise.all(offs.map((off) => off()));
+      // Stop accepting first: a client reconnecting while the sockets close is refused, and the
+      // balancer tries the next gateway, instead of reaching a server that no longer upgrades.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
       await server.close();
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeIdleConnections();
-      });
+      await closed;
     },
   };
+}
+
+/** A ticket is renewed at half its life; its socket's pass comes at least every tenth of it. */
+function renewEveryMs(ttlMs: number): number {
+  return Math.min(60_000, Math.max(1000, Math.floor(ttlMs / 10)));
+}
+
+/** How often a drain disconnects its next batch. */
+const DRAIN_STEP_MS = 100;
+
+/**
+ * Runs `act` on every item, in equal batches spread evenly over `ms` (the first batch at once):
+ * a drain's sockets come back to the other gateways as a stream, not as one storm.
+ */
+async function spreadOver<T>(items: T[], ms: number, act: (item: T) => void): Promise<void> {
+  const steps = Math.max(1, Math.min(items.length, Math.floor(ms / DRAIN_STEP_MS)));
+  const size = Math.ceil(items.length / steps);
+  for (let i = 0; i < steps; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, ms / steps));
+    for (const item of items.slice(i * size, (i + 1) * size)) act(item);
+  }
 }

@@ -1,4 +1,5 @@
 import type { ConnectErrorCode } from '@shared/socket';
+import { compareEventIds } from '@shared/user-events';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -80,6 +81,11 @@ export class Conn extends WebSocket {
   release: (() => void) | null = null;
   /** Market frames held back while the socket's backlog is high (backlog.ts); null when none. */
   held: Map<string, HeldFrame> | null = null;
+  /**
+   * The newest user-event id this socket was sent (replayed or live), or at its hello the newest
+   * its user's buffer held; null before. What a catch-up after a subscription gap starts from.
+   */
+  lastEventId: string | null = null;
 
   get connected(): boolean {
     return this.state === State.Connected;
@@ -100,7 +106,14 @@ export class Conn extends WebSocket {
     if (this.state === State.Closed || this.readyState !== WebSocket.OPEN) return;
     if (encoded.length === 1 && opts.wsPreEncodedFrame) sendFrame(this, opts.wsPreEncodedFrame);
     else for (const p of encoded) if (typeof p === 'string') this.send(`4${p}`);
+    for (const p of encoded) if (typeof p === 'string') this.sawEventId(userEventIdOf(p));
     this.server?.hooks.afterWrite(this);
+  }
+
+  /** Remembers a user-event id sent to this socket, when it is newer than the last one. */
+  sawEventId(id: string | null | undefined): void {
+    if (id && (this.lastEventId === null || compareEventIds(id, this.lastEventId) > 0))
+      this.lastEventId = id;
   }
 
   /** Sends one event (encoded here); true when written. */
@@ -141,6 +154,13 @@ export interface HeldFrame {
 interface WsSender {
   sendFrame(list: Buffer[]): void;
 }
+
+/** The id a user event's packet ends with (its `{"id":…}` meta), else null. */
+export function userEventIdOf(encoded: string): string | null {
+  const m = USER_EVENT_ID.exec(encoded);
+  return m?.[1] ?? null;
+}
+const USER_EVENT_ID = /\{"id":"(\d{1,15}-\d{1,10})"\}\]$/;
 
 /** A ready frame straight to the socket (what `ws` itself does for a pre-encoded broadcast). */
 export function sendFrame(conn: Conn, frame: Buffer[]): void {
@@ -463,6 +483,11 @@ export class SocketServer {
     const now = performance.now();
     for (const conn of this.pending)
       if (now - conn.openedAt > this.opts.connectTimeoutMs) this.kill(conn);
+  }
+
+  /** New connections are refused from now on (a draining gateway); those open stay. */
+  stopAccepting(): void {
+    this.closed = true;
   }
 
   /** Closes every connection (each client hears a close and reconnects elsewhere). */

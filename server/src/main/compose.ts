@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '@server/config';
+import type { GateLimits } from '@server/platform/concurrency-gate';
 import { createApiApp } from '@server/app';
 import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
@@ -34,6 +35,9 @@ import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createPracticeService } from '@server/modules/wallet/practice';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
+import { createDepositAddresses } from '@server/modules/wallet/chain/deposit-addresses';
+import type { ChainSources } from '@server/modules/wallet/chain/source';
+import { chainSources } from '@server/modules/wallet/chain/sources';
 import { processBoard } from '@server/platform/process-reports';
 
 /**
@@ -89,6 +93,10 @@ export interface ComposeOverrides {
   confirmLimit?: LimitSpec;
   depositRate?: LimitSpec;
   pendingDepositsMax?: number;
+  /** The gate of anonymous market reads (a test that holds reads open waits longer in it). */
+  publicReadGate?: GateLimits;
+  /** The chain nodes claims are checked against (the configured ones otherwise). */
+  chainSources?: ChainSources;
 }
 
 /**
@@ -142,6 +150,11 @@ export async function composeApi(
       keyPrefix: `${throttles.keyPrefix}:deposits`,
     }),
     pendingDepositsMax: overrides.pendingDepositsMax,
+    addresses: createDepositAddresses({
+      ERC20: config.USDT_ERC20_XPUB,
+      TRC20: config.USDT_TRC20_XPUB,
+    }),
+    chainSources: overrides.chainSources ?? chainSources(config),
   });
   const kyc = createKycService(db, uploads, userEvents, summaries);
   const orders = createOrdersService({
@@ -214,6 +227,8 @@ export async function composeApi(
     operatorTokenHash: o.operatorTokenHash,
     operators,
     metrics,
+    throttles,
+    publicReadGate: overrides.publicReadGate,
   });
   return {
     app,

@@ -1,20 +1,35 @@
 import http from 'node:http';
 import express from 'express';
-import { Redis } from 'ioredis';
 import { createAdapter } from '@socket.io/redis-adapter';
-import type { Config } from '@server/config';
+import { redisTarget, type Config } from '@server/config';
+import { connectRedis, type RedisTarget } from '@infra/redis';
+import { commandRedis } from '@server/platform/redis';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
+import { catchUpAfterLoss } from '@server/gateway/catch-up';
 import {
   lateUserEvents,
+  redisReplay,
   redisUserEvents,
   socketIoKey,
+  type ReplaySource,
   type UserEvents,
 } from '@server/platform/user-events';
+import {
+  memoryRevokedSessions,
+  recordingRevocations,
+  redisRevokedSessions,
+  type RevokedSessions,
+} from '@server/platform/revoked-sessions';
+import { createTicketSigner } from '@server/gateway/socket-ticket';
 import { startRevealJob } from '@server/modules/market/fairness.service';
 import { seedWelcomeInviteOnce } from '@server/modules/auth/auth.seed';
 import { operatorTokenFile, resolveOperatorToken } from '@server/modules/operator/operator-token';
 import { sha256 } from '@server/platform/http/auth';
-import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import {
+  startSettlementWorker,
+  type SettledFacts,
+  type WorkerDeps,
+} from '@server/modules/orders/settlement.worker';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
 import { startLedgerCheckJob } from '@server/modules/ledger/ledger-check.job';
 import { seedContentOnce } from '@server/modules/content/seed';
@@ -27,60 +42,13 @@ import type { Db } from '@infra/db';
 import { requestLog } from '@server/platform/http/request-log';
 import { healthRoutes } from '@server/platform/http/health';
 import type { Logger } from '@infra/logger';
-import { defaultCatalogue, holdLease, startFeed, type Lease } from '@sim/index';
+import { defaultCatalogue } from '@sim/index';
+import { tradeModes, type OrderStatus, type VoidReason } from '@shared/orders';
+import { chainSources } from '@server/modules/wallet/chain/sources';
 import { composeApi } from './compose';
+import { startWatchers } from './watcher-role';
 
 /** The pieces each entry point assembles; `all.ts` uses every one on a single HTTP server. */
-
-/**
- * The simulator under its lease (market-sim/src/lease.ts): it leads when no other simulator on
- * the database does, and otherwise waits as a hot standby that takes over when the leader stops
- * renewing. `metrics` shows which one leads.
- */
-export function startSim(
-  config: Config,
-  db: Db,
-  bus: Bus,
-  log: Logger,
-  metrics?: Pick<Metrics, 'simLeader' | 'simLeaseEpoch' | 'simTicks' | 'watchTape'>,
-): Lease {
-  const simLog = log.child({ part: 'sim' });
-  const ticks = metrics
-    ? new Map(defaultCatalogue.map((p) => [p.id, metrics.simTicks.labels({ product: p.id })]))
-    : null;
-  return holdLease(
-    {
-      db,
-      ttlMs: config.SIM_LEASE_MS,
-      pollMs: Math.max(100, Math.floor(config.SIM_LEASE_MS / 6)),
-      log: simLog,
-      onChange: (state, epoch) => {
-        metrics?.simLeader.set(state === 'leader' ? 1 : 0);
-        metrics?.simLeaseEpoch.set(epoch);
-      },
-    },
-    (lease) =>
-      startFeed({
-        db,
-        bus,
-        catalogue: defaultCatalogue,
-        seed: config.SIM_SEED,
-        randomness:
-          config.SIM_RANDOMNESS === 'seeded'
-            ? { kind: 'seeded' }
-            : { kind: 'committed', periodMs: config.SIM_PERIOD_MINUTES * 60_000 },
-        ticksPerSecond: config.SIM_TICKS_PER_SECOND,
-        backfillHours: config.SIM_BACKFILL_HOURS,
-        historyDays: config.SIM_HISTORY_DAYS,
-        retentionHours: config.TICK_RETENTION_HOURS,
-        flushMs: config.TAPE_FLUSH_MS,
-        log: simLog,
-        lease,
-        onTick: ticks ? (productId) => ticks.get(productId)?.inc() : undefined,
-        onTape: metrics ? (tape) => metrics.watchTape(tape) : undefined,
-      }),
-  );
-}
 
 export async function startApi(
   config: Config,
@@ -90,22 +58,38 @@ export async function startApi(
   {
     embedded = false,
     metrics = createMetrics('api'),
-  }: { embedded?: boolean; metrics?: Metrics } = {},
+    settlementDb = db,
+  }: {
+    embedded?: boolean;
+    metrics?: Metrics;
+    /**
+     * The settlement worker's connection, when it has one of its own (the embedded database's
+     * `system` lane, served before request work).
+     */
+    settlementDb?: Db;
+  } = {},
 ) {
   // Throttles (logins, registrations, confirmations, deposits) are shared through Redis when
   // several api processes run.
-  const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 })
-    : undefined;
-  redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (limiter) error'));
+  const target = redisTarget(config);
+  const redis = target ? commandRedis(target, 'api', log) : undefined;
   if (redis) metrics.watchRedis('limiter', () => redis.status === 'ready');
   watchProcess(metrics, db, bus);
   const keyPrefix = `${config.REDIS_NAMESPACE}:throttle`;
   // Scaled: reach users' sockets on any gateway through the Redis emitter. Embedded: all.ts
   // points these events at its own Socket.IO server once it exists.
-  const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void } = redis
-    ? redisUserEvents(redis, config.REDIS_NAMESPACE)
-    : lateUserEvents();
+  // Every ended session is recorded before its sockets are told, so no gateway admits a ticket
+  // of it afterwards (socket tickets); in Redis when gateways run apart, else in this process.
+  const revokedSessions = redis
+    ? redisRevokedSessions(redis, config.REDIS_NAMESPACE, config.SOCKET_TICKET_TTL_MS)
+    : memoryRevokedSessions(config.SOCKET_TICKET_TTL_MS);
+  const userEvents: UserEvents & { bind?: (io: Gateway['io']) => void; replay?: ReplaySource } =
+    recordingRevocations(
+      redis ? redisUserEvents(redis, config.REDIS_NAMESPACE, log) : lateUserEvents(),
+      revokedSessions,
+      config.SOCKET_TICKET_TTL_MS,
+      log,
+    );
   const operator = await resolveOperatorToken(db, {
     configured: config.OPERATOR_TOKEN,
     dataDir: config.DATA_DIR,
@@ -149,22 +133,14 @@ export async function startApi(
   const worker =
     config.SETTLEMENT_WORKER === 'on'
       ? startSettlementWorker({
-          db,
+          db: settlementDb,
           orders,
           userEvents,
           balancesChanged,
           maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
           batchSize: config.SETTLE_BATCH_SIZE,
           log: log.child({ part: 'settlement' }),
-          onSettled: (lagMs, status, mode) => {
-            lags.add(lagMs);
-            metrics.settlementLag.observe(lagMs / 1000);
-            metrics.settled.inc({ status, mode });
-          },
-          onEntry: (lagMs, outcome, mode) => {
-            if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
-            else metrics.settled.inc({ status: 'void', mode });
-          },
+          ...settlementObservers(metrics, lags),
         })
       : null;
   if (worker) metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
@@ -179,11 +155,27 @@ export async function startApi(
   // Every api process prunes; SKIP LOCKED lets them share the work (platform/idempotency.ts).
   const pruner = createIdempotencyPruner({ db, log: log.child({ part: 'idempotency' }) });
   pruner.start();
+  // The embedded app follows the configured chain nodes itself; scaled, the watcher role does.
+  const sources = chainSources(config);
+  const watchers =
+    embedded && Object.keys(sources).length
+      ? startWatchers({
+          config,
+          db,
+          sources,
+          userEvents,
+          summaries: api.summaries,
+          metrics,
+          log: log.child({ part: 'watcher' }),
+        })
+      : null;
   return {
     app: api.app,
     market,
     auth: api.auth,
     userEvents,
+    /** The sessions ended lately, for an embedded gateway's ticket checks. */
+    revokedSessions,
     /** The settlement lags of the last minute, when this process settles. */
     settlementLags: worker ? lags : null,
     close: async () => {
@@ -192,6 +184,7 @@ export async function startApi(
       await revealJob.stop();
       await savingsJob.stop();
       await pruner.stop();
+      await watchers?.stop();
       await ledgerCheck.stop();
       await market.close();
       redis?.disconnect();
@@ -205,12 +198,26 @@ export async function attachGateway(
   log: Logger,
   opts: {
     authenticate?: (token: string) => Promise<string | null>;
-    redisUrl?: string;
+    redis?: RedisTarget;
     namespace?: string;
     metrics?: Metrics;
-    /** Socket limits per address and per socket, and TRUST_PROXY. */
+    /**
+     * Where ended sessions are recorded, for socket tickets: with SOCKET_TICKET_SECRET and this,
+     * the gateway issues and admits tickets. Absent, it checks every token with `authenticate`.
+     */
+    revokedSessions?: RevokedSessions;
+    /** How long closing spreads the sockets' disconnects over (GATEWAY_DRAIN_MS); default 0. */
+    drainMs?: number;
+    /**
+     * Where missed user events are replayed from: the embedded api's memory; else, with Redis,
+     * the users' streams there.
+     */
+    replay?: ReplaySource;
+    /** Socket limits per address and per socket, TRUST_PROXY, and the socket tickets' key. */
     config: Pick<
       Config,
+      | 'SOCKET_TICKET_SECRET'
+      | 'SOCKET_TICKET_TTL_MS'
       | 'SOCKET_CONNECT_RATE'
       | 'SOCKET_MAX_PER_ADDRESS'
       | 'TRUST_PROXY'
@@ -219,11 +226,24 @@ export async function attachGateway(
     >;
   },
 ): Promise<Gateway> {
+  const reader = opts.replay || !opts.redis ? null : commandRedis(opts.redis, 'gateway', log);
   const gateway = await createGateway(server, {
     bus,
+    replay: opts.replay ?? (reader ? redisReplay(reader, opts.namespace ?? 'trade') : undefined),
     log: log.child({ part: 'gateway' }),
     productIds: new Set(defaultCatalogue.map((p) => p.id)),
     authenticate: opts.authenticate,
+    tickets:
+      opts.config.SOCKET_TICKET_SECRET && opts.revokedSessions
+        ? {
+            signer: createTicketSigner(
+              opts.config.SOCKET_TICKET_SECRET,
+              opts.config.SOCKET_TICKET_TTL_MS,
+            ),
+            revoked: opts.revokedSessions,
+          }
+        : undefined,
+    drainMs: opts.drainMs,
     metrics: opts.metrics,
     connectionLimits: {
       perMinute: opts.config.SOCKET_CONNECT_RATE,
@@ -235,16 +255,61 @@ export async function attachGateway(
       disconnectBytes: opts.config.SOCKET_DISCONNECT_BYTES,
     },
   });
-  if (opts.redisUrl) {
+  if (opts.redis) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.
-    const pub = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+    const pub = connectRedis(opts.redis, { maxRetriesPerRequest: null });
     const sub = pub.duplicate();
     for (const c of [pub, sub])
       c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (adapter) error'));
     opts.metrics?.watchRedis('adapter', () => pub.status === 'ready' && sub.status === 'ready');
     gateway.io.adapter(createAdapter(pub, sub, { key: socketIoKey(opts.namespace ?? 'trade') }));
+    catchUpAfterLoss(sub, gateway, log);
   }
-  return gateway;
+  if (!reader) return gateway;
+  return {
+    ...gateway,
+    close: async () => {
+      await gateway.close();
+      reader.disconnect();
+    },
+  };
+}
+
+const settledStatuses: OrderStatus[] = ['won', 'lost', 'draw', 'void'];
+const voidReasons: VoidReason[] = ['FEED_STALE', 'NO_ENTRY_TICK'];
+
+/**
+ * What a settlement worker tells the metrics (and the dashboard's lag window) of each decided
+ * order: its lag, its result per product and mode, and why it was void.
+ */
+export function settlementObservers(
+  metrics: Pick<Metrics, 'settlementLag' | 'settled' | 'voided' | 'entryLag'>,
+  lags: ReturnType<typeof lagWindow>,
+): Pick<WorkerDeps, 'onSettled' | 'onEntry'> {
+  // Every product's series from the start, at 0. A counter series that first appears at its
+  // first increment hides that increment from increase() and rate(): a burst of voids after a
+  // restart would be invisible to VoidRate.
+  for (const { id: product } of defaultCatalogue)
+    for (const mode of tradeModes) {
+      for (const status of settledStatuses) metrics.settled.inc({ status, mode, product }, 0);
+      for (const reason of voidReasons) metrics.voided.inc({ reason, product, mode }, 0);
+    }
+  const count = (o: SettledFacts) => {
+    metrics.settled.inc({ status: o.status, mode: o.mode, product: o.productId });
+    if (o.status === 'void')
+      metrics.voided.inc({ reason: o.voidReason ?? 'unknown', product: o.productId, mode: o.mode });
+  };
+  return {
+    onSettled(lagMs, order) {
+      lags.add(lagMs);
+      metrics.settlementLag.observe(lagMs / 1000);
+      count(order);
+    },
+    onEntry(lagMs, outcome, order) {
+      if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
+      else count(order);
+    },
+  };
 }
 
 /**

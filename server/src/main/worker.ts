@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { loadConfigOrExit } from '@server/config';
+import { loadConfigOrExit, redisTarget } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
@@ -8,11 +7,17 @@ import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
 import { lagWindow, startProcessReporter } from '@server/platform/process-reports';
 import { openBus } from '@infra/bus';
+import { commandRedis } from '@server/platform/redis';
 import { closeServer, installShutdown, listen } from '@server/platform/lifecycle';
 import { findProduct } from '@sim/index';
-import { exitOnFatal, openWhenReachable, startingServer } from '@server/platform/startup';
+import {
+  applyNice,
+  exitOnFatal,
+  openWhenReachable,
+  startingServer,
+} from '@server/platform/startup';
 import { redisUserEvents } from '@server/platform/user-events';
-import { healthApp, serveMetrics, watchProcess } from './roles';
+import { healthApp, serveMetrics, settlementObservers, watchProcess } from './roles';
 import { composeAccounts } from './compose';
 
 /**
@@ -22,21 +27,22 @@ import { composeAccounts } from './compose';
 const config = loadConfigOrExit('worker');
 const log = createLogger(config.LOG_LEVEL, 'worker');
 exitOnFatal(log);
+applyNice(config.PROCESS_NICE, log);
 // Listening at once, not ready (503) until the database is open.
 const { server, serve } = startingServer();
 const port = await listen(server, config.PORT, config.HOST);
 const db = await openWhenReachable('database', () => openDatabase(config), log);
-const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
-redis?.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (emitter) error'));
+const target = redisTarget(config);
+const redis = target ? commandRedis(target, 'worker', log) : null;
 const userEvents = redis
-  ? redisUserEvents(redis, config.REDIS_NAMESPACE)
+  ? redisUserEvents(redis, config.REDIS_NAMESPACE, log)
   : { emit: () => undefined, endSessions: () => undefined };
 
 // The `balance` events it sends carry the same figures as the api's (practice ones included).
 const { balancesChanged } = composeAccounts(config, db, userEvents);
 const metrics = createMetrics('worker');
 // Its settlement lags reach the operators' dashboard over the bus (process-reports.ts).
-const bus = config.REDIS_URL ? openBus(config.REDIS_URL, log, config.REDIS_NAMESPACE) : null;
+const bus = config.REDIS_URL ? openBus(redisTarget(config), log, config.REDIS_NAMESPACE) : null;
 const lags = lagWindow();
 const worker = startSettlementWorker({
   db,
@@ -46,15 +52,7 @@ const worker = startSettlementWorker({
   maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
   batchSize: config.SETTLE_BATCH_SIZE,
   log,
-  onSettled: (lagMs, status, mode) => {
-    lags.add(lagMs);
-    metrics.settlementLag.observe(lagMs / 1000);
-    metrics.settled.inc({ status, mode });
-  },
-  onEntry: (lagMs, outcome, mode) => {
-    if (outcome === 'entered') metrics.entryLag.observe(lagMs / 1000);
-    else metrics.settled.inc({ status: 'void', mode });
-  },
+  ...settlementObservers(metrics, lags),
 });
 metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
 watchProcess(metrics, db);
@@ -66,12 +64,17 @@ serve(healthApp({ database: () => db.ping() }, log));
 const metricsListener = await serveMetrics(config, metrics.registry, log);
 log.info({ host: config.HOST, port, database: db.kind }, 'settlement worker ready');
 
-installShutdown(log, config.SHUTDOWN_TIMEOUT_MS, [
-  { name: 'http', close: () => closeServer(server) },
-  { name: 'metrics', close: () => metricsListener?.close() },
-  { name: 'worker', close: () => worker.stop() },
-  { name: 'report', close: () => reporter?.stop() },
-  { name: 'bus', close: () => bus?.close() },
-  { name: 'redis', close: () => redis?.disconnect() },
-  { name: 'database', close: () => db.close() },
-]);
+installShutdown(
+  log,
+  config.SHUTDOWN_TIMEOUT_MS,
+  [
+    { name: 'http', close: () => closeServer(server) },
+    { name: 'metrics', close: () => metricsListener?.close() },
+    { name: 'worker', close: () => worker.stop() },
+    { name: 'report', close: () => reporter?.stop() },
+    { name: 'bus', close: () => bus?.close() },
+    { name: 'redis', close: () => redis?.disconnect() },
+    { name: 'database', close: () => db.close() },
+  ],
+  config.SHUTDOWN_DRAIN_MS,
+);

@@ -76,6 +76,28 @@ export function checkLimiterContract(
     }
   });
 
+  it('tells the one wrong check that fills the limit (the lock-out), alone or among many', async () => {
+    const limiters = make(10, 900);
+    const { right, wrong } = checks();
+    const key = freshKey();
+    const filled: number[] = [];
+    for (let i = 1; i <= 10; i++)
+      expect(await limiters[0]!.run(key, wrong, () => filled.push(i))).toBe(false);
+    expect(filled).toEqual([10]);
+    // Refused while locked: no second lock-out.
+    expect(await limiters[0]!.run(key, right, () => filled.push(0))).toBeNull();
+    expect(filled).toEqual([10]);
+
+    const crowded = freshKey();
+    let told = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        limiters[i % limiters.length]!.run(crowded, wrong, () => told++),
+      ),
+    );
+    expect(told).toBe(1);
+  });
+
   it('keeps keys apart', async () => {
     const [limiter] = make(3, 900);
     const [a, b] = [freshKey(), freshKey()];

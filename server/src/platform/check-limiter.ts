@@ -16,9 +16,10 @@ import type { LimitSpec } from './rate-limit';
 export interface CheckLimiter {
   /**
    * Runs `check` (true: the password was right) once the key has room; null when refused. A
-   * check that throws counts as neither right nor wrong.
+   * check that throws counts as neither right nor wrong. `onFilled` is called when this check's
+   * wrong answer filled the limit: the moment the key is locked out (once per lock-out).
    */
-  run(key: string, check: () => Promise<boolean>): Promise<boolean | null>;
+  run(key: string, check: () => Promise<boolean>, onFilled?: () => void): Promise<boolean | null>;
   readonly points: number;
 }
 
@@ -28,9 +29,39 @@ type Outcome = 'right' | 'wrong' | 'none';
 interface CheckStore {
   /** `start`: the ticket is under way; `wait`: full, with checks under way; `refuse`: full of wrong. */
   begin(key: string, ticket: string): Promise<'start' | 'wait' | 'refuse'>;
-  end(key: string, ticket: string, outcome: Outcome): Promise<void>;
+  /** Ends the ticket; the key's wrong checks in the window after it. */
+  end(key: string, ticket: string, outcome: Outcome): Promise<number>;
   /** Changes elsewhere are seen by asking again, this often at most (ms); none for memory. */
   readonly pollMs?: number;
+}
+
+/**
+ * Redis, and this process's own counts while Redis cannot answer (down, failing over): the limit
+ * then holds per process instead of per deployment, and no check fails for want of Redis. A
+ * ticket ends in the store it began in.
+ */
+function withFallback(redis: CheckStore, memory: CheckStore): CheckStore {
+  const inMemory = new Set<string>();
+  return {
+    pollMs: redis.pollMs,
+    async begin(key, ticket) {
+      try {
+        return await redis.begin(key, ticket);
+      } catch {
+        inMemory.add(ticket);
+        return memory.begin(key, ticket);
+      }
+    },
+    async end(key, ticket, outcome) {
+      if (inMemory.delete(ticket)) return memory.end(key, ticket, outcome);
+      try {
+        return await redis.end(key, ticket, outcome);
+      } catch {
+        // Redis went away during the check: its ticket expires there by itself (TICKET_TTL_MS).
+        return 0;
+      }
+    },
+  };
 }
 
 /** How long a ticket counts as under way at most: a process that died mid-check frees it then. */
@@ -40,7 +71,10 @@ export function createCheckLimiter(
   opts: LimitSpec & { keyPrefix: string; redis?: Redis },
 ): CheckLimiter {
   const store = opts.redis
-    ? redisStore(opts.redis, opts.keyPrefix, opts)
+    ? withFallback(
+        redisStore(opts.redis, opts.keyPrefix, opts),
+        memoryStore(opts.points, opts.durationSec * 1000),
+      )
     : memoryStore(opts.points, opts.durationSec * 1000);
   // Checks of this process that end wake the waiters of their key at once, whatever the store.
   const waiters = new Map<string, Set<() => void>>();
@@ -69,7 +103,7 @@ export function createCheckLimiter(
 
   return {
     points: opts.points,
-    async run(key, check) {
+    async run(key, check, onFilled) {
       const ticket = randomBytes(12).toString('base64url');
       const giveUpAt = Date.now() + TICKET_TTL_MS;
       const poll = store.pollMs;
@@ -98,8 +132,11 @@ export function createCheckLimiter(
         outcome = ok ? 'right' : 'wrong';
         return ok;
       } finally {
-        await store.end(key, ticket, outcome);
+        const wrong = await store.end(key, ticket, outcome);
         ended(key);
+        // Checks start only while wrong + under way < points, so exactly one wrong check of a
+        // window brings the count to `points`.
+        if (outcome === 'wrong' && wrong === opts.points) onFilled?.();
       }
     },
   };
@@ -144,7 +181,7 @@ function memoryStore(points: number, windowMs: number): CheckStore {
         }, windowMs).unref();
       }
       forgetIfIdle(key, e);
-      return Promise.resolve();
+      return Promise.resolve(e.wrong);
     },
   };
 }
@@ -171,10 +208,12 @@ const endScript = `
 redis.call('ZREM', KEYS[2], ARGV[1])
 if ARGV[2] == 'right' then
   redis.call('DEL', KEYS[1])
-elseif ARGV[2] == 'wrong' and redis.call('INCR', KEYS[1]) == 1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+elseif ARGV[2] == 'wrong' then
+  local wrong = redis.call('INCR', KEYS[1])
+  if wrong == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+  return wrong
 end
-return 0`;
+return tonumber(redis.call('GET', KEYS[1]) or '0')`;
 
 function redisStore(redis: Redis, prefix: string, spec: LimitSpec): CheckStore {
   const keys = (key: string) => [`${prefix}:wrong:${key}`, `${prefix}:under-way:${key}`];
@@ -197,7 +236,16 @@ function redisStore(redis: Redis, prefix: string, spec: LimitSpec): CheckStore {
     },
     async end(key, ticket, outcome) {
       const [wrong, underWay] = keys(key);
-      await redis.eval(endScript, 2, wrong!, underWay!, ticket, outcome, spec.durationSec * 1000);
+      const count = await redis.eval(
+        endScript,
+        2,
+        wrong!,
+        underWay!,
+        ticket,
+        outcome,
+        spec.durationSec * 1000,
+      );
+      return Number(count);
     },
   };
 }

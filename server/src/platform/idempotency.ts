@@ -69,6 +69,31 @@ export async function idempotent<T>(
   });
 }
 
+/**
+ * The answer stored for (user, key), for a request that must not do its work now (a throttle
+ * refused it): null when the key is unknown, or its first request has not committed; 422
+ * IDEMPOTENCY_MISMATCH when the key was used with another request. One primary-key read.
+ */
+export async function storedAnswer<T>(
+  db: Queryable,
+  opts: { userId: number; key: string; request: unknown },
+): Promise<Answer<T> | null> {
+  const { rows } = await db.query<{ request_hash: string; status: number | null; body: T | null }>(
+    'SELECT request_hash, status, body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+    [opts.userId, opts.key],
+  );
+  const row = rows[0];
+  if (!row || row.status === null) return null;
+  if (row.request_hash !== hashRequest(opts.request))
+    throw new AppError(
+      422,
+      'IDEMPOTENCY_MISMATCH',
+      'This Idempotency-Key was used with another request',
+      'Idempotency-Key',
+    );
+  return { status: row.status, body: row.body as T };
+}
+
 /** A request's (user, key) and the hash of what it asked for, as `idempotent` records them. */
 export interface KeyedRequest {
   userId: number;

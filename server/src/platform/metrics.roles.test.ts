@@ -6,7 +6,7 @@ import { openTestDb, type TestDb } from '@tests/support/db';
 import { bulkOrders, bulkUsers, expireAllAt } from '@tests/support/bulk-orders';
 import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
 import { startLedgerCheckJob } from '@server/modules/ledger/ledger-check.job';
-import { createMetrics, type MetricsRole } from './metrics';
+import { createGatewayPrimaryMetrics, createMetrics, type MetricsRole } from './metrics';
 
 /** The metric names a registry exports, read from its scrape text (`# TYPE name kind`). */
 async function exported(role: MetricsRole): Promise<Set<string>> {
@@ -25,6 +25,7 @@ const own: Record<Exclude<MetricsRole, 'all'>, string[]> = {
     'ledger_check_ok',
     'ledger_check_last_run_timestamp_seconds',
     'db_pool_connections',
+    'db_pool_wait_seconds_total',
     'redis_connected',
   ],
   worker: [
@@ -33,6 +34,7 @@ const own: Record<Exclude<MetricsRole, 'all'>, string[]> = {
     'order_entry_lag_seconds',
     'settlement_backlog_orders',
     'db_pool_connections',
+    'db_pool_wait_seconds_total',
     'redis_connected',
   ],
   gateway: ['gateway_connected_sockets', 'gateway_deliveries_total', 'gateway_api_reachable'],
@@ -43,13 +45,25 @@ const own: Record<Exclude<MetricsRole, 'all'>, string[]> = {
     'sim_tape_buffered_ticks',
     'sim_tape_last_write_age_seconds',
     'db_pool_connections',
+    'db_pool_wait_seconds_total',
+  ],
+  watcher: [
+    'chain_head_block',
+    'chain_unread_blocks',
+    'chain_confirming_deposits',
+    'chain_deposits_total',
+    'chain_round_failures_total',
+    'chain_last_round_timestamp_seconds',
+    'chain_watcher_leading',
+    'db_pool_connections',
   ],
 };
 const foreign: Record<Exclude<MetricsRole, 'all'>, RegExp> = {
-  api: /^(gateway_|sim_)/,
+  api: /^(gateway_|sim_|chain_)/,
   worker: /^(gateway_|sim_|http_|orders_placed|orders_refused|ledger_check)/,
   gateway: /^(orders_|order_|settlement_|http_|ledger_check|sim_|db_pool)/,
-  sim: /^(gateway_|orders_|order_|settlement_|http_|ledger_check)/,
+  sim: /^(gateway_|orders_|order_|settlement_|http_|ledger_check|chain_)/,
+  watcher: /^(gateway_|orders_|order_|settlement_|http_|ledger_check|sim_)/,
 };
 
 describe('each role exports its own metrics and no other role’s', () => {
@@ -64,6 +78,72 @@ describe('each role exports its own metrics and no other role’s', () => {
   it('the embedded process (all) exports every role’s', async () => {
     const names = await exported('all');
     for (const list of Object.values(own)) expect([...names]).toEqual(expect.arrayContaining(list));
+  });
+});
+
+/** The samples of `name` in a scrape's text, label sets and values. */
+const samples = (text: string, name: string) =>
+  [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => ({
+    labels: m[1] ?? '',
+    value: Number(m[2]),
+  }));
+
+describe('what a scrape says before anything happened, and of several processes', () => {
+  it("the tape writer's age is absent before its first write and on a standby, never 0", async () => {
+    const metrics = createMetrics('sim');
+    expect(samples(await metrics.registry.metrics(), 'sim_tape_last_write_age_seconds')).toEqual(
+      [],
+    );
+    metrics.watchTape(() => ({ buffered: 0, lastWriteMs: null }));
+    expect(samples(await metrics.registry.metrics(), 'sim_tape_last_write_age_seconds')).toEqual(
+      [],
+    );
+    metrics.watchTape(() => ({ buffered: 3, lastWriteMs: Date.now() - 40_000 }));
+    const [age] = samples(await metrics.registry.metrics(), 'sim_tape_last_write_age_seconds');
+    expect(age!.value).toBeGreaterThanOrEqual(40);
+    metrics.watchTape(null);
+    expect(samples(await metrics.registry.metrics(), 'sim_tape_last_write_age_seconds')).toEqual(
+      [],
+    );
+  });
+
+  it("a gateway worker's series carry its slot as `process`, counters and gauges alike", async () => {
+    const metrics = createMetrics('gateway', { process: '2' });
+    metrics.apiReachable.set(0);
+    metrics.deliveries.inc({ event: 'tick' }, 5);
+    const text = await metrics.registry.metrics();
+    expect(samples(text, 'gateway_api_reachable')).toEqual([
+      { labels: '{role="gateway",process="2"}', value: 0 },
+    ]);
+    expect(samples(text, 'gateway_deliveries_total')).toEqual([
+      { labels: '{event="tick",role="gateway",process="2"}', value: 5 },
+    ]);
+    expect(samples(text, 'nodejs_eventloop_lag_p99_seconds')[0]!.labels).toBe(
+      '{role="gateway",process="2"}',
+    );
+    // A gateway of one process has no such label.
+    const single = await createMetrics('gateway').registry.metrics();
+    expect(single).not.toContain('process="');
+  });
+
+  it("the cluster primary's figures: each slot up or not, and its restarts", async () => {
+    const primary = createGatewayPrimaryMetrics();
+    primary.processUp.set({ process: '1' }, 1);
+    primary.processUp.set({ process: '2' }, 0);
+    primary.processRestarts.inc({ process: '2' });
+    const text = await primary.registry.metrics();
+    expect(samples(text, 'gateway_process_up')).toEqual([
+      { labels: '{process="1",role="gateway"}', value: 1 },
+      { labels: '{process="2",role="gateway"}', value: 0 },
+    ]);
+    expect(samples(text, 'gateway_process_restarts_total')).toEqual([
+      { labels: '{process="2",role="gateway"}', value: 1 },
+    ]);
+    // Nothing else: the workers' figures come from the workers.
+    expect([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1])).toEqual([
+      'gateway_process_up',
+      'gateway_process_restarts_total',
+    ]);
   });
 });
 
@@ -152,6 +232,11 @@ describe('settlement backlog, HTTP durations and the ledger check', () => {
           new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm'),
         )?.[1],
       );
+
+    // A fresh process has no verdict yet: no sample at all, rather than a 0 that reads "failed".
+    const before = await metrics.registry.metrics();
+    expect(samples(before, 'ledger_check_ok')).toEqual([]);
+    expect(samples(before, 'ledger_check_last_run_timestamp_seconds')).toEqual([]);
 
     expect(await job.runOnce()).toBe(true);
     expect(await gauge('ledger_check_ok')).toBe(1);

@@ -2,13 +2,30 @@ import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** The process roles; `all` is the embedded process, which does every role's work. */
-export type MetricsRole = 'api' | 'worker' | 'gateway' | 'sim' | 'all';
+export type MetricsRole = 'api' | 'worker' | 'gateway' | 'sim' | 'watcher' | 'all';
 
 /** What the database pool reports (PostgreSQL's `pg` pool; PGlite has none). */
 export interface PoolStats {
   total: number;
   idle: number;
   waiting: number;
+}
+
+/**
+ * How often the pool's waiting callers are sampled for `db_pool_wait_seconds_total`: between
+ * scrapes, from a timer of its own. A reading at scrape time would see the scrape's own backlog
+ * query queued for an idle connection (pg hands an idle client over on the next tick), so it
+ * read 1 on every scrape of an idle process; a timer's callback runs after those ticks.
+ */
+export const POOL_SAMPLE_MS = 100;
+
+/**
+ * A gauge without labels that exports no sample until it is first set (prom-client starts one
+ * at 0, which would look like a real reading: a failed ledger check, a tape just written).
+ */
+function unsetUntilSet<G extends Gauge>(gauge: G): G {
+  gauge.remove();
+  return gauge;
 }
 
 /** Orders the settlement worker owes: past expiry and still open, or waiting for their entry tick. */
@@ -27,15 +44,31 @@ export interface SettlementBacklog {
  * of another role still exists as an object, so shared code may call it, but it is registered
  * nowhere and never exported.
  */
-export function createMetrics(role: MetricsRole) {
+export function createMetrics(
+  role: MetricsRole,
+  {
+    process: processLabel,
+  }: {
+    /**
+     * One of several processes behind one scrape target (GATEWAY_PROCESSES: the worker's slot,
+     * 1…N): every series carries it as `process`, so the cluster's aggregation keeps each
+     * process's figures apart instead of summing or averaging them (one worker's 0 under
+     * another's 1 would read as 1, or 0.5).
+     */
+    process?: string;
+  } = {},
+) {
   const registry = new Registry();
-  registry.setDefaultLabels({ role });
+  registry.setDefaultLabels(
+    processLabel === undefined ? { role } : { role, process: processLabel },
+  );
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const on = (...roles: MetricsRole[]) =>
     role === 'all' || roles.includes(role) ? [registry] : [];
   // Sources read when Prometheus scrapes (the `collect` of gauges below); set by `watch*`.
   let backlogSource: (() => Promise<SettlementBacklog>) | null = null;
   let poolSource: (() => PoolStats | null) | null = null;
+  let poolSampler: NodeJS.Timeout | null = null;
   const redisSources = new Map<string, () => boolean>();
   let tapeSource: (() => { buffered: number; lastWriteMs: number | null }) | null = null;
 
@@ -65,6 +98,12 @@ export function createMetrics(role: MetricsRole) {
       labelNames: ['reason'],
       registers: on('gateway'),
     }),
+    admissions: new Counter({
+      name: 'gateway_socket_admissions_total',
+      help: 'Signed-in sockets admitted, by what vouched for the session: a socket ticket (no api call) or the token (checked by the api)',
+      labelNames: ['by'],
+      registers: on('gateway'),
+    }),
     slowConsumers: new Counter({
       name: 'gateway_slow_consumers_total',
       help: 'Sockets whose send backlog passed a limit: conflated (market channels reduced to their newest message) or disconnected',
@@ -91,6 +130,13 @@ export function createMetrics(role: MetricsRole) {
       help: "The simulator lease's epoch this process last led in (raised on every change of leader)",
       registers: on('sim'),
     }),
+    simTickGaps: new Histogram({
+      name: 'sim_tick_gap_seconds',
+      help: "Time between consecutive ticks of an open product (the feed's rhythm; a gap past MAX_FEED_DELAY_MS voids orders)",
+      labelNames: ['product'],
+      buckets: [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30],
+      registers: on('sim'),
+    }),
     simTicks: new Counter({
       name: 'sim_ticks_total',
       help: 'Ticks emitted, by product (rate() gives ticks per second)',
@@ -110,7 +156,8 @@ export function createMetrics(role: MetricsRole) {
       help: 'Seconds since the tape writer last wrote successfully (absent before its first write and on a standby)',
       registers: on('sim'),
       collect() {
-        this.reset();
+        // Not reset(): that sets an unlabelled gauge to 0, "just written".
+        this.remove();
         const last = tapeSource?.().lastWriteMs;
         if (last != null) this.set((Date.now() - last) / 1000);
       },
@@ -134,20 +181,32 @@ export function createMetrics(role: MetricsRole) {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: on('api'),
     }),
-    ledgerCheckOk: new Gauge({
-      name: 'ledger_check_ok',
-      help: 'Whether the last periodic ledger check passed (1) or found a problem or failed to run (0)',
-      registers: on('api'),
-    }),
-    ledgerCheckLastRun: new Gauge({
-      name: 'ledger_check_last_run_timestamp_seconds',
-      help: 'When the periodic ledger check last ran (Unix time)',
-      registers: on('api'),
-    }),
+    // Both absent until the process's first check has run: a fresh api has no verdict yet, and
+    // a 0 would page LedgerCheckFailing on every restart.
+    ledgerCheckOk: unsetUntilSet(
+      new Gauge({
+        name: 'ledger_check_ok',
+        help: 'Whether the last periodic ledger check passed (1) or found a problem or failed to run (0); absent before the first check',
+        registers: on('api'),
+      }),
+    ),
+    ledgerCheckLastRun: unsetUntilSet(
+      new Gauge({
+        name: 'ledger_check_last_run_timestamp_seconds',
+        help: 'When the periodic ledger check last ran (Unix time); absent before the first check',
+        registers: on('api'),
+      }),
+    ),
     settled: new Counter({
       name: 'orders_settled_total',
-      help: 'Orders settled, by result and mode',
-      labelNames: ['status', 'mode'],
+      help: 'Orders settled, by result, mode and product (voids for want of an entry tick included)',
+      labelNames: ['status', 'mode', 'product'],
+      registers: on('api', 'worker'),
+    }),
+    voided: new Counter({
+      name: 'orders_voided_total',
+      help: 'Orders void with their stake refunded, by reason (FEED_STALE, NO_ENTRY_TICK), product and mode',
+      labelNames: ['reason', 'product', 'mode'],
       registers: on('api', 'worker'),
     }),
     settlementLag: new Histogram({
@@ -181,33 +240,94 @@ export function createMetrics(role: MetricsRole) {
     }),
     dbPool: new Gauge({
       name: 'db_pool_connections',
-      help: 'The PostgreSQL pool: connections open (total), idle, and callers waiting for one',
+      help: 'The PostgreSQL pool: connections open (total) and idle, when scraped (callers waiting: db_pool_wait_seconds_total)',
       labelNames: ['state'],
-      registers: on('api', 'worker', 'sim'),
+      registers: on('api', 'worker', 'sim', 'watcher'),
       collect() {
         const s = poolSource?.();
         if (!s) return;
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
-        this.set({ state: 'waiting' }, s.waiting);
       },
+    }),
+    dbPoolWait: new Counter({
+      name: 'db_pool_wait_seconds_total',
+      help: `Time callers spent waiting for a PostgreSQL pool connection, summed over the callers (sampled every ${POOL_SAMPLE_MS} ms, between scrapes): rate() is how many wait on average`,
+      registers: on('api', 'worker', 'sim', 'watcher'),
     }),
     redisConnected: new Gauge({
       name: 'redis_connected',
       help: 'Whether each Redis connection of the process is ready (1) or not (0), by client',
       labelNames: ['client'],
-      registers: on('api', 'worker', 'sim', 'gateway'),
+      registers: on('api', 'worker', 'sim', 'gateway', 'watcher'),
       collect() {
         for (const [client, ready] of redisSources) this.set({ client }, ready() ? 1 : 0);
       },
+    }),
+    // The chain watchers (docs/OPERATIONS.md, USDT deposits by address), by network.
+    chainHead: new Gauge({
+      name: 'chain_head_block',
+      help: 'The newest block the network’s node reported in the last round',
+      labelNames: ['network'],
+      registers: on('watcher'),
+    }),
+    chainLag: new Gauge({
+      name: 'chain_unread_blocks',
+      help: 'Blocks between the head and the last block read (0 when the watcher keeps up)',
+      labelNames: ['network'],
+      registers: on('watcher'),
+    }),
+    chainConfirming: new Gauge({
+      name: 'chain_confirming_deposits',
+      help: 'Deposits seen on chain and waiting for their confirmations (the confirmations backlog)',
+      labelNames: ['network'],
+      registers: on('watcher'),
+    }),
+    chainDeposits: new Counter({
+      name: 'chain_deposits_total',
+      help: 'Chain deposits by outcome: credited, held (for an operator), dropped (left the chain before confirmed)',
+      labelNames: ['network', 'outcome'],
+      registers: on('watcher'),
+    }),
+    chainRoundFailures: new Counter({
+      name: 'chain_round_failures_total',
+      help: 'Watcher rounds that failed (node or database unreachable); the next round retries',
+      labelNames: ['network'],
+      registers: on('watcher'),
+    }),
+    chainLastRound: new Gauge({
+      name: 'chain_last_round_timestamp_seconds',
+      help: 'When the leading watcher last completed a round',
+      labelNames: ['network'],
+      registers: on('watcher'),
+    }),
+    chainLeading: new Gauge({
+      name: 'chain_watcher_leading',
+      help: 'Whether this process is the network’s active watcher (1) or a standby (0)',
+      labelNames: ['network'],
+      registers: on('watcher'),
     }),
     /** Counts orders owed by settlement when scraped (`countSettlementBacklog`). */
     watchSettlementBacklog(source: () => Promise<SettlementBacklog>) {
       backlogSource = source;
     },
-    /** Reports the database pool when scraped (nothing for a database without a pool). */
+    /**
+     * Reports the database pool (nothing for a database without a pool): its connections when
+     * scraped, and the callers waiting for one sampled every POOL_SAMPLE_MS into
+     * `db_pool_wait_seconds_total` (each sample counts the waiting callers for the time since the
+     * one before, at most a second: a stalled event loop is not charged to the pool).
+     */
     watchDbPool(source: () => PoolStats | null) {
       poolSource = source;
+      if (poolSampler) clearInterval(poolSampler);
+      let last = performance.now();
+      poolSampler = setInterval(() => {
+        const now = performance.now();
+        const waiting = poolSource?.()?.waiting ?? 0;
+        if (waiting > 0) metrics.dbPoolWait.inc((waiting * Math.min(now - last, 1000)) / 1000);
+        last = now;
+      }, POOL_SAMPLE_MS);
+      poolSampler.unref();
     },
     /** Reports a Redis connection's state when scraped, under `client` (bus, limiter, …). */
     watchRedis(client: string, ready: () => boolean) {
@@ -222,6 +342,32 @@ export function createMetrics(role: MetricsRole) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The gateway cluster's primary (GATEWAY_PROCESSES > 1), which runs no gateway: what only it
+ * knows, each worker slot (`process`, 1…N, the label its worker's own series carry) and whether
+ * a worker holds it. A dead worker's own series simply vanish from the scrape; this says so.
+ * Served after the workers' figures on the same /metrics.
+ */
+export function createGatewayPrimaryMetrics() {
+  const registry = new Registry();
+  registry.setDefaultLabels({ role: 'gateway' });
+  return {
+    registry,
+    processUp: new Gauge({
+      name: 'gateway_process_up',
+      help: 'Whether the worker process of each slot (process) is listening (1) or dead, or starting (0)',
+      labelNames: ['process'],
+      registers: [registry],
+    }),
+    processRestarts: new Counter({
+      name: 'gateway_process_restarts_total',
+      help: 'Worker processes the primary started again after one died, by slot (process)',
+      labelNames: ['process'],
+      registers: [registry],
+    }),
+  };
+}
 
 /**
  * The private listener: GET /metrics and nothing else. It is a server of its own, not a route on

@@ -63,7 +63,7 @@ describe.each([
     'Redis',
     () => {
       const namespace = `test-reports-${randomBytes(4).toString('hex')}`;
-      return () => createRedisBus(process.env.REDIS_URL!, { namespace });
+      return () => createRedisBus({ url: process.env.REDIS_URL! }, { namespace });
     },
   ],
 ])('process reports over %s', (_name, busFactory) => {

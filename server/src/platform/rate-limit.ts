@@ -12,6 +12,16 @@ export interface Limiter {
   used(key: string): Promise<number>;
   /** Spends one point; false once the limit is passed. */
   hit(key: string): Promise<boolean>;
+  /**
+   * Spends one point and says how many the window has used, this one included: past `points` it
+   * was refused, and `points + 1` is the first refusal of the window (the moment of a lock-out).
+   */
+  spend(key: string): Promise<number>;
+  /**
+   * Spends one point, as `hit`; when the limit is passed, says how long until the window ends
+   * (what a refusal's Retry-After tells the client).
+   */
+  take(key: string): Promise<{ ok: true } | { ok: false; retryAfterMs: number }>;
   reset(key: string): Promise<void>;
   /** Gives one point back (an attempt that turned out legitimate). */
   giveBack(key: string): Promise<void>;
@@ -30,21 +40,39 @@ export interface LimitSpec {
  */
 export function createLimiter(opts: LimitSpec & { keyPrefix: string; redis?: Redis }): Limiter {
   const base = { keyPrefix: opts.keyPrefix, points: opts.points, duration: opts.durationSec };
+  // While Redis cannot answer, the counts are this process's own (rate-limiter-flexible's
+  // insurance limiter): the limit holds per process instead of failing every request.
   const limiter: RateLimiterAbstract = opts.redis
-    ? new RateLimiterRedis({ ...base, storeClient: opts.redis })
+    ? new RateLimiterRedis({
+        ...base,
+        storeClient: opts.redis,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(base),
+      })
     : new RateLimiterMemory(base);
+  const spend = async (key: string) => {
+    try {
+      return (await limiter.consume(key)).consumedPoints;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return err.consumedPoints;
+      throw err;
+    }
+  };
   return {
     points: opts.points,
     async used(key) {
       const res = await limiter.get(key);
       return res?.consumedPoints ?? 0;
     },
-    async hit(key) {
+    hit: async (key) => (await spend(key)) <= opts.points,
+    spend,
+    async take(key) {
       try {
         await limiter.consume(key);
-        return true;
+        return { ok: true };
       } catch (err) {
-        if (err instanceof RateLimiterRes) return false;
+        if (err instanceof RateLimiterRes)
+          return { ok: false, retryAfterMs: Math.max(1, Math.ceil(err.msBeforeNext)) };
         throw err;
       }
     },

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { Logger } from '@infra/logger';
 
 /**
@@ -63,4 +65,55 @@ export function exitOnFatal(log: Logger): void {
   };
   process.on('uncaughtException', fatal('uncaught exception'));
   process.on('unhandledRejection', fatal('unhandled rejection'));
+}
+
+/**
+ * Sets the process's scheduling priority when `nice` is given (PROCESS_NICE). A refusal (a
+ * negative value without CAP_SYS_NICE) is logged and the process goes on at its priority.
+ */
+export function applyNice(nice: number | undefined, log: Logger): void {
+  if (nice === undefined) return;
+  try {
+    os.setPriority(nice);
+    log.info({ nice }, 'scheduling priority set');
+  } catch (err) {
+    log.warn({ nice, err: (err as Error).message }, 'could not set the scheduling priority');
+  }
+}
+
+/** The calling thread's kernel task id (Linux), or null where threads have none to read. */
+export function threadTaskId(): number | null {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the calling thread `boost` nice levels ahead of its process (Linux schedules each thread
+ * as a task of its own, and `setpriority` on a thread's task id changes that thread alone). The
+ * embedded simulator's thread uses it: with the api's requests and the database thread busy on
+ * two cores, an equal share could still make a tick a few hundred milliseconds late; ahead of
+ * them, the feed's timers run when due. Raising a priority needs CAP_SYS_NICE (root, or a
+ * container granted it); without it the thread keeps the process's priority, and says so.
+ * Returns the thread's nice level afterwards, or null when it could not be read.
+ */
+export function favourThisThread(boost: number, log: Logger): number | null {
+  const tid = threadTaskId();
+  if (tid === null) {
+    log.info('no per-thread priority on this system: the feed thread shares the CPU equally');
+    return null;
+  }
+  const before = os.getPriority(tid);
+  try {
+    os.setPriority(tid, Math.max(-20, before - boost));
+  } catch (err) {
+    log.info(
+      { err: (err as Error).message },
+      "could not raise the feed thread's priority (needs CAP_SYS_NICE): it shares the CPU equally",
+    );
+  }
+  return os.getPriority(tid);
 }

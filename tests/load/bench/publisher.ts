@@ -38,7 +38,7 @@ function emitterTarget(redisUrl: string, key: string): Target {
 }
 
 function busTarget(redisUrl: string, namespace: string): Target {
-  const bus: Bus = createRedisBus(redisUrl, { namespace });
+  const bus: Bus = createRedisBus({ url: redisUrl }, { namespace });
   return {
     tick: (tick) => void bus.publish({ type: 'tick', tick }),
     market: (market) => void bus.publish({ type: 'market', market }),

@@ -4,7 +4,7 @@ import contentEn from '@client/i18n/locales/content/en.json';
 import contentZh from '@client/i18n/locales/content/zh-CN.json';
 import ordersEn from '@client/i18n/locales/orders/en.json';
 import ordersZh from '@client/i18n/locales/orders/zh-CN.json';
-import { messageText } from './message-text';
+import { messageLinks, messageText } from './message-text';
 
 const i18n = createInstance();
 await i18n.init({
@@ -36,5 +36,21 @@ describe("a settled order's message", () => {
     expect(words('en', 'order_void', params).body).toBe(
       'Your Bitcoin order #7 is void (Price feed interrupted; amount refunded): the amount of 5.00 USDT is back in your available balance.',
     );
+  });
+});
+
+describe("a USDT transfer's credit", () => {
+  it('says the network confirmed it, and links to the deposit details', () => {
+    const text = messageText(
+      i18n.getFixedT('en'),
+      { kind: 'deposit_credited', params: { amount: 15_050, ref: '12' }, title: '', body: '' },
+      'en',
+      'USDT',
+    );
+    expect(text).toEqual({
+      title: 'USDT deposit credited',
+      body: 'Your USDT deposit of 150.50 USDT was confirmed by the network and credited to your available balance.',
+    });
+    expect(messageLinks.deposit_credited).toBe(messageLinks.deposit_approved);
   });
 });

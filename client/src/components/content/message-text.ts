@@ -8,6 +8,7 @@ import { defaultLanguage, isLanguage } from '@client/i18n/languages';
 /** Where the user can see more about what a message reports. */
 export const messageLinks: Record<SystemMessageKind, string> = {
   deposit_approved: paths.depositList,
+  deposit_credited: paths.depositList,
   deposit_rejected: paths.depositList,
   withdrawal_succeeded: paths.withdrawList,
   withdrawal_failed: paths.withdrawList,

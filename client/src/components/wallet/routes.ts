@@ -47,3 +47,16 @@ export const depositChannelInfo: Record<
 export function isDepositChannel(value: string | null): value is DepositChannelId {
   return value === 'bank' || value === 'usdt-trc20' || value === 'usdt-erc20';
 }
+
+/**
+ * The claim form of a USDT channel ("my transfer did not arrive"): the channel's own page with
+ * `?claim=1`, so the route table stays as it is and Back returns to the address; `resubmitOf`
+ * when it corrects a rejected claim.
+ */
+export function usdtClaimPath(
+  channel: Exclude<DepositChannelId, 'bank'>,
+  resubmitOf?: string,
+): string {
+  const path = `${depositChannelInfo[channel].path}?claim=1`;
+  return resubmitOf ? `${path}&resubmitOf=${encodeURIComponent(resubmitOf)}` : path;
+}

@@ -80,9 +80,6 @@ export const wholeAmountInput = (raw: string): string => {
   return digits === '' ? '' : sanitizeAmountInput(digits);
 };
 
-/** Money typed by hand: the spec's amount-input rule (2 decimals, ≤ 0 → 1, capped). */
-export const amountInput = (raw: string): string => sanitizeAmountInput(raw);
-
 /** What a deposit entry credits, in minor units, or null when it is not a complete amount. */
 export function depositCredit(channel: DepositChannel, input: string): number | null {
   const minor = amountToMinor(input.trim());

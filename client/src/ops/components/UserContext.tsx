@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api';
+import { api, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import type { LedgerEntry, OpsReviewContext } from '../types';
+import { depositStatusText } from '../pages/queue-details';
 
 /** A small table of the console: headings, rows of cells, an empty line when there are none. */
 export function OpsTable({
@@ -83,17 +84,24 @@ export function ReviewContext({
   current: string;
 }) {
   const { t, lang } = useT();
+  // Read once per item shown, not polled: every read of a user's data is a line of the access
+  // log (issue 33), and the context does not change while the item waits.
   const context = useQuery({
     queryKey: ['review-context', userId],
     queryFn: () => api<OpsReviewContext>(`/ops/users/${encodeURIComponent(userId)}/review-context`),
+    refetchInterval: false,
+    refetchOnWindowFocus: false,
   });
   const c = context.data;
-  if (!c)
+  if (!c) {
+    // 404: the user has nothing under review any more (decided meanwhile).
+    const gone = context.error instanceof OpsError && context.error.status === 404;
     return (
       <p className={context.isError ? 'ops-alert' : 'ops-muted'}>
-        {context.isError ? t('common.loadFailed') : t('common.loading')}
+        {gone ? t('context.gone') : context.isError ? t('common.loadFailed') : t('common.loading')}
       </p>
     );
+  }
   const status = (s: string) => t(`users.reviewStatus.${s}`);
   return (
     <section className="ops-context" aria-labelledby="context-title" data-testid="review-context">
@@ -122,7 +130,11 @@ export function ReviewContext({
           rows={c.deposits.map((d) => [
             money(d.amount, lang),
             t(`channels.${d.channel}`),
-            d.id === current ? <strong>{status(d.status)} ←</strong> : status(d.status),
+            d.id === current ? (
+              <strong>{depositStatusText(t, d)} ←</strong>
+            ) : (
+              depositStatusText(t, d)
+            ),
             dateTime(d.createdAt, lang),
           ])}
         />

@@ -54,6 +54,7 @@ export function DashboardPage() {
         </div>
       </div>
       <LiveFigures live={d.live} />
+      <FeedFigures feed={d.feed} />
       <h2>{t('dashboard.exposure')}</h2>
       <div className="ops-table-wrap">
         <table className="ops-table ops-numeric" data-testid="exposure-table">
@@ -139,6 +140,58 @@ function LiveFigures({ live }: { live: OpsDashboard['live'] }) {
         <p className="ops-alert">{t('dashboard.noGateways')}</p>
       )}
       <p className="ops-muted">{t('dashboard.liveNote', { count: live.processes })}</p>
+    </section>
+  );
+}
+
+/**
+ * Each product's feed over the last hour: the largest gap between its ticks and the orders void
+ * for want of ticks (DECISIONS.md, Voids stay rare, visible and uninducible).
+ */
+function FeedFigures({ feed }: { feed: OpsDashboard['feed'] }) {
+  const { t, lang } = useT();
+  const pct = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 2 });
+  const gapClass = (g: number | null) =>
+    g === null ? undefined : g >= 3000 ? 'ops-neg' : g >= 1000 ? 'ops-warn' : undefined;
+  return (
+    <section aria-labelledby="feed-title" data-testid="feed-figures">
+      <h2 id="feed-title">{t('dashboard.feed')}</h2>
+      <div className="ops-table-wrap">
+        <table className="ops-table ops-numeric" data-testid="feed-table">
+          <thead>
+            <tr>
+              <th>{t('dashboard.product')}</th>
+              <th>{t('dashboard.largestGap')}</th>
+              <th>{t('dashboard.settledHour')}</th>
+              <th>{t('dashboard.voidsStale')}</th>
+              <th>{t('dashboard.voidsNoEntry')}</th>
+              <th>{t('dashboard.voidRate')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {feed.map((f) => {
+              const voids = f.voids.FEED_STALE + f.voids.NO_ENTRY_TICK;
+              return (
+                <tr key={f.productId}>
+                  <td>{f.productId}</td>
+                  <td className={gapClass(f.largestGapMs)}>
+                    {f.largestGapMs === null ? t('dashboard.noGap') : ms(f.largestGapMs, lang)}
+                  </td>
+                  <td>{f.settled}</td>
+                  <td className={f.voids.FEED_STALE > 0 ? 'ops-neg' : undefined}>
+                    {f.voids.FEED_STALE}
+                  </td>
+                  <td className={f.voids.NO_ENTRY_TICK > 0 ? 'ops-neg' : undefined}>
+                    {f.voids.NO_ENTRY_TICK}
+                  </td>
+                  <td>{f.settled ? pct.format(voids / f.settled) : t('dashboard.noGap')}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p className="ops-muted">{t('dashboard.feedNote')}</p>
     </section>
   );
 }

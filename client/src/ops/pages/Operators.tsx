@@ -4,29 +4,92 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import QRCode from 'qrcode';
+import { isReservedOperatorName } from '@shared/operator-names';
 import { api, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime } from '../format';
-import type { NewOperator, Operator } from '../types';
+import { ReasonDialog } from '../components/ReasonDialog';
+import { RoleDialog } from '../components/RoleDialog';
+import type { Me, NewOperator, Operator, OperatorListItem } from '../types';
 
 const roles = ['reviewer', 'support', 'admin'] as const;
+// The server's rule (shared/src/operator-names.ts), with the console's texts; the server also
+// refuses a name that looks like an existing one (ACCOUNT_TAKEN).
 const schema = z.object({
   name: z
     .string()
     .trim()
-    .regex(/^[\p{L}\p{N}._-]{3,32}$/u, 'operators.nameFormat'),
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{2,31}$/, 'operators.nameFormat')
+    .refine((name) => !isReservedOperatorName(name), 'operators.reserved'),
   role: z.enum(roles),
 });
 type Fields = z.infer<typeof schema>;
 
-/** The operators (admin): the list, and a form to create one, whose secrets are shown once. */
+type Change =
+  | { action: 'disable' | 'enable'; reason: string }
+  | { action: 'role'; role: Operator['role']; reason?: string }
+  | { action: 'sessions' };
+
+/**
+ * The operators (admin): the list with each one's state and live sessions, a form to create one
+ * (whose secrets are shown once), and per operator: disable or enable (with a reason), another
+ * role, end their sessions. Each change is audited by the server.
+ */
 export function OperatorsPage() {
   const { t, lang } = useT();
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['operators'],
-    queryFn: () => api<{ items: Operator[] }>('/ops/operators'),
+    queryFn: () => api<{ items: OperatorListItem[] }>('/ops/operators'),
   });
+  const me = client.getQueryData<Me>(['me']);
+  const [dialog, setDialog] = useState<{
+    kind: 'disable' | 'enable' | 'role';
+    operator: Operator;
+  } | null>(null);
+  const [notice, setNotice] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const change = useMutation({
+    mutationFn: ({
+      operator,
+      change,
+    }: {
+      operator: Operator;
+      change: Change;
+    }): Promise<Operator | { revoked: number }> => {
+      const path = `/ops/operators/${encodeURIComponent(operator.id)}/${change.action}`;
+      if (change.action === 'sessions') return api<{ revoked: number }>(path, { method: 'DELETE' });
+      const { action: _action, ...body } = change;
+      return api<Operator>(path, { method: 'POST', body });
+    },
+    onSuccess: (answer, { operator, change }) =>
+      setNotice({
+        tone: 'ok',
+        text:
+          change.action === 'sessions'
+            ? t('operators.ended', {
+                name: operator.name,
+                count: (answer as { revoked: number }).revoked,
+              })
+            : t(`operators.changed.${change.action}`, {
+                name: operator.name,
+                role: t(`roles.${(answer as Operator).role}`),
+              }),
+      }),
+    onError: (err) =>
+      setNotice({
+        tone: 'error',
+        text:
+          err instanceof OpsError && err.code === 'LAST_ADMIN'
+            ? t('operators.lastAdmin')
+            : t('common.failed'),
+      }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['operators'] }),
+  });
+  const apply = async (operator: Operator, c: Change) => {
+    setDialog(null);
+    setNotice(null);
+    await change.mutateAsync({ operator, change: c }).catch(() => undefined);
+  };
   const [created, setCreated] = useState<NewOperator | null>(null);
   const { register, handleSubmit, formState, reset, setError } = useForm<Fields>({
     resolver: zodResolver(schema),
@@ -45,10 +108,14 @@ export function OperatorsPage() {
         message:
           err instanceof OpsError && err.code === 'ACCOUNT_TAKEN'
             ? 'operators.taken'
-            : 'common.failed',
+            : err instanceof OpsError && err.field === 'name'
+              ? 'operators.nameFormat'
+              : 'common.failed',
       }),
   });
   const nameError = formState.errors.name?.message;
+  const onOff =
+    dialog && dialog.kind !== 'role' ? { action: dialog.kind, operator: dialog.operator } : null;
   return (
     <div className="ops-page">
       <header className="ops-page-head">
@@ -79,6 +146,11 @@ export function OperatorsPage() {
         </button>
       </form>
       {created && <Secrets created={created} onDone={() => setCreated(null)} />}
+      {notice && (
+        <p className={`ops-notice ops-${notice.tone}`} role="status" data-testid="operators-notice">
+          {notice.text}
+        </p>
+      )}
       <div className="ops-table-wrap">
         <table className="ops-table" data-testid="operators-table">
           <thead>
@@ -87,20 +159,91 @@ export function OperatorsPage() {
               <th>{t('operators.role')}</th>
               <th>{t('operators.created')}</th>
               <th>{t('operators.state')}</th>
+              <th>{t('operators.sessions')}</th>
+              <th>{t('operators.actions')}</th>
             </tr>
           </thead>
           <tbody>
             {list.data?.items.map((o) => (
-              <tr key={o.id}>
-                <td>{o.name}</td>
+              <tr
+                key={o.id}
+                data-testid="operator-row"
+                data-name={o.name}
+                data-disabled={o.disabled}
+              >
+                <td>
+                  {o.name}
+                  {me?.id === o.id && <span className="ops-muted"> ({t('operators.you')})</span>}
+                </td>
                 <td>{t(`roles.${o.role}`)}</td>
                 <td>{dateTime(o.createdAt, lang)}</td>
-                <td>{o.disabled ? t('operators.disabled') : t('operators.active')}</td>
+                <td>
+                  {o.disabled ? (
+                    <span className="ops-tag ops-tag-danger">{t('operators.disabled')}</span>
+                  ) : (
+                    t('operators.active')
+                  )}
+                </td>
+                <td>{o.liveSessions}</td>
+                <td>
+                  <span className="ops-actions ops-row-actions">
+                    <button
+                      type="button"
+                      className={`ops-btn ${o.disabled ? '' : 'ops-danger'}`}
+                      disabled={change.isPending}
+                      onClick={() =>
+                        setDialog({ kind: o.disabled ? 'enable' : 'disable', operator: o })
+                      }
+                    >
+                      {o.disabled ? t('operators.enable') : t('operators.disable')}
+                    </button>
+                    <button
+                      type="button"
+                      className="ops-btn"
+                      disabled={change.isPending}
+                      onClick={() => setDialog({ kind: 'role', operator: o })}
+                    >
+                      {t('operators.changeRole')}
+                    </button>
+                    <button
+                      type="button"
+                      className="ops-btn"
+                      disabled={change.isPending || o.liveSessions === 0}
+                      onClick={() => void apply(o, { action: 'sessions' })}
+                    >
+                      {t('operators.endSessions')}
+                    </button>
+                  </span>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {onOff && (
+        <ReasonDialog
+          title={t(
+            onOff.action === 'disable' ? 'operators.disableTitle' : 'operators.enableTitle',
+            {
+              name: onOff.operator.name,
+            },
+          )}
+          reasonLabel={t('users.reasonAudit')}
+          confirm={t(`operators.${onOff.action}`)}
+          max={500}
+          onClose={() => setDialog(null)}
+          onConfirm={(reason) => apply(onOff.operator, { action: onOff.action, reason })}
+        />
+      )}
+      {dialog?.kind === 'role' && (
+        <RoleDialog
+          operator={dialog.operator}
+          onClose={() => setDialog(null)}
+          onConfirm={(role, reason) =>
+            apply(dialog.operator, { action: 'role', role, ...(reason ? { reason } : {}) })
+          }
+        />
+      )}
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { depositStatuses } from '@shared/wallet';
 import { api, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { ReasonDialog } from '../components/ReasonDialog';
 import type { OpsDeposit, OpsKyc, OpsWithdrawal, Page } from '../types';
-import { DepositDetail, KycDetail, WithdrawalDetail } from './queue-details';
+import { DepositDetail, depositStatusText, KycDetail, WithdrawalDetail } from './queue-details';
 import { ReviewContext } from '../components/UserContext';
 
 type Kind = 'deposits' | 'withdrawals' | 'kyc';
@@ -22,15 +23,19 @@ const typing = (target: EventTarget | null) =>
 /**
  * A review queue: the pending items on the left, the selected one's evidence beside it, Approve
  * or Reject (with a reason). j/k or ↑/↓ move, a approves, r rejects. A decision another operator
- * made first (409 INVALID_STATE) is news, not an error: the queue refreshes.
+ * made first (409 INVALID_STATE) is news, not an error: the queue refreshes. The deposits can
+ * also be looked through by another status (USDT transfers still confirming, credited, dropped
+ * by a chain reorganisation), read-only.
  */
 export function ReviewQueue({ kind }: { kind: Kind }) {
   const { t, lang } = useT();
   const client = useQueryClient();
-  const key = ['queue', kind];
+  const [status, setStatus] = useState<string>('pending');
+  const reviewable = status === 'pending';
+  const key = ['queue', kind, status];
   const list = useQuery({
     queryKey: key,
-    queryFn: () => api<Page<Item>>(`/ops/${kind}?status=pending&limit=100`),
+    queryFn: () => api<Page<Item>>(`/ops/${kind}?status=${status}&limit=100`),
   });
   const items = list.data?.items ?? [];
   // The selection by id; when that item leaves the queue, the one now at its place.
@@ -90,8 +95,9 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
     if (fallback) replacedAt.current = performance.now();
   }, [shownId, fallback]);
   const settled = () => performance.now() - replacedAt.current > SETTLE_MS;
-  const approve = () => selected && !decide.isPending && decide.mutate({ item: selected });
-  const reject = () => selected && setRejecting(selected);
+  const approve = () =>
+    reviewable && selected && !decide.isPending && decide.mutate({ item: selected });
+  const reject = () => reviewable && selected && setRejecting(selected);
 
   const keys = useRef({ move, approve, reject, settled, open: false });
   useEffect(() => {
@@ -118,18 +124,45 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
   }, []);
 
   const summary = (item: Item) =>
-    'amount' in item ? money(item.amount, lang) : `${item.name} · ${item.nationality}`;
+    'amount' in item
+      ? money(item.amount, lang) + (reviewable ? '' : ` · ${depositStatusText(t, item)}`)
+      : `${item.name} · ${item.nationality}`;
 
   return (
     <div className="ops-queue" data-testid={`queue-${kind}`}>
       <header className="ops-page-head">
         <h1>{t(`nav.${kind}`)}</h1>
+        {kind === 'deposits' && (
+          <label className="ops-filter">
+            {t('review.statusFilter')}{' '}
+            <select
+              value={status}
+              data-testid="status-filter"
+              onChange={(e) => {
+                setStatus(e.target.value);
+                setSelection({ id: null, index: 0 });
+                setNotice(null);
+              }}
+            >
+              {depositStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {t(`users.reviewStatus.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <span className="ops-count" data-testid="queue-count">
-          {t('review.pendingCount', { count: items.length })}
+          {t(reviewable ? 'review.pendingCount' : 'review.shownCount', { count: items.length })}
         </span>
         <span className="ops-hints" aria-hidden="true">
-          <kbd>j</kbd>/<kbd>k</kbd> {t('review.hintMove')} · <kbd>a</kbd> {t('review.approve')} ·{' '}
-          <kbd>r</kbd> {t('review.reject')}
+          <kbd>j</kbd>/<kbd>k</kbd> {t('review.hintMove')}
+          {reviewable && (
+            <>
+              {' '}
+              · <kbd>a</kbd> {t('review.approve')} · <kbd>r</kbd> {t('review.reject')}
+            </>
+          )}
         </span>
       </header>
       {notice && (
@@ -142,7 +175,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
           {list.isPending && <li className="ops-muted">{t('common.loading')}</li>}
           {list.isSuccess && items.length === 0 && (
             <li className="ops-muted" data-testid="queue-empty">
-              {t('review.empty')}
+              {t(reviewable ? 'review.empty' : 'review.emptyStatus')}
             </li>
           )}
           {items.map((item, i) => (
@@ -171,24 +204,28 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
                 <span className="ops-muted">
                   #{selected.id} · {selected.userAccount}
                 </span>
-                <button
-                  type="button"
-                  className="ops-btn ops-primary"
-                  disabled={decide.isPending}
-                  onClick={approve}
-                  data-testid="approve"
-                >
-                  {t('review.approve')} <kbd>a</kbd>
-                </button>
-                <button
-                  type="button"
-                  className="ops-btn ops-danger"
-                  disabled={decide.isPending}
-                  onClick={reject}
-                  data-testid="reject"
-                >
-                  {t('review.reject')} <kbd>r</kbd>
-                </button>
+                {reviewable && (
+                  <>
+                    <button
+                      type="button"
+                      className="ops-btn ops-primary"
+                      disabled={decide.isPending}
+                      onClick={approve}
+                      data-testid="approve"
+                    >
+                      {t('review.approve')} <kbd>a</kbd>
+                    </button>
+                    <button
+                      type="button"
+                      className="ops-btn ops-danger"
+                      disabled={decide.isPending}
+                      onClick={reject}
+                      data-testid="reject"
+                    >
+                      {t('review.reject')} <kbd>r</kbd>
+                    </button>
+                  </>
+                )}
               </div>
               {kind === 'deposits' && <DepositDetail item={selected as OpsDeposit} />}
               {kind === 'withdrawals' && <WithdrawalDetail item={selected as OpsWithdrawal} />}

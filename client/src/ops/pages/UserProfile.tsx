@@ -8,7 +8,7 @@ import { href } from '../router';
 import { ReasonDialog } from '../components/ReasonDialog';
 import { CreditScoreDialog } from '../components/CreditScoreDialog';
 import type { OpsUserProfile } from '../types';
-import { Facts } from './queue-details';
+import { depositStatusText, Facts } from './queue-details';
 import { LedgerTable, OpsTable } from '../components/UserContext';
 
 /** One user at a glance, with support's actions: freeze, credit score, end sessions. */
@@ -16,9 +16,13 @@ export function UserProfile({ id }: { id: string }) {
   const { t, lang } = useT();
   const client = useQueryClient();
   const key = ['user', id];
+  // Read when opened and after an action here, not polled: every read of a profile is a line of
+  // the access log (issue 33).
   const profile = useQuery({
     queryKey: key,
     queryFn: () => api<OpsUserProfile>(`/ops/users/${encodeURIComponent(id)}`),
+    refetchInterval: false,
+    refetchOnWindowFocus: false,
   });
   const [dialog, setDialog] = useState<'freeze' | 'score' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -139,7 +143,7 @@ export function UserProfile({ id }: { id: string }) {
             deposits.map((d) => [
               money(d.amount, lang),
               t(`channels.${d.channel}`),
-              t(`users.reviewStatus.${d.status}`),
+              depositStatusText(t, d),
               dateTime(d.createdAt, lang),
             ]),
             'user-deposits',

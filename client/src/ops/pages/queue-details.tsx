@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { ZoomImage } from '../components/ZoomImage';
-import type { OpsDeposit, OpsKyc, OpsWithdrawal } from '../types';
+import type { OpsT } from '../useT';
+import type { ChainFacts, OpsDeposit, OpsKyc, OpsWithdrawal } from '../types';
 
 export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -17,6 +18,43 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
+/** A deposit's status, with its confirmations while the network confirms it: "Confirming 3/12". */
+export function depositStatusText(t: OpsT, d: { status: string; chain?: ChainFacts }): string {
+  const status = t(`users.reviewStatus.${d.status}`);
+  return d.status === 'confirming' && d.chain
+    ? `${status} ${d.chain.confirmations}/${d.chain.requiredConfirmations}`
+    : status;
+}
+
+/**
+ * What the network says of a USDT transfer: who sent it, to which address (the user's own),
+ * in which block, how confirmed, and the transaction on a public explorer (a new tab).
+ */
+function chainRows(t: OpsT, chain: ChainFacts): [string, ReactNode][] {
+  return [
+    [t('review.fromAddress'), <code data-testid="deposit-from">{chain.fromAddress}</code>],
+    [t('review.toAddress'), <code data-testid="deposit-to">{chain.toAddress}</code>],
+    [t('review.blockNumber'), <span data-testid="deposit-block">{chain.blockNumber}</span>],
+    [
+      t('review.confirmations'),
+      <span data-testid="deposit-confirmations">
+        {chain.confirmations}/{chain.requiredConfirmations}
+      </span>,
+    ],
+    [
+      t('review.explorer'),
+      <a
+        href={chain.explorerUrl}
+        target="_blank"
+        rel="noopener noreferrer"
+        data-testid="deposit-explorer"
+      >
+        {t('review.openExplorer')}
+      </a>,
+    ],
+  ];
+}
+
 export function DepositDetail({ item }: { item: OpsDeposit }) {
   const { t, lang } = useT();
   return (
@@ -29,18 +67,27 @@ export function DepositDetail({ item }: { item: OpsDeposit }) {
         />
       ) : (
         <p className="ops-warning" role="note" data-testid="no-screenshot">
-          {t('review.noScreenshot')}
+          {t(item.chain ? 'review.chainNoScreenshot' : 'review.noScreenshot')}
         </p>
       )}
       <Facts
         rows={[
           [t('review.amount'), <strong className="ops-big">{money(item.amount, lang)}</strong>],
           [t('review.channel'), t(`channels.${item.channel}`)],
+          [
+            t('users.status'),
+            <span data-testid="deposit-status">{depositStatusText(t, item)}</span>,
+          ],
+          [
+            t('review.source'),
+            <span data-testid="deposit-source">{t(`review.sources.${item.source}`)}</span>,
+          ],
           [t('review.user'), `${item.userAccount} (#${item.userId})`],
           [t('review.payerName'), item.payerName],
           [t('review.payerBank'), item.payerBank],
           [t('review.payerCard'), item.payerCard],
           [t('review.txId'), item.txId && <code data-testid="deposit-tx-id">{item.txId}</code>],
+          ...(item.chain ? chainRows(t, item.chain) : []),
           ...(item.quantity !== undefined
             ? ([
                 [t('review.quantity'), money(item.quantity, lang)],

@@ -16,7 +16,7 @@ import { useMarketColors } from '@client/app/market-colors';
 import { useTheme } from '@client/app/theme';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
-import { reconnected$, serverNow, ticks$ } from '@client/streams';
+import { serverNow, ticks$, ticksGap$ } from '@client/streams';
 import { candleFeed, lineFeed, updatesPerFrame, type FeedEvent } from './chart-feed';
 import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
 import { positionMarks, type PositionMarks } from './chart-positions';
@@ -136,7 +136,7 @@ export function Chart({
     if (!chart || !el) return;
     const colors = palette(el);
     const priceFormat = { type: 'price' as const, precision, minMove: 10 ** -precision };
-    const reload$ = merge(reconnected$, retry$);
+    const reload$ = merge(ticksGap$(productId), retry$);
     const live$ = ticks$(productId);
     // On unmount the chart effect's cleanup runs first and takes its series with it.
     const dropSeries = (series: ISeriesApi<SeriesType>) => {

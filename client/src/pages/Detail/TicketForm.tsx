@@ -21,7 +21,7 @@ import { RiskNote } from '@client/components/Trust';
 import { showToast, useAccountSummary, useAppInfo, useTradeMode } from '@client/state';
 import { DurationPicker } from './DurationPicker';
 import { MARKET_NOTICE_ID } from './MarketNotice';
-import { checkAmount, inputMax, pickDuration } from './ticket';
+import { checkAmount, inputMax, pickDuration, refusalText } from './ticket';
 import { usePlaceOrder } from './usePlaceOrder';
 import { paths } from '@client/app/route-table';
 import { useSkipConfirm } from '@client/state/skip-confirm';
@@ -89,11 +89,6 @@ export function TicketForm({
       min: money(bounds.minStake),
       max: money(bounds.maxStake),
     });
-
-  const refusalText = (error: unknown) =>
-    error instanceof ApiError && error.code === 'AMOUNT_OUT_OF_RANGE'
-      ? outOfRange()
-      : errorText(t, error);
 
   const onAmount = (raw: string) => {
     setInput(sanitizeAmountInput(raw, inputMax(bounds)));
@@ -179,7 +174,7 @@ export function TicketForm({
       showToast(t('orders.ticket.purchaseSucceeded'));
       return;
     }
-    setProblem(refusalText(result.error));
+    setProblem(refusalText(t, result.error, outOfRange));
     if (result.error instanceof ApiError && result.error.code === 'RATE_CHANGED') {
       // Show the new rates, so the next confirmation is made against them.
       getProduct(product.id).then(

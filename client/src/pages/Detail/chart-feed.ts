@@ -49,8 +49,9 @@ interface Folding<H, S, B> {
 /**
  * History from REST, then live ticks folded on top. Ticks are taken from the start and held
  * until the history is in, so nothing between the REST answer and the first live tick is lost;
- * the folding drops what the history already covers. Every `reload$` (a reconnection, a retry)
- * starts over, because ticks missed while offline leave holes only a reload can fill.
+ * the folding drops what the history already covers. Every `reload$` (ticks the gateway could
+ * not replay after a reconnection, a retry) starts over: those holes only a reload can fill. A
+ * reconnection whose ticks were replayed needs none.
  */
 function historyThenLive<H, S, B>(
   load: (signal: AbortSignal) => Promise<H>,

@@ -1,11 +1,13 @@
 /**
  * The order ticket's rules, kept out of the component so they can be tested: the amount bounds,
- * "place all", and the idempotency key of an attempt.
+ * "place all", the idempotency key of an attempt, and the text of a refusal.
  */
 import { amountToMinor } from '@shared/amount-input';
 import type { PlaceOrderBody } from '@shared/orders';
 import type { DurationRate } from '@shared/product';
+import type { TFunction } from 'i18next';
 import { ApiError } from '@client/api/client';
+import { errorText, retryAfterSeconds } from '@client/components/error-text';
 
 export interface StakeBounds {
   /** Minor units. */
@@ -93,4 +95,16 @@ export function outcomeUnknown(error: unknown): boolean {
     error.code === 'BAD_RESPONSE' ||
     error.status >= 500
   );
+}
+
+/**
+ * What the ticket says when the server refused an order: the stake bounds for an amount out of
+ * range (`outOfRange`), how long to wait when the user placed too many orders at once (429
+ * RATE_LIMITED with the server's retry time, DECISIONS.md "Public market reads and order throttles"), else the code's text.
+ */
+export function refusalText(t: TFunction, error: unknown, outOfRange: () => string): string {
+  if (error instanceof ApiError && error.code === 'AMOUNT_OUT_OF_RANGE') return outOfRange();
+  const wait = retryAfterSeconds(error);
+  if (wait !== null) return t('orders.ticket.tooManyOrders', { seconds: wait });
+  return errorText(t, error);
 }

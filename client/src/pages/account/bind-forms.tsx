@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { CoinNetwork, WithdrawalAccount } from '@shared/wallet';
 import { bindWithdrawalAccount, getWithdrawalHolder } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
@@ -7,6 +8,7 @@ import { FormError, SubmitButton, TextField } from '@client/components/form/Text
 import { useForm } from '@client/components/form/useForm';
 import { checked, isBlank, maxLengthOf, required } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
+import { walletPaths } from '@client/components/wallet/routes';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
 import { bankAccountForm, needsBranch } from '@shared/bank-account';
 import {
@@ -73,7 +75,27 @@ export function BindBankForm({ onBound }: { onBound: Bound }) {
   });
   if (holder.status === 'loading') return <LoadingState />;
   if (holder.status === 'error') return <ErrorState error={holder.error} onRetry={holder.retry} />;
+  if (holder.data.verifyFirst) return <VerifyFirst />;
   return <BankForm onBound={onBound} verifiedName={holder.data.holderName} />;
+}
+
+/**
+ * Where withdrawals need a verified identity, a bank account is bound in that identity's name
+ * only (the server refuses another): before verification there is no name to bind it in.
+ */
+function VerifyFirst() {
+  const { t } = useTranslation();
+  return (
+    <div className="form card" data-testid="bank-verify-first">
+      <h2 className="card__title">{t('wallet.account.bindBank')}</h2>
+      <p className="notice">
+        {t('wallet.account.verifyFirst')}{' '}
+        <Link to={walletPaths.verify} data-testid="kyc-link">
+          {t('wallet.withdraw.goVerify')}
+        </Link>
+      </p>
+    </div>
+  );
 }
 
 /**

@@ -3,31 +3,34 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
 import { Link, useNavigate } from 'react-router-dom';
 import { minorToDecimal } from '@shared/amount-input';
-import type { Deposit, DepositStatus } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet';
 import { listDeposits } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';
 import { PagedList } from '@client/components/wallet/PagedList';
 import { PrivateImage } from '@client/components/wallet/PrivateImage';
-import { StatusTag, type Tone } from '@client/components/wallet/StatusTag';
-import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
+import { DepositProgress } from '@client/components/wallet/DepositProgress';
+import { ExplorerLink } from '@client/components/wallet/ExplorerLink';
+import { depositStatusKey, depositTone } from '@client/components/wallet/deposit-status';
+import { StatusTag } from '@client/components/wallet/StatusTag';
+import { depositChannelInfo, usdtClaimPath, walletPaths } from '@client/components/wallet/routes';
 import { useMoney } from '@client/components/wallet/useMoney';
 import { queryKeys } from '@client/state';
 import { usePagedQuery } from '@client/state/paged';
 import type { Resubmission } from '../recharge/deposit-parts';
 import '@client/components/wallet/wallet.css';
 
-const tone: Record<DepositStatus, Tone> = { pending: 'pending', approved: 'good', rejected: 'bad' };
-
 /**
- * The channel page of a rejected deposit, pre-filled from it, that submits a new deposit linked to
- * it (`resubmitOf`; API.md, Deposits). The amount travels in the query, the payer's details in
- * the navigation state.
+ * The form of a rejected deposit, pre-filled from it, that submits a new deposit linked to it
+ * (`resubmitOf`; API.md, Deposits): the bank page with the amount in the query, or the USDT claim
+ * form; the details travel in the navigation state.
  */
 function resubmitLink(d: Deposit): { to: string; state: { resubmit: Resubmission } } {
-  const amount = d.quantity ?? d.amount;
   return {
-    to: `${depositChannelInfo[d.channel].path}?amount=${amount}&resubmitOf=${d.id}`,
+    to:
+      d.channel === 'bank'
+        ? `${depositChannelInfo.bank.path}?amount=${d.amount}&resubmitOf=${d.id}`
+        : usdtClaimPath(d.channel, d.id),
     state: {
       resubmit: {
         id: d.id,
@@ -35,6 +38,7 @@ function resubmitLink(d: Deposit): { to: string; state: { resubmit: Resubmission
         payerCard: d.payerCard,
         payerName: d.payerName,
         remark: d.remark,
+        txId: d.txId,
       },
     },
   };
@@ -51,8 +55,8 @@ function DepositRow({ deposit: d, resubmitted }: { deposit: Deposit; resubmitted
       <div className="record__line">
         <span className="record__title">{t(depositChannelInfo[d.channel].title)}</span>
         <StatusTag
-          tone={tone[d.status]}
-          text={t(`wallet.depositStatus.${d.status}`)}
+          tone={depositTone[d.status]}
+          text={t(depositStatusKey(d))}
           testId={`deposit-status-${d.id}`}
         />
       </div>
@@ -70,6 +74,12 @@ function DepositRow({ deposit: d, resubmitted }: { deposit: Deposit; resubmitted
           })}
         </p>
       )}
+      <DepositProgress deposit={d} testId={`deposit-progress-${d.id}`} />
+      {d.status === 'dropped' && (
+        <p className="record__meta" data-testid={`deposit-dropped-${d.id}`}>
+          {t('wallet.deposit.droppedNote')}
+        </p>
+      )}
       {d.remark && (
         <p className="record__meta">{t('wallet.deposit.remarkShown', { remark: d.remark })}</p>
       )}
@@ -81,6 +91,11 @@ function DepositRow({ deposit: d, resubmitted }: { deposit: Deposit; resubmitted
       {d.txId && (
         <p className="record__meta record__tx" data-testid={`deposit-tx-${d.id}`}>
           {t('wallet.deposit.txIdShown', { txId: d.txId })}
+        </p>
+      )}
+      {d.chain && (
+        <p className="record__meta">
+          <ExplorerLink deposit={d} testId={`deposit-explorer-${d.id}`} />
         </p>
       )}
       {d.status === 'rejected' && !resubmitted && (
@@ -116,8 +131,8 @@ function DepositRow({ deposit: d, resubmitted }: { deposit: Deposit; resubmitted
 /** /pages/withdraw-list/withdraw-open: the user's deposits, newest first, with their review state. */
 export function DepositListPage() {
   const { t } = useTranslation();
-  // Read on every visit, again on every `balance` or `message` event (query-bridge.ts) and when
-  // shown again.
+  // Read on every visit, again on every `balance` or `message` event and when shown again;
+  // changed in place by every `deposit` event (query-bridge.ts).
   const paged = usePagedQuery(queryKeys.deposits, (cursor) => listDeposits({ cursor }), {
     refetchOnShow: true,
     perVisit: true,

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { minorToDecimal } from '@shared/amount-input';
 import type { CoinNetwork, DepositChannel, DepositChannelId } from '@shared/wallet';
 import { ApiError } from '@client/api/client';
 import { createDeposit, getDepositChannels, type DepositFields } from '@client/api/wallet';
@@ -10,16 +9,21 @@ import { ErrorState, LoadingState } from '@client/components/StateViews';
 import type { PickedImage } from '@client/components/wallet/ImagePicker';
 import { newIdempotencyKey } from '@client/components/wallet/money';
 import { depositChannelInfo, walletPaths } from '@client/components/wallet/routes';
-import { depositCredit } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
 import { showToast, useApiQuery } from '@client/state';
 
-/** Loads the platform's receiving details of one channel, with the page's loading and error states. */
+/**
+ * Loads the receiving details of one channel (the platform's bank account, the user's own USDT
+ * address), with the page's loading and error states. `title` replaces the channel's page title
+ * (the USDT claim form).
+ */
 export function ChannelPage({
   channel,
+  title,
   children,
 }: {
   channel: DepositChannelId;
+  title?: string;
   children: (details: DepositChannel) => ReactNode;
 }) {
   const { t } = useTranslation();
@@ -28,7 +32,7 @@ export function ChannelPage({
     channels.status === 'ready' ? channels.data.find((c) => c.channel === channel) : undefined;
   return (
     <>
-      <PageHeader title={t(depositChannelInfo[channel].page)} back>
+      <PageHeader title={title ?? t(depositChannelInfo[channel].page)} back>
         <Link className="section__link" to={walletPaths.deposits}>
           {t('wallet.deposit.records')}
         </Link>
@@ -47,42 +51,34 @@ export function ChannelPage({
 }
 
 /**
- * The amount handed over by the amount step (`?amount=` in minor units), as the text of the
- * entry field: whole units for a bank transfer, up to 2 decimals for a USDT quantity.
+ * The amount handed over by the bank transfer's amount step (`?amount=` in minor units), as the
+ * text of the entry field: whole currency units, or nothing.
  */
-export function useAmountParam(whole: boolean): string {
+export function useAmountParam(): string {
   const [params] = useSearchParams();
   const raw = params.get('amount');
   if (!raw || !/^\d{1,15}$/.test(raw)) return '';
   const minor = Number(raw);
-  if (whole) return minor % 100 === 0 ? String(minor / 100) : '';
-  // "150.50" → "150.5", "150.00" → "150": as a person would type it.
-  return minorToDecimal(minor).replace(/\.?0+$/, '');
+  return minor % 100 === 0 ? String(minor / 100) : '';
 }
 
-/** What the entered amount credits, under the field: "credited: 100.00 USDT". */
-export function CreditNote({ channel, input }: { channel: DepositChannel; input: string }) {
+/** The channel's limits under the amount field: "Min 10.00 USDT, max 1,000,000.00 USDT". */
+export function CreditNote({ channel }: { channel: DepositChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
-  const credit = depositCredit(channel, input);
   return (
     <p className="field__hint num" data-testid="credit-note">
       {t('wallet.deposit.limits', { min: money.money(channel.min), max: money.money(channel.max) })}
-      {channel.channel !== 'bank' && credit !== null && (
-        <>
-          <br />
-          {t('wallet.deposit.credited', { amount: money.money(credit) })}
-        </>
-      )}
     </p>
   );
 }
 
 /**
  * Sends a deposit with upload progress. One Idempotency-Key per filled-in form: a retry after a
- * lost answer replays the first deposit; a refusal (4xx, nothing stored) gets a fresh key.
+ * lost answer replays the first deposit; a refusal (4xx, nothing stored) gets a fresh key. Once
+ * sent: `onDone`, by default the deposit details in place of the form.
  */
-export function useDepositSubmit() {
+export function useDepositSubmit(onDone?: () => void) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [key, setKey] = useState(newIdempotencyKey);
@@ -102,7 +98,8 @@ export function useDepositSubmit() {
       setProgress(null);
     }
     showToast(t('wallet.deposit.submitted'));
-    void navigate(walletPaths.deposits, { replace: true });
+    if (onDone) onDone();
+    else void navigate(walletPaths.deposits, { replace: true });
   };
   return { submit, progress };
 }
@@ -117,6 +114,8 @@ export interface Resubmission {
   payerCard?: string;
   payerName?: string;
   remark?: string;
+  /** A USDT claim's transaction id. */
+  txId?: string;
 }
 export function useResubmission(): Resubmission | null {
   const [params] = useSearchParams();

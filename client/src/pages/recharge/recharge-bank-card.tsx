@@ -53,7 +53,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
   const again = useResubmission();
   const form = useForm(
     {
-      amount: useAmountParam(true),
+      amount: useAmountParam(),
       payerBank: again?.payerBank ?? '',
       payerCard: again?.payerCard ?? '',
       payerName: again?.payerName ?? '',
@@ -125,7 +125,7 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           autoComplete="off"
           filter={wholeAmountInput}
         />
-        <CreditNote channel={details} input={form.values.amount} />
+        <CreditNote channel={details} />
         <h2 className="card__title">{t('wallet.deposit.payer')}</h2>
         <TextField
           {...form.field('payerBank')}

@@ -12,8 +12,9 @@ import '@client/components/wallet/wallet.css';
 import { arrivalText } from './deposit-parts';
 
 /**
- * /pages/recharge/recharge: choose a deposit channel (bank card, USDT-TRC20, USDT-ERC20), then
- * the amount step (/pages/transfer/transfer), then the channel's page with its receiving details.
+ * /pages/recharge/recharge: choose a deposit channel (bank card, USDT-TRC20, USDT-ERC20). A bank
+ * transfer goes on to the amount step (/pages/transfer/transfer), then the platform's account; a
+ * USDT channel straight to the user's own address, where there is no amount to give.
  */
 export function RechargePage() {
   const { t } = useTranslation();
@@ -25,7 +26,8 @@ export function RechargePage() {
   // "Next" stays disabled, and says why, until a channel is chosen.
   const next = (event: FormEvent) => {
     event.preventDefault();
-    if (chosen) void navigate(`${walletPaths.transfer}?channel=${chosen}`);
+    if (chosen === 'bank') void navigate(`${walletPaths.transfer}?channel=bank`);
+    else if (chosen) void navigate(depositChannelInfo[chosen].path);
   };
 
   return (

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { amountToMinor } from '@shared/amount-input';
 import type { DepositChannel } from '@shared/wallet';
 import { getDepositChannels } from '@client/api/wallet';
@@ -14,12 +14,7 @@ import {
   isDepositChannel,
   walletPaths,
 } from '@client/components/wallet/routes';
-import {
-  amountInput,
-  depositAmountRule,
-  depositCredit,
-  wholeAmountInput,
-} from '@client/components/wallet/rules';
+import { depositAmountRule, wholeAmountInput } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
 import { useApiQuery } from '@client/state';
 import '@client/components/form/form.css';
@@ -34,10 +29,7 @@ function AmountStep({ details }: { details: DepositChannel }) {
   const navigate = useNavigate();
   const money = useMoney();
   const format = useFormat();
-  const bank = details.channel === 'bank';
-  const field = bank ? 'amount' : 'quantity';
   const form = useForm({ value: '' }, z.object({ value: ruled(depositAmountRule(details)) }));
-  const credit = depositCredit(details, form.values.value);
 
   const next = form.onSubmit((values) => {
     const minor = amountToMinor(values.value.trim());
@@ -52,16 +44,12 @@ function AmountStep({ details }: { details: DepositChannel }) {
         <p className="card__note">{t(depositChannelInfo[details.channel].title)}</p>
         <TextField
           {...form.field('value')}
-          name={field}
-          label={
-            bank
-              ? t('wallet.deposit.amount', { currency: money.currency })
-              : t('wallet.deposit.quantity')
-          }
-          testId={field}
-          inputMode={bank ? 'numeric' : 'decimal'}
+          name="amount"
+          label={t('wallet.deposit.amount', { currency: money.currency })}
+          testId="amount"
+          inputMode="numeric"
           autoComplete="off"
-          filter={bank ? wholeAmountInput : amountInput}
+          filter={wholeAmountInput}
         />
         <div className="button-row" role="group" aria-label={t('wallet.deposit.quickAmounts')}>
           {presets.map((p) => (
@@ -80,12 +68,6 @@ function AmountStep({ details }: { details: DepositChannel }) {
             min: money.money(details.min),
             max: money.money(details.max),
           })}
-          {!bank && credit !== null && (
-            <>
-              <br />
-              {t('wallet.deposit.credited', { amount: money.money(credit) })}
-            </>
-          )}
         </p>
       </div>
       <SubmitButton busy={false}>{t('wallet.next')}</SubmitButton>
@@ -94,9 +76,10 @@ function AmountStep({ details }: { details: DepositChannel }) {
 }
 
 /**
- * /pages/transfer/transfer?channel=…: the amount step of a deposit, shared by the three channels.
- * It checks the amount against the channel's limits, then opens the channel's page with the
- * amount filled in, where the user sees where to send it and uploads the proof.
+ * /pages/transfer/transfer?channel=bank: the amount step of a bank deposit. It checks the amount
+ * against the channel's limits, then opens the bank page with the amount filled in, where the
+ * user sees where to send it and uploads the proof. A USDT channel has no amount to give (the
+ * network says what was sent): an old link with one goes on to its address screen.
  */
 export function TransferPage() {
   const { t } = useTranslation();
@@ -107,6 +90,8 @@ export function TransferPage() {
     channels.status === 'ready' && isDepositChannel(channelId)
       ? channels.data.find((c) => c.channel === channelId)
       : undefined;
+  if (isDepositChannel(channelId) && channelId !== 'bank')
+    return <Navigate to={depositChannelInfo[channelId].path} replace />;
   return (
     <>
       <PageHeader title={t('pages.transfer')} back />

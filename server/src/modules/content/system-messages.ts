@@ -32,6 +32,11 @@ export function fallbackText(
   switch (kind) {
     case 'deposit_approved':
       return { title: '充值已到账', body: `您的充值 ${amount} 已审核通过，已存入可用余额。` };
+    case 'deposit_credited':
+      return {
+        title: 'USDT 充值已到账',
+        body: `您的 USDT 充值 ${amount} 已经网络确认，已存入可用余额。`,
+      };
     case 'deposit_rejected':
       return { title: '充值未通过', body: `您的充值 ${amount} 未通过审核。原因：${reason}` };
     case 'withdrawal_succeeded':

@@ -89,7 +89,8 @@ export function createKycService(
       }
     },
 
-    pendingCount: () => repo.countPending(db),
+    /** Pending items in the queue, or one user's (whether they have something under review). */
+    pendingCount: (userId?: number) => repo.countPending(db, userId),
 
     async review(q: PageRequest & { status?: repo.KycRowStatus }) {
       return toPage(await repo.listKycSubmissions(db, q), q.limit, presentOpsKyc);

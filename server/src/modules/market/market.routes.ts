@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { candleDto, fairnessPeriodDto, productDto, tapeTickDto } from '@shared/dto';
 import {
@@ -9,15 +9,37 @@ import {
   ticksQuery,
 } from '@shared/market.schemas';
 import { parseOrThrow } from '@server/platform/http/validate';
-import { declare } from '@server/platform/http/route';
-import type { FairnessService } from './fairness.service';
+import { declare, type RouteSpec } from '@server/platform/http/route';
+import { sendCached } from '@server/platform/read-cache';
 import type { MarketService } from './market.service';
+import type { PublicReads } from './public-reads';
 
-/** GET /api/market/*: thin: validate → service → present. */
-export function marketRoutes(market: MarketService, fairness: FairnessService): Router {
+/**
+ * GET /api/market/*: thin: validate → service → present. Anyone may call them, so every call
+ * first passes the per-address throttle (`throttle`, MARKET_READ_RATE; none when off), and the
+ * reads that reach the database go through `reads`: a shared cache of serialized answers and a
+ * cap on this process's database reads at once (public-reads.ts).
+ */
+export function marketRoutes({
+  market,
+  reads,
+  throttle,
+}: {
+  market: MarketService;
+  reads: PublicReads;
+  throttle: RequestHandler | null;
+}): Router {
   const r = Router();
   const tag = 'Market';
   const method = 'get';
+  if (throttle) r.use('/market', throttle);
+  // Every market read may meet the throttle; those that read the database, the gate too.
+  const throttled: RouteSpec['errors'] = { 429: ['RATE_LIMITED'] };
+  const fromDatabase: RouteSpec['errors'] = {
+    404: ['NOT_FOUND'],
+    429: ['RATE_LIMITED'],
+    503: ['UNAVAILABLE'],
+  };
   declare(
     r,
     {
@@ -28,6 +50,7 @@ export function marketRoutes(market: MarketService, fairness: FairnessService): 
       tag,
       query: productsQuery,
       responses: { 200: z.array(productDto) },
+      errors: throttled,
     },
     (req, res) => {
       const { q } = parseOrThrow(productsQuery, req.query);
@@ -44,7 +67,7 @@ export function marketRoutes(market: MarketService, fairness: FairnessService): 
       tag,
       params: productIdParam,
       responses: { 200: productDto },
-      errors: { 404: ['NOT_FOUND'] },
+      errors: { ...throttled, 404: ['NOT_FOUND'] },
     },
     (req, res) => {
       const { id } = parseOrThrow(productIdParam, req.params);
@@ -61,10 +84,10 @@ export function marketRoutes(market: MarketService, fairness: FairnessService): 
       tag,
       query: candlesQuery,
       responses: { 200: z.array(candleDto) },
-      errors: { 404: ['NOT_FOUND'] },
+      errors: fromDatabase,
     },
     async (req, res) => {
-      res.json(await market.candles(parseOrThrow(candlesQuery, req.query)));
+      await sendCached(req, res, await reads.candles(parseOrThrow(candlesQuery, req.query)));
     },
   );
   declare(
@@ -77,10 +100,10 @@ export function marketRoutes(market: MarketService, fairness: FairnessService): 
       tag,
       query: ticksQuery,
       responses: { 200: z.array(tapeTickDto) },
-      errors: { 404: ['NOT_FOUND'] },
+      errors: fromDatabase,
     },
     async (req, res) => {
-      res.json(await market.ticks(parseOrThrow(ticksQuery, req.query)));
+      await sendCached(req, res, await reads.ticks(parseOrThrow(ticksQuery, req.query)));
     },
   );
   declare(
@@ -93,10 +116,10 @@ export function marketRoutes(market: MarketService, fairness: FairnessService): 
       tag,
       query: fairnessQuery,
       responses: { 200: z.array(fairnessPeriodDto) },
-      errors: { 404: ['NOT_FOUND'] },
+      errors: fromDatabase,
     },
     async (req, res) => {
-      res.json(await fairness.list(parseOrThrow(fairnessQuery, req.query)));
+      await sendCached(req, res, await reads.fairness(parseOrThrow(fairnessQuery, req.query)));
     },
   );
   return r;

@@ -22,6 +22,15 @@ export interface MarketService {
   latestTick(id: string): Tick | null;
   /** Returns the spec of a product or throws NOT_FOUND. */
   spec(id: string): ProductSpec;
+  /** Whether the bus that brings prices is connected (false while Redis is away). */
+  feedReachable(): boolean;
+  /** The clock market data is read by ("now" of candles and the tape; tests pin it). */
+  now(): number;
+  /**
+   * The largest gap between a product's ticks over the last hour while it was open (ms), as the
+   * leading simulator last said; null when it has said none.
+   */
+  feedGap(id: string): number | null;
   /**
    * Maintenance on or off (operators): stored, so a restarted simulator reads it back, and
    * announced on the bus, so the simulator stops the product's ticks and tells every client.
@@ -115,6 +124,9 @@ export async function createMarketService({
     },
     latestTick: (id) => latest.get(id) ?? state.get(id)?.last ?? null,
     spec,
+    feedGap: (id) => state.get(id)?.feedGapMaxMs ?? null,
+    feedReachable: () => bus.ready(),
+    now,
     async setMaintenance(id, m) {
       await setMaintenance(db, id, m);
       await bus.publish({

@@ -35,9 +35,91 @@ export async function operatorByName(db: Queryable, name: string): Promise<Opera
   return rows[0] ?? null;
 }
 
-export async function listOperators(db: Queryable): Promise<OperatorRow[]> {
-  const { rows } = await db.query<OperatorRow>(`SELECT ${columns} FROM operators ORDER BY id`);
+export async function operatorById(db: Queryable, id: number): Promise<OperatorRow | null> {
+  const { rows } = await db.query<OperatorRow>(`SELECT ${columns} FROM operators WHERE id = $1`, [
+    id,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** Every operator, with the count of their live sessions. */
+export async function listOperators(
+  db: Queryable,
+): Promise<(OperatorRow & { live_sessions: number })[]> {
+  const { rows } = await db.query<OperatorRow & { live_sessions: number }>(
+    `SELECT o.id, o.name, o.role, o.password_hash, o.totp_secret, o.totp_last_step, o.created_at,
+       o.disabled_at,
+       (SELECT count(*)::int FROM operator_sessions s
+        WHERE s.operator_id = o.id AND s.revoked_at IS NULL AND s.expires_at > now()) AS live_sessions
+     FROM operators o ORDER BY o.id`,
+  );
   return rows;
+}
+
+/** Every operator's name, old names that break today's rule included. */
+export async function operatorNames(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>('SELECT name FROM operators');
+  return rows.map((r) => r.name);
+}
+
+const NEW_OPERATOR_LOCK = 0x6f707300; // "ops\0"
+
+/**
+ * Makes new operators one at a time, until the transaction ends: a name is checked against the
+ * others' look (their skeletons) and inserted while no other new name can slip in between.
+ */
+export async function lockNewOperators(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [NEW_OPERATOR_LOCK]);
+}
+/**
+ * Locks the operator `id` and every active admin, in id order (so two changes never wait for
+ * each other in a cycle), and returns them. A change that waited sees the rows as the other
+ * change left them: an admin it disabled is no longer among the active ones.
+ */
+export async function lockForChange(tx: Queryable, id: number): Promise<OperatorRow[]> {
+  const { rows } = await tx.query<OperatorRow>(
+    `SELECT ${columns} FROM operators
+     WHERE id = $1 OR (role = 'admin' AND disabled_at IS NULL)
+     ORDER BY id FOR UPDATE`,
+    [id],
+  );
+  return rows;
+}
+
+export async function setOperatorDisabled(
+  tx: Queryable,
+  id: number,
+  disabled: boolean,
+): Promise<OperatorRow> {
+  const { rows } = await tx.query<OperatorRow>(
+    `UPDATE operators
+     SET disabled_at = CASE WHEN $2 THEN coalesce(disabled_at, now()) ELSE NULL END
+     WHERE id = $1 RETURNING ${columns}`,
+    [id, disabled],
+  );
+  return rows[0]!;
+}
+
+export async function setOperatorRole(
+  tx: Queryable,
+  id: number,
+  role: OperatorRole,
+): Promise<OperatorRow> {
+  const { rows } = await tx.query<OperatorRow>(
+    `UPDATE operators SET role = $2 WHERE id = $1 RETURNING ${columns}`,
+    [id, role],
+  );
+  return rows[0]!;
+}
+
+/** Ends every live session of an operator; how many there were. */
+export async function revokeOperatorSessions(db: Queryable, operatorId: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE operator_sessions SET revoked_at = now()
+     WHERE operator_id = $1 AND revoked_at IS NULL AND expires_at > now()`,
+    [operatorId],
+  );
+  return rowCount ?? 0;
 }
 
 /**
@@ -135,6 +217,51 @@ export async function auditLines(
        AND ($4::bigint IS NULL OR id < $4)
      ORDER BY id DESC LIMIT $5`,
     [q.operator ?? null, q.action ?? null, q.target ?? null, q.before ?? null, q.limit],
+  );
+  return rows;
+}
+
+export interface AccessRow {
+  id: number;
+  at: Date;
+  operator_id: number | null;
+  operator_name: string;
+  role: string;
+  kind: 'profile' | 'review_context' | 'upload';
+  user_id: number;
+  upload_id: string | null;
+  address: string;
+}
+
+/**
+ * Appends one read to the access log. An upload's user is its owner, looked up in the same
+ * statement: an upload without a row (none is served) would leave the user null, which the table
+ * refuses.
+ */
+export async function insertAccess(
+  db: Queryable,
+  a: Omit<AccessRow, 'id' | 'at' | 'user_id'> & { user_id: number | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO ops_access_log (operator_id, operator_name, role, kind, user_id, upload_id, address)
+     VALUES ($1, $2, $3, $4, coalesce($5::bigint, (SELECT owner_id FROM uploads WHERE id = $6)), $6, $7)`,
+    [a.operator_id, a.operator_name, a.role, a.kind, a.user_id, a.upload_id, a.address],
+  );
+}
+
+/** Access-log lines, newest first, by operator name and by user. */
+export async function accessLines(
+  db: Queryable,
+  q: { operator?: string; userId?: number; before?: number; limit: number },
+): Promise<AccessRow[]> {
+  const { rows } = await db.query<AccessRow>(
+    `SELECT id, at, operator_id, operator_name, role, kind, user_id, upload_id, address
+     FROM ops_access_log
+     WHERE ($1::text IS NULL OR lower(operator_name) = lower($1))
+       AND ($2::bigint IS NULL OR user_id = $2)
+       AND ($3::bigint IS NULL OR id < $3)
+     ORDER BY id DESC LIMIT $4`,
+    [q.operator ?? null, q.userId ?? null, q.before ?? null, q.limit],
   );
   return rows;
 }

@@ -2,13 +2,16 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { freeText } from '@shared/text';
 import {
+  accessLineDto,
   auditLineDto,
   newOperatorDto,
   operatorCallerDto,
   operatorDto,
+  operatorListItemDto,
   operatorSessionDto,
   pageOf,
 } from '@shared/dto';
+import { newOperatorName } from '@shared/operator-names';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { declare } from '@server/platform/http/route';
 import {
@@ -19,11 +22,27 @@ import {
 } from '@server/platform/http/operator-gate';
 import type { OperatorsService } from './operators.service';
 
-const operatorName = z
-  .string()
-  .trim()
-  .regex(/^[\p{L}\p{N}._-]{3,32}$/u, 'name: 3 to 32 letters, digits, dots, dashes or underscores');
-const newOperatorBody = z.object({ name: operatorName, role: z.enum(operatorRoles) });
+const newOperatorBody = z.object({ name: newOperatorName, role: z.enum(operatorRoles) });
+const operatorIdParam = z.object({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+const disableBody = z.object({
+  reason: freeText().trim().min(1, 'reason is required').max(500).describe('kept in the audit log'),
+});
+const roleBody = z.object({
+  role: z.enum(operatorRoles),
+  reason: freeText().trim().min(1).max(500).optional().describe('kept in the audit log'),
+});
+const accessQuery = z.object({
+  operator: freeText().trim().min(1).max(64).optional().describe("an operator's name"),
+  user: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/, 'cursor is not valid')
+    .transform(Number)
+    .optional(),
+});
 const operatorLoginBody = z.object({
   name: freeText().trim().min(1).max(64),
   password: z.string().min(1).max(200),
@@ -43,8 +62,9 @@ const auditQuery = z.object({
 const clientIp = (req: Request) => req.ip ?? 'unknown';
 
 /**
- * /api/ops/session, /api/ops/me, /api/ops/operators, /api/ops/audit: named operators sign in
- * (password and TOTP code), admins create them, and the audit log is read.
+ * /api/ops/session, /api/ops/me, /api/ops/operators, /api/ops/audit, /api/ops/access-log: named
+ * operators sign in (password and TOTP code), admins create, disable, enable and re-role them and
+ * end their sessions, and read the audit log and the access log.
  */
 export function operatorsRoutes(operators: OperatorsService, gate: OperatorGate): Router {
   const r = Router();
@@ -61,28 +81,9 @@ export function operatorsRoutes(operators: OperatorsService, gate: OperatorGate)
       responses: { 200: operatorSessionDto },
       errors: { 401: ['BAD_CREDENTIALS'], 429: ['TOO_MANY_ATTEMPTS'] },
     },
+    // The service writes the audit line of every attempt, failed ones and lock-outs too.
     async (req, res) => {
-      const answer = await operators.login(
-        parseOrThrow(operatorLoginBody, req.body),
-        clientIp(req),
-      );
-      const { operator } = answer;
-      await operators.record({
-        operator: {
-          id: Number(operator.id),
-          name: operator.name,
-          role: operator.role,
-          tokenHash: null,
-        },
-        action: 'POST /api/ops/session',
-        target: `operator=${operator.id}`,
-        before: null,
-        after: { signedIn: true },
-        reason: null,
-        address: clientIp(req),
-        status: 200,
-      });
-      res.json(answer);
+      res.json(await operators.login(parseOrThrow(operatorLoginBody, req.body), clientIp(req)));
     },
   );
   declare(
@@ -146,10 +147,82 @@ export function operatorsRoutes(operators: OperatorsService, gate: OperatorGate)
       summary: 'The named operators',
       tag,
       auth: gate('admin'),
-      responses: { 200: z.object({ items: z.array(operatorDto) }) },
+      responses: { 200: z.object({ items: z.array(operatorListItemDto) }) },
     },
     async (_req, res) => {
       res.json({ items: await operators.list() });
+    },
+  );
+  // The lifecycle of an operator (issue 33), each change audited by the gate with the state
+  // before it. The last active admin can be neither disabled nor given another role.
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const)
+    declare(
+      r,
+      {
+        method: 'post',
+        path: `/ops/operators/:id/${action}`,
+        operationId: `${action}Operator`,
+        summary: disabled
+          ? 'Disable an operator: their sessions end at once (their next request is 401), and they cannot sign in'
+          : 'Enable a disabled operator: they sign in again (their old sessions stay ended)',
+        tag,
+        auth: gate('admin'),
+        params: operatorIdParam,
+        body: disableBody,
+        responses: { 200: operatorDto },
+        errors: { 404: ['NOT_FOUND'], ...(disabled ? { 409: ['LAST_ADMIN' as const] } : {}) },
+      },
+      async (req, res) => {
+        const { id } = parseOrThrow(operatorIdParam, req.params);
+        parseOrThrow(disableBody, req.body);
+        const { before, after } = await (disabled ? operators.disable(id) : operators.enable(id));
+        noteAudit(res, { target: `operator=${id}`, before: { disabled: before.disabled } });
+        res.json(after);
+      },
+    );
+  declare(
+    r,
+    {
+      method: 'post',
+      path: '/ops/operators/:id/role',
+      operationId: 'setOperatorRole',
+      summary: 'Give an operator another role, from their next request on',
+      tag,
+      auth: gate('admin'),
+      params: operatorIdParam,
+      body: roleBody,
+      responses: { 200: operatorDto },
+      errors: { 404: ['NOT_FOUND'], 409: ['LAST_ADMIN'] },
+    },
+    async (req, res) => {
+      const { id } = parseOrThrow(operatorIdParam, req.params);
+      const { role } = parseOrThrow(roleBody, req.body);
+      const { before, after } = await operators.setRole(id, role);
+      noteAudit(res, { target: `operator=${id}`, before: { role: before.role } });
+      res.json(after);
+    },
+  );
+  declare(
+    r,
+    {
+      method: 'delete',
+      path: '/ops/operators/:id/sessions',
+      operationId: 'endOperatorSessions',
+      summary: 'End every session of an operator: they sign in again',
+      tag,
+      auth: gate('admin'),
+      params: operatorIdParam,
+      responses: { 200: z.object({ revoked: z.int() }) },
+      errors: { 404: ['NOT_FOUND'] },
+    },
+    async (req, res) => {
+      const { id } = parseOrThrow(operatorIdParam, req.params);
+      const revoked = await operators.endSessions(id);
+      noteAudit(res, { target: `operator=${id}` });
+      res.json({ revoked });
     },
   );
   declare(
@@ -166,6 +239,23 @@ export function operatorsRoutes(operators: OperatorsService, gate: OperatorGate)
     },
     async (req, res) => {
       res.json(await operators.audit(parseOrThrow(auditQuery, req.query)));
+    },
+  );
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/ops/access-log',
+      operationId: 'accessLog',
+      summary:
+        "The access log of operators' reads of personal data (profiles, review contexts, uploads), newest first, by operator and by user",
+      tag,
+      auth: gate('admin'),
+      query: accessQuery,
+      responses: { 200: pageOf(accessLineDto) },
+    },
+    async (req, res) => {
+      res.json(await operators.accessLog(parseOrThrow(accessQuery, req.query)));
     },
   );
   return r;

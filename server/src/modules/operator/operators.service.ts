@@ -1,13 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
-import type { Db } from '@infra/db';
+import type { Db, Queryable } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
-import { AppError, conflict } from '@server/platform/http/errors';
+import { operatorNameSkeleton } from '@shared/operator-names';
+import { AppError, conflict, notFound } from '@server/platform/http/errors';
 import { dummyHash, hashPassword, verifyPassword } from '@server/platform/passwords';
 import type { CheckLimiter } from '@server/platform/check-limiter';
 import type { Limiter } from '@server/platform/rate-limit';
 import { addressKey } from '@server/platform/rate-limit';
-import type { AuditEntry, OperatorCaller, OperatorRole } from '@server/platform/http/operator-gate';
+import type {
+  AuditEntry,
+  OperatorCaller,
+  OperatorRole,
+  PersonalDataRead,
+} from '@server/platform/http/operator-gate';
 import * as repo from './operators.repo';
 
 /** Operator sign-in throttles: wrong attempts per name, attempts per client address. */
@@ -44,6 +50,15 @@ const present = (o: repo.OperatorRow): OperatorView => ({
 });
 
 /**
+ * Why a sign-in failed, for the audit log only (the answer is BAD_CREDENTIALS for all of them):
+ * a wrong code after the right password says the password is known to someone.
+ */
+type SignInFailure = 'unknown_name' | 'password' | 'disabled' | 'code' | 'code_used' | 'locked';
+
+const lastAdmin = () =>
+  conflict('LAST_ADMIN', 'The last active admin cannot be disabled or given another role');
+
+/**
  * Named operators (issue 20): created by an admin or the service token with a generated password
  * and TOTP secret, shown once; signed in with name, password and a current TOTP code, each code
  * good for one sign-in; sessions of their own (12 h), apart from traders'. Also the audit log.
@@ -58,23 +73,86 @@ export function createOperatorsService(
   },
   issuer = 'Trading console',
 ) {
+  /**
+   * One audit line of a sign-in attempt: the operator whose name was given (or `unknown`, role
+   * `none`, when nobody has it), the name as typed, and what came of it. Never the password or
+   * the code.
+   */
+  const signInLine = (
+    operator: repo.OperatorRow | null,
+    tried: string,
+    address: string,
+    status: number,
+    after: Record<string, unknown>,
+  ) =>
+    repo.insertAudit(db, {
+      operator_id: operator?.id ?? null,
+      operator_name: operator?.name ?? 'unknown',
+      role: operator?.role ?? 'none',
+      action: 'POST /api/ops/session',
+      target: `${operator ? `operator=${operator.id} ` : ''}name=${tried}`,
+      before: null,
+      after,
+      reason: null,
+      address,
+      status,
+    });
+
+  /**
+   * Changes one operator under the lock of `lockForChange` (that operator and every active admin),
+   * refusing a change that would leave no active admin.
+   */
+  const change = (
+    id: number,
+    removesAdmin: (o: repo.OperatorRow) => boolean,
+    apply: (tx: Queryable, o: repo.OperatorRow) => Promise<repo.OperatorRow>,
+  ) =>
+    db.transaction(async (tx) => {
+      const locked = await repo.lockForChange(tx, id);
+      const before = locked.find((o) => o.id === id);
+      if (!before) throw notFound('No such operator');
+      const admins = locked.filter((o) => o.role === 'admin' && o.disabled_at === null);
+      if (removesAdmin(before) && admins.every((o) => o.id === id)) throw lastAdmin();
+      const after = await apply(tx, before);
+      return { before: present(before), after: present(after) };
+    });
+  const isActiveAdmin = (o: repo.OperatorRow) => o.role === 'admin' && o.disabled_at === null;
+
   return {
+    /**
+     * A new operator with a generated password and TOTP secret. The name (already a slug, not a
+     * reserved one: the route's schema) must not look like any operator's (its skeleton):
+     * `ACCOUNT_TAKEN` otherwise, checked and inserted under a lock so two look-alikes sent at
+     * once cannot both pass.
+     */
     async create(input: { name: string; role: OperatorRole }) {
       const password = randomBytes(12).toString('base64url');
       const totpSecret = generateSecret();
+      const passwordHash = await hashPassword(password);
+      const skeleton = operatorNameSkeleton(input.name);
       let row: repo.OperatorRow | null;
       try {
-        row = await repo.insertOperator(db, {
-          name: input.name,
-          role: input.role,
-          passwordHash: await hashPassword(password),
-          totpSecret,
+        row = await db.transaction(async (tx) => {
+          await repo.lockNewOperators(tx);
+          const names = await repo.operatorNames(tx);
+          if (names.some((n) => operatorNameSkeleton(n) === skeleton)) return null;
+          return repo.insertOperator(tx, {
+            name: input.name,
+            role: input.role,
+            passwordHash,
+            totpSecret,
+          });
         });
       } catch (err) {
         if (pgErrorCode(err) !== '23505') throw err;
         row = null;
       }
-      if (!row) throw conflict('ACCOUNT_TAKEN', 'An operator has this name', 'name');
+      if (!row)
+        throw conflict(
+          'ACCOUNT_TAKEN',
+          'An operator has this name, or one that looks like it',
+          'name',
+        );
       return {
         operator: present(row),
         password,
@@ -83,33 +161,70 @@ export function createOperatorsService(
       };
     },
 
-    list: async () => (await repo.listOperators(db)).map(present),
+    list: async () =>
+      (await repo.listOperators(db)).map((o) => ({
+        ...present(o),
+        liveSessions: o.live_sessions,
+      })),
 
     /**
      * The same answer for an unknown name, a wrong password and a wrong or used code, after the
-     * same work; throttled per address and per name before anything is checked.
+     * same work; throttled per address and per name before anything is checked. Every attempt
+     * is a line of the audit log, and so is each lock-out it causes: the name's (the wrong
+     * attempt that fills its limit) and the address's (its first refused attempt; the refusals
+     * after it are not written, so a flood from one address cannot flood the log).
      */
     async login(input: { name: string; password: string; code: string }, ip: string) {
-      if (!(await limits.perAddress.hit(addressKey(ip)))) throw tooManyAttempts();
+      const used = await limits.perAddress.spend(addressKey(ip));
+      if (used > limits.perAddress.points) {
+        if (used === limits.perAddress.points + 1)
+          await signInLine(await repo.operatorByName(db, input.name), input.name, ip, 429, {
+            signedIn: false,
+            lockedOut: 'address',
+          });
+        throw tooManyAttempts();
+      }
       const operator = await repo.operatorByName(db, input.name);
-      const ok = await limits.perName.run(input.name.toLowerCase(), async () => {
-        const passwordOk = await verifyPassword(
-          operator?.password_hash ?? (await dummyHash()),
-          input.password,
-        );
-        if (!operator || !passwordOk || operator.disabled_at) return false;
-        const result = await verifyTotp({
-          secret: operator.totp_secret,
-          token: input.code,
-          epochTolerance: TOTP_STEP_S,
-        });
-        if (!result.valid) return false;
-        const step = Math.floor(Date.now() / 1000 / TOTP_STEP_S) + (result.delta ?? 0);
-        return repo.useTotpStep(db, operator.id, step);
-      });
-      if (ok === null) throw tooManyAttempts();
-      if (!ok || !operator)
+      let failure: SignInFailure = 'unknown_name';
+      const fail = (why: SignInFailure) => {
+        failure = why;
+        return false;
+      };
+      let lockedOut = false;
+      const ok = await limits.perName.run(
+        input.name.toLowerCase(),
+        async () => {
+          const passwordOk = await verifyPassword(
+            operator?.password_hash ?? (await dummyHash()),
+            input.password,
+          );
+          if (!operator) return false;
+          if (!passwordOk) return fail('password');
+          if (operator.disabled_at) return fail('disabled');
+          const result = await verifyTotp({
+            secret: operator.totp_secret,
+            token: input.code,
+            epochTolerance: TOTP_STEP_S,
+          });
+          if (!result.valid) return fail('code');
+          const step = Math.floor(Date.now() / 1000 / TOTP_STEP_S) + (result.delta ?? 0);
+          if (await repo.useTotpStep(db, operator.id, step)) return true;
+          return fail('code_used');
+        },
+        () => {
+          lockedOut = true;
+        },
+      );
+      if (ok === null) {
+        await signInLine(operator, input.name, ip, 429, { signedIn: false, failure: 'locked' });
+        throw tooManyAttempts();
+      }
+      if (!ok || !operator) {
+        await signInLine(operator, input.name, ip, 401, { signedIn: false, failure });
+        if (lockedOut)
+          await signInLine(operator, input.name, ip, 429, { signedIn: false, lockedOut: 'name' });
         throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong name, password or code');
+      }
       const token = randomBytes(32).toString('base64url');
       const expiresAt = await repo.insertOperatorSession(
         db,
@@ -117,7 +232,56 @@ export function createOperatorsService(
         operator.id,
         OPERATOR_SESSION_TTL_MS,
       );
+      await repo.insertAudit(db, {
+        operator_id: operator.id,
+        operator_name: operator.name,
+        role: operator.role,
+        action: 'POST /api/ops/session',
+        target: `operator=${operator.id}`,
+        before: null,
+        after: { signedIn: true },
+        reason: null,
+        address: ip,
+        status: 200,
+      });
       return { token, operator: present(operator), expiresAt: expiresAt.getTime() };
+    },
+
+    /**
+     * Disables an operator and ends their sessions at once, in one transaction: their next
+     * request is 401, and enabling them later does not bring those sessions back. The last
+     * active admin cannot be disabled (409 LAST_ADMIN).
+     */
+    disable: (id: number) =>
+      change(id, isActiveAdmin, async (tx, o) => {
+        const after = await repo.setOperatorDisabled(tx, o.id, true);
+        await repo.revokeOperatorSessions(tx, o.id);
+        return after;
+      }),
+
+    /** Lets a disabled operator sign in again (with their own password and code). */
+    enable: (id: number) =>
+      change(
+        id,
+        () => false,
+        (tx, o) => repo.setOperatorDisabled(tx, o.id, false),
+      ),
+
+    /**
+     * Gives an operator another role, from their next request on (every request reads the role).
+     * The last active admin keeps theirs (409 LAST_ADMIN).
+     */
+    setRole: (id: number, role: OperatorRole) =>
+      change(
+        id,
+        (o) => isActiveAdmin(o) && role !== 'admin',
+        (tx, o) => repo.setOperatorRole(tx, o.id, role),
+      ),
+
+    /** Ends every live session of an operator (a lost laptop); how many were ended. */
+    async endSessions(id: number) {
+      if (!(await repo.operatorById(db, id))) throw notFound('No such operator');
+      return repo.revokeOperatorSessions(db, id);
     },
 
     async authenticate(token: string): Promise<OperatorCaller | null> {
@@ -144,6 +308,44 @@ export function createOperatorsService(
         address: e.address,
         status: e.status,
       });
+    },
+
+    /** Appends one read of personal data to the access log (append-only in the database). */
+    async recordRead(r: PersonalDataRead): Promise<void> {
+      await repo.insertAccess(db, {
+        operator_id: r.operator.id,
+        operator_name: r.operator.name,
+        role: r.operator.role,
+        kind: r.kind,
+        user_id: r.kind === 'upload' ? null : r.userId,
+        upload_id: r.kind === 'upload' ? r.uploadId : null,
+        address: r.address,
+      });
+    },
+
+    /** The access log, newest first, by operator name and by user. */
+    async accessLog(q: { operator?: string; user?: number; cursor?: number; limit: number }) {
+      const rows = await repo.accessLines(db, {
+        operator: q.operator,
+        userId: q.user,
+        before: q.cursor,
+        limit: q.limit + 1,
+      });
+      const page = rows.slice(0, q.limit);
+      return {
+        items: page.map((r) => ({
+          id: String(r.id),
+          at: r.at.getTime(),
+          operator: r.operator_name,
+          operatorId: r.operator_id === null ? null : String(r.operator_id),
+          role: r.role,
+          kind: r.kind,
+          userId: String(r.user_id),
+          uploadId: r.upload_id,
+          address: r.address,
+        })),
+        nextCursor: rows.length > q.limit ? String(page.at(-1)!.id) : null,
+      };
     },
 
     async audit(q: {

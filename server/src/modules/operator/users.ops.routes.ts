@@ -5,7 +5,14 @@ import { freeText } from '@shared/text';
 import { dayStart } from '@server/platform/clock';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { declare } from '@server/platform/http/route';
-import { noteAudit, type OperatorGate } from '@server/platform/http/operator-gate';
+import { notFound } from '@server/platform/http/errors';
+import {
+  noteAudit,
+  operatorOf,
+  readsAnyUser,
+  type AccessLogWriter,
+  type OperatorGate,
+} from '@server/platform/http/operator-gate';
 import type { LiveFigures } from '@server/platform/process-reports';
 import type { AuthService } from '../auth/auth.service';
 import type { KycService } from '../kyc/kyc.service';
@@ -20,8 +27,10 @@ const userSearchQuery = z.object({
 });
 
 /**
- * /api/ops/users (support: find a user, see their account at a glance, end their sessions) and
- * /api/ops/dashboard (admin: the house's live real-money position and the review backlog).
+ * /api/ops/users (support: find a user, see their account at a glance, end their sessions; a
+ * reviewer: the context of a user under review) and /api/ops/dashboard (admin: the house's live
+ * real-money position and the review backlog). Every profile and review context an operator is
+ * shown is recorded in the access log before it is sent (issue 33).
  */
 export function usersOpsRoutes(deps: {
   auth: AuthService;
@@ -29,13 +38,23 @@ export function usersOpsRoutes(deps: {
   orders: OrdersService;
   kyc: KycService;
   gate: OperatorGate;
+  accessLog: AccessLogWriter;
   /** The processes' live figures (platform/process-reports.ts). */
   live: { figures: () => LiveFigures };
   /** PLATFORM_UTC_OFFSET_MINUTES: where "today" starts. */
   offsetMinutes: number;
   now?: () => number;
 }): Router {
-  const { auth, wallet, orders, kyc, gate } = deps;
+  const { auth, wallet, orders, kyc, gate, accessLog } = deps;
+  /** Whether the user has a deposit, withdrawal or identity check in the review queues. */
+  const underReview = async (userId: number) =>
+    (
+      await Promise.all([
+        wallet.deposits.pendingCount(userId),
+        wallet.withdrawals.pendingCount(userId),
+        kyc.pendingCount(userId),
+      ])
+    ).some((n) => n > 0);
   const now = deps.now ?? Date.now;
   const r = Router();
   const tag = 'Operators';
@@ -72,6 +91,12 @@ export function usersOpsRoutes(deps: {
     async (req, res) => {
       const { id } = parseOrThrow(userIdParam, req.params);
       const user = await auth.opsUser(id);
+      await accessLog.recordRead({
+        operator: operatorOf(res.locals),
+        kind: 'profile',
+        userId: id,
+        address: req.ip ?? '',
+      });
       const [balances, orderPage, deposits, withdrawals, ledger, sessions] = await Promise.all([
         wallet.summary(id),
         orders.list(id, { mode: 'real', limit: 20 }),
@@ -98,7 +123,7 @@ export function usersOpsRoutes(deps: {
       path: '/ops/users/:id/review-context',
       operationId: 'opsReviewContext',
       summary:
-        "What a reviewer weighs beside a deposit or withdrawal: the user's identity state, balances, recent deposits, withdrawals and ledger entries",
+        "What a reviewer weighs beside a deposit or withdrawal: the user's identity state, balances, recent deposits, withdrawals and ledger entries. A reviewer gets it only while the user has a deposit, withdrawal or identity check pending (404 otherwise, as for an unknown user); roles that read any profile, always",
       tag,
       auth: gate('reviews'),
       params: userIdParam,
@@ -107,7 +132,17 @@ export function usersOpsRoutes(deps: {
     },
     async (req, res) => {
       const { id } = parseOrThrow(userIdParam, req.params);
+      const operator = operatorOf(res.locals);
+      // A reviewer reads a user's data through their work only: 404 alike for a user with
+      // nothing pending and an unknown one, so probing ids tells a reviewer nothing.
+      if (!readsAnyUser(operator) && !(await underReview(id))) throw notFound('No such user');
       const user = await auth.opsUser(id);
+      await accessLog.recordRead({
+        operator,
+        kind: 'review_context',
+        userId: id,
+        address: req.ip ?? '',
+      });
       const [balances, deposits, withdrawals, ledger] = await Promise.all([
         wallet.summary(id),
         wallet.deposits.list(id, { limit: 10 }),

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { winPayout } from '@shared/orders';
-import { SETTLE_GRACE_MS, settle, type ExitView, type OrderTerms } from './exit-rule';
+import {
+  SETTLE_GRACE_MS,
+  TAPE_BACKSTOP_MS,
+  settle,
+  type ExitView,
+  type OrderTerms,
+} from './exit-rule';
 
 const MAX_DELAY = 3000;
 type T = { seq: number; ts: number; price: number };
@@ -38,6 +44,8 @@ function view(o: OrderTerms, tape: T[], nowMs: number): ExitView {
     exit: atOrBefore[0] ?? null,
     tapeFinal: recorded.some((t) => t.ts > o.expiresMs),
     sinceExpiryMs: nowMs - o.expiresMs,
+    // No simulator left: the grace decides (entry-rule.test.ts covers a live, late tape).
+    feedLive: false,
   };
 }
 
@@ -94,28 +102,57 @@ describe('settlement exit rule', () => {
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: false, sinceExpiryMs: 500 },
+        {
+          exit: { seq: 1, ts: 9_900, price: 101 },
+          tapeFinal: false,
+          sinceExpiryMs: 500,
+          feedLive: false,
+        },
         MAX_DELAY,
       ),
     ).toEqual({ final: false });
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: true, sinceExpiryMs: 500 },
+        {
+          exit: { seq: 1, ts: 9_900, price: 101 },
+          tapeFinal: true,
+          sinceExpiryMs: 500,
+          feedLive: false,
+        },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
     expect(
       settle(
         o,
-        { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: false, sinceExpiryMs: 2000 },
+        {
+          exit: { seq: 1, ts: 9_900, price: 101 },
+          tapeFinal: false,
+          sinceExpiryMs: 2000,
+          feedLive: false,
+        },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
   });
+  it('while a simulator lives, waits for the tape however late it is, up to the backstop', () => {
+    const late = { exit: { seq: 1, ts: 9_900, price: 101 }, tapeFinal: false, feedLive: true };
+    expect(settle(o, { ...late, sinceExpiryMs: 2000 }, MAX_DELAY)).toEqual({ final: false });
+    expect(settle(o, { ...late, sinceExpiryMs: TAPE_BACKSTOP_MS - 1 }, MAX_DELAY)).toEqual({
+      final: false,
+    });
+    expect(settle(o, { ...late, sinceExpiryMs: TAPE_BACKSTOP_MS }, MAX_DELAY)).toMatchObject({
+      status: 'won',
+    });
+  });
   it('pays stake + stake × rate on a win, nothing on a loss, the stake on a draw or void', () => {
     const at = (price: number, ts = 10_000) =>
-      settle(o, { exit: { seq: 1, ts, price }, tapeFinal: true, sinceExpiryMs: 0 }, MAX_DELAY);
+      settle(
+        o,
+        { exit: { seq: 1, ts, price }, tapeFinal: true, sinceExpiryMs: 0, feedLive: true },
+        MAX_DELAY,
+      );
     expect(at(101)).toMatchObject({ status: 'won', payout: 18_500 });
     expect(at(99)).toMatchObject({ status: 'lost', payout: 0 });
     expect(at(100)).toMatchObject({ status: 'draw', payout: 10_000 });
@@ -128,11 +165,18 @@ describe('settlement exit rule', () => {
     expect(
       settle(
         { ...o, direction: 'down' },
-        { exit: { seq: 1, ts: 10_000, price: 99 }, tapeFinal: true, sinceExpiryMs: 0 },
+        {
+          exit: { seq: 1, ts: 10_000, price: 99 },
+          tapeFinal: true,
+          sinceExpiryMs: 0,
+          feedLive: true,
+        },
         MAX_DELAY,
       ),
     ).toMatchObject({ status: 'won' });
-    expect(settle(o, { exit: null, tapeFinal: true, sinceExpiryMs: 0 }, MAX_DELAY)).toMatchObject({
+    expect(
+      settle(o, { exit: null, tapeFinal: true, sinceExpiryMs: 0, feedLive: true }, MAX_DELAY),
+    ).toMatchObject({
       status: 'void',
     });
   });

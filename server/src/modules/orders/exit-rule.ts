@@ -15,6 +15,11 @@ export interface ExitView {
   tapeFinal: boolean;
   /** Milliseconds since expiry by the database clock. */
   sinceExpiryMs: number;
+  /**
+   * Whether a simulator holds a live lease (it is writing the tape): an incomplete tape is then
+   * late, not final, and the grace does not decide on it (`graceOver`).
+   */
+  feedLive: boolean;
 }
 
 export interface OrderTerms {
@@ -39,14 +44,31 @@ export type Settlement =
 export const SETTLE_GRACE_MS = 2000;
 
 /**
+ * However live the feed says it is, an exit or entry still undecided this long after its time is
+ * decided on the tape as recorded (a simulator that renews its lease but cannot write its tape).
+ */
+export const TAPE_BACKSTOP_MS = 30_000;
+
+/**
+ * Whether an order may be decided on a tape that is not final through its time, `sinceMs` after
+ * that time: once the grace has passed with no simulator holding a live lease (the feed is gone:
+ * nothing more will be written), or once the backstop has passed. While a simulator leads, a
+ * late tape only delays the decision: no load on the api or the database can make an order be
+ * decided on ticks that are merely late (docs/FAIRNESS.md, Voids).
+ */
+export function graceOver(sinceMs: number, feedLive: boolean): boolean {
+  return sinceMs >= TAPE_BACKSTOP_MS || (!feedLive && sinceMs >= SETTLE_GRACE_MS);
+}
+
+/**
  * DECISIONS.md, Timed orders: the exit is the last tick at or before expiry; it is final once the
  * tape through the expiry is (a later tick is recorded, or the tape's watermark reached it) or
- * the grace has passed. An exit older than expiry − max feed delay
+ * the grace is over (`graceOver`: the feed is gone). An exit older than expiry − max feed delay
  * (or none at all) means the feed stalled: the order is void and the stake refunded. Up wins
  * above the entry, down below it; equal is a draw (stake refunded). A win pays stake + stake × rate.
  */
 export function settle(o: OrderTerms, view: ExitView, maxFeedDelayMs: number): Settlement {
-  if (!view.tapeFinal && view.sinceExpiryMs < SETTLE_GRACE_MS) return { final: false };
+  if (!view.tapeFinal && !graceOver(view.sinceExpiryMs, view.feedLive)) return { final: false };
   const { exit } = view;
   if (!exit || exit.ts < o.expiresMs - maxFeedDelayMs) {
     return { final: true, status: 'void', payout: o.amount, exit, voidReason: 'FEED_STALE' };

@@ -291,6 +291,34 @@ export async function openExposure(
 }
 
 /** Real-money activity: placements since `recent`, and the house's result on orders settled since `dayStart`. */
+/**
+ * Orders settled since `since` per product, real and practice together (the feed is one for
+ * both), with the voids among them by reason: the operators' void rate.
+ */
+export async function voidsSince(
+  db: Queryable,
+  since: Date,
+): Promise<Map<string, { settled: number; feedStale: number; noEntryTick: number }>> {
+  const { rows } = await db.query<{
+    product_id: string;
+    settled: number;
+    feed_stale: number;
+    no_entry_tick: number;
+  }>(
+    `SELECT product_id, count(*)::int AS settled,
+            count(*) FILTER (WHERE void_reason = 'FEED_STALE')::int AS feed_stale,
+            count(*) FILTER (WHERE void_reason = 'NO_ENTRY_TICK')::int AS no_entry_tick
+     FROM orders WHERE settled_at >= $1 GROUP BY product_id`,
+    [since],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.product_id,
+      { settled: r.settled, feedStale: r.feed_stale, noEntryTick: r.no_entry_tick },
+    ]),
+  );
+}
+
 export async function realActivity(
   db: Queryable,
   recent: Date,

@@ -8,13 +8,23 @@ import { requireUser, sessionOf } from '@server/platform/http/auth';
 import { declare } from '@server/platform/http/route';
 import type { AuthService } from '../auth/auth.service';
 import type { OrdersService } from './orders.service';
+import type { TokenBuckets } from '@server/platform/token-bucket';
+import { throttledPlacement } from './order-throttle';
 
 const orderIdParam = z.object({ id: z.string().regex(/^\d{1,18}$/, 'order id is a number') });
 
-/** /api/orders: thin: validate → authorise → service → present. */
-export function ordersRoutes(auth: AuthService, orders: OrdersService): Router {
+/**
+ * /api/orders: thin: validate → authorise → service → present. Placements pass the user's
+ * throttle first (`throttle`: ORDER_BURST / ORDER_RATE; none when off).
+ */
+export function ordersRoutes(
+  auth: AuthService,
+  orders: OrdersService,
+  throttle: TokenBuckets | null = null,
+): Router {
   const r = Router();
   const user = requireUser(auth);
+  const place = throttledPlacement(orders, throttle);
   const tag = 'Orders';
   declare(
     r,
@@ -38,11 +48,12 @@ export function ordersRoutes(auth: AuthService, orders: OrdersService): Router {
           'QUOTE_STALE',
           'RATE_CHANGED',
         ],
+        429: ['RATE_LIMITED'],
       },
     },
     async (req, res) => {
       const key = parseIdempotencyKey(req.headers['idempotency-key']);
-      const answer = await orders.place(
+      const answer = await place(
         sessionOf(res.locals).userId,
         parseOrThrow(placeOrderBody, req.body),
         key,

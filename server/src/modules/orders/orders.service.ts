@@ -5,9 +5,17 @@ import {
   type PlaceOrderBody,
   type TradeMode,
 } from '@shared/orders';
+import type { ErrorCode } from '@shared/errors';
 import { unitsToPrice } from '@shared/price';
 import type { Db } from '@infra/db';
-import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
+import { storedAnswer } from '@server/platform/idempotency';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  notFound,
+  unavailable,
+} from '@server/platform/http/errors';
 import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
@@ -101,6 +109,9 @@ export function createOrdersService(d: OrdersDeps) {
     if (product.status === 'closed') throw conflict('MARKET_CLOSED', 'The market is closed');
     if (body.rate !== undefined && rateToBp(body.rate) !== rateToBp(rung.rate))
       throw conflict('RATE_CHANGED', `The rate is now ${rung.rate}`, 'rate');
+    // Prices come over the bus: with it away (Redis down), an outage to wait out, not a stale quote.
+    if (!d.market.feedReachable())
+      throw unavailable('Prices are out of reach; please try again shortly', 2000);
     const quote = d.market.latestTick(spec.id);
     if (!quote || now() - quote.ts > d.maxFeedDelayMs)
       throw conflict('QUOTE_STALE', 'No fresh price; try again');
@@ -137,9 +148,10 @@ export function createOrdersService(d: OrdersDeps) {
      * last minute, and the house's result on orders settled since `dayStart`.
      */
     async dashboard(dayStart: Date) {
-      const [exposure, activity] = await Promise.all([
+      const [exposure, activity, voids] = await Promise.all([
         repo.openExposure(d.db),
         repo.realActivity(d.db, new Date(now() - 60_000), dayStart),
+        repo.voidsSince(d.db, new Date(now() - 3_600_000)),
       ]);
       const products = new Map<string, { up: Side; down: Side }>();
       for (const r of exposure) {
@@ -154,6 +166,16 @@ export function createOrdersService(d: OrdersDeps) {
         exposure: [...products].map(([productId, sides]) => ({ productId, ...sides })),
         placementsLastMinute: activity.placements,
         housePnlToday: activity.houseResult,
+        // Every product, so a quiet one shows its feed too (DECISIONS.md, Voids stay rare).
+        feed: d.market.products().map((p) => {
+          const v = voids.get(p.id);
+          return {
+            productId: p.id,
+            largestGapMs: d.market.feedGap(p.id),
+            settled: v?.settled ?? 0,
+            voids: { FEED_STALE: v?.feedStale ?? 0, NO_ENTRY_TICK: v?.noEntryTick ?? 0 },
+          };
+        }),
       };
     },
 
@@ -174,6 +196,18 @@ export function createOrdersService(d: OrdersDeps) {
         if (err instanceof AppError) d.metrics?.refusals.inc({ code: err.code, mode: body.mode });
         throw err;
       }
+    },
+
+    /**
+     * The stored answer of an earlier placement with this Idempotency-Key (the request a
+     * throttle refused may be a retry of it), or null. The same request hash as `place` records.
+     */
+    stored: (userId: number, body: PlaceOrderBody, key: string) =>
+      storedAnswer<Order>(d.db, { userId, key, request: body }),
+
+    /** Counts a refusal decided outside `place` (the throttle), beside `place`'s own. */
+    refused(code: ErrorCode, mode: TradeMode): void {
+      d.metrics?.refusals.inc({ code, mode });
     },
 
     async get(userId: number, id: number): Promise<Order> {

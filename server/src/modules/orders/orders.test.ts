@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@shared/content';
 import type { Order } from '@shared/orders';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '@tests/support/api';
 import {
   backdateOrder,
   fund,
@@ -19,12 +19,16 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
   let api: TestApi;
   beforeAll(async () => {
     t = await openTestDb(kind);
-    api = await buildTestApi(t.db);
+    // The order throttle off: these tests send one user's orders 50 at once to test the ledger
+    // and the placement queue; the throttle has its own tests (order-throttle.test.ts).
+    api = await buildTestApi(t.db, { env: { ORDER_RATE: 'off' } });
     // Products open, as on a weekday afternoon; ticks below are fresh by the real clock.
     await publishMarket(api.bus, {
       BTCUSDT: 'open',
       ETHUSDT: 'open',
       SOLUSDT: 'open',
+      DOGEUSDT: 'open',
+      XRPUSDT: 'open',
       EURUSD: 'open',
       US500: 'closed',
       XAUUSD: 'maintenance',
@@ -362,5 +366,78 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
     expect(announced.map((e) => (e.payload as { id: string }).id).sort()).toEqual(
       results.map((m) => m.id).sort(),
     );
+
+    // The operators' dashboard counts the void against its product's feed.
+    const board = (
+      await api.http
+        .get('/api/ops/dashboard')
+        .set({ authorization: `Bearer ${OPERATOR_TOKEN}` })
+        .expect(200)
+    ).body as { feed: { productId: string; settled: number; voids: Record<string, number> }[] };
+    expect(board.feed.find((f) => f.productId === 'SOLUSDT')).toMatchObject({
+      settled: 4,
+      voids: { FEED_STALE: 1, NO_ENTRY_TICK: 0 },
+    });
+    expect(board.feed).toHaveLength(12);
+  });
+  it('while a simulator leads, a late tape delays a settlement and never voids it; once none leads, the grace decides', async () => {
+    const u = await funded(100_000);
+    // A fresh quote on the bus only: the tape (DOGEUSDT's and XRPUSDT's are this test's alone)
+    // holds just the ticks written below, in time order, as a simulator writes it.
+    const quote = async (id: string, price: string) => {
+      await api.bus.publish({ type: 'tick', tick: { id, seq: 1, ts: Date.now(), price } });
+      await new Promise((r) => setTimeout(r, 5)); // the in-process bus delivers in a microtask
+    };
+    const place = async (productId: string) =>
+      (
+        (
+          await api.http
+            .post('/api/orders')
+            .set(u.auth)
+            .send(order({ direction: 'up', productId }))
+            .expect(201)
+        ).body as Order
+      ).id;
+    const get = async (oid: string) =>
+      (await api.http.get(`/api/orders/${oid}`).set(u.auth).expect(200)).body as Order;
+    // Expired 10 s ago, five times the grace: its entry is on the tape, but the tape's last
+    // tick before expiry is 5 s older than it, and the watermark lags behind the expiry.
+    await quote('DOGEUSDT', '200.00000');
+    const oid = await place('DOGEUSDT');
+    const { acceptedMs, expiresMs } = await backdateOrder(t.db, oid, 40_000);
+    await recordTick(t.db, 'DOGEUSDT', 20_000_000, acceptedMs + 100);
+    await recordTick(t.db, 'DOGEUSDT', 20_000_100, expiresMs - 5000);
+    try {
+      // A simulator holds the lease, but its writes are late (a busy database).
+      await t.db.query(
+        `UPDATE sim_lease SET holder = 'late-writer', epoch = epoch + 1,
+                expires_at = now() + interval '1 minute' WHERE id = 1`,
+      );
+      await t.db.query('UPDATE tape_watermark SET through_ms = $1', [expiresMs - 4000]);
+      const worker = await stoppedWorker(t.db, api);
+      expect(await get(oid)).toMatchObject({ status: 'open', entry: { price: '200.00000' } });
+      expect(await worker.settleBatch()).toBe(0);
+
+      // The late ticks arrive: the exit is the one just before expiry, a win, not a void.
+      await recordTick(t.db, 'DOGEUSDT', 20_000_900, expiresMs - 100);
+      await advanceWatermark(t.db, expiresMs + 1);
+      expect(await worker.settleBatch()).toBe(1);
+      expect(await get(oid)).toMatchObject({ status: 'won', exit: { price: '200.00900' } });
+
+      // No simulator leads any more: after the grace the tape as it stands decides (a void).
+      await quote('XRPUSDT', '6.0000');
+      const gone = await place('XRPUSDT');
+      const late = await backdateOrder(t.db, gone, 40_000);
+      await recordTick(t.db, 'XRPUSDT', 60_000, late.acceptedMs + 100);
+      await t.db.query('UPDATE tape_watermark SET through_ms = $1', [late.expiresMs - 4000]);
+      await worker.entryBatch();
+      expect(await worker.settleBatch()).toBe(0); // the lease is still live
+      await t.db.query("UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1");
+      expect(await worker.settleBatch()).toBe(1);
+      expect(await get(gone)).toMatchObject({ status: 'void', voidReason: 'FEED_STALE' });
+      expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+    } finally {
+      await t.db.query("UPDATE sim_lease SET holder = '', expires_at = 'epoch' WHERE id = 1");
+    }
   });
 });

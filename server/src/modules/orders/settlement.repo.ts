@@ -1,4 +1,5 @@
 import type { Queryable } from '@infra/db';
+import { TAPE_BACKSTOP_MS } from './exit-rule';
 import { columns, type OrderRow } from './orders.repo';
 
 /**
@@ -10,27 +11,44 @@ import { columns, type OrderRow } from './orders.repo';
 /** An open order with an entry, due by the database clock (`o`: orders). */
 const dueOrder = `o.status = 'open' AND o.expires_at <= now() AND o.entry_seq IS NOT NULL`;
 
+/** Whether a simulator holds a live lease, so the tape is still being written (exit-rule.ts). */
+const feedLive = `EXISTS (SELECT 1 FROM sim_lease l WHERE l.expires_at > now())`;
+
+/** The database clock in epoch ms. */
+const nowMs = `floor(extract(epoch FROM now()) * 1000)::bigint`;
+
+/** `graceOver` of exit-rule.ts in SQL, for a time `at` (epoch ms) and the grace `graceMs`. */
+const graceOver = (at: string, graceMs: string) =>
+  `(${nowMs} >= ${at} + ${TAPE_BACKSTOP_MS}
+    OR (${nowMs} >= ${at} + ${graceMs}::bigint AND NOT ${feedLive}))`;
+
 /**
  * Whether a due order's exit can be decided now: the tape's watermark (in a CTE `mark`) is at or
  * past its expiry, a tick after the expiry is recorded (the product's newest tick, one index
  * lookup: an EXISTS here may become a join that reads every tick of the product for every
- * order), or the grace (`graceMs`, a parameter) has passed.
+ * order), or the grace (`graceMs`, a parameter) is over.
  */
 const exitDecidable = (graceMs: string) =>
   `(o.expires_ms <= (SELECT through_ms FROM mark)
     OR o.expires_ms < (SELECT max(a.ts) FROM ticks a WHERE a.product_id = o.product_id)
-    OR now() >= o.expires_at + make_interval(secs => ${graceMs}::double precision / 1000))`;
+    OR ${graceOver('o.expires_ms', graceMs)})`;
 
 /** An open order still without an entry (`o`: orders). */
 const awaitingEntry = `o.status = 'open' AND o.entry_seq IS NULL`;
 
+/** The end of an order's entry window: acceptance + the max feed delay, at most the duration. */
+const entryWindowEnd = (maxFeedDelayMs: string) =>
+  `(o.accepted_ms + least(${maxFeedDelayMs}::bigint, o.duration * 1000))`;
+
 /**
- * Whether such an order's entry can be decided now: a tick after its acceptance is recorded, or
- * the window (`maxFeedDelayMs`, at most the duration) and the grace (`graceMs`) have passed.
+ * Whether such an order's entry can be decided now: a tick after its acceptance is recorded, the
+ * tape's watermark (CTE `mark`) has passed the window (`maxFeedDelayMs`, at most the duration),
+ * or the grace (`graceMs`) after the window is over.
  */
 const entryDecidable = (maxFeedDelayMs: string, graceMs: string) =>
   `((SELECT max(t.ts) FROM ticks t WHERE t.product_id = o.product_id) > o.accepted_ms
-    OR floor(extract(epoch FROM now()) * 1000) >= o.accepted_ms + least(${maxFeedDelayMs}::bigint, o.duration * 1000) + ${graceMs}::bigint)`;
+    OR (SELECT through_ms FROM mark) >= ${entryWindowEnd(maxFeedDelayMs)}
+    OR ${graceOver(entryWindowEnd(maxFeedDelayMs), graceMs)})`;
 
 /**
  * Whether any entry or exit can be decided now, without claiming or locking anything: one
@@ -66,6 +84,7 @@ export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'ent
   x_price: number | null;
   tape_final: boolean;
   since_expiry_ms: number;
+  feed_live: boolean;
 }
 
 /**
@@ -94,7 +113,8 @@ export async function claimDue(tx: Queryable, limit: number, graceMs: number): P
      SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
             (due.expires_ms <= (SELECT through_ms FROM mark)
              OR EXISTS (SELECT 1 FROM ticks a WHERE a.product_id = due.product_id AND a.ts > due.expires_ms)) AS tape_final,
-            (extract(epoch FROM now() - due.expires_at) * 1000)::bigint AS since_expiry_ms
+            (extract(epoch FROM now() - due.expires_at) * 1000)::bigint AS since_expiry_ms,
+            ${feedLive} AS feed_live
      FROM due
      LEFT JOIN LATERAL (
        SELECT seq, ts, price FROM ticks t
@@ -113,6 +133,8 @@ export interface AwaitingEntry extends OrderRow {
   f_ts: number | null;
   f_price: number | null;
   since_acceptance_ms: number;
+  tape_through_ms: number;
+  feed_live: boolean;
 }
 
 /**
@@ -127,13 +149,14 @@ export async function claimAwaitingEntry(
   q: { limit: number; maxFeedDelayMs: number; graceMs: number },
 ): Promise<AwaitingEntry[]> {
   const { rows } = await tx.query<AwaitingEntry>(
-    `WITH waiting AS (
+    `WITH mark AS (SELECT through_ms FROM tape_watermark), waiting AS (
        SELECT ${columns} FROM orders o
        WHERE ${awaitingEntry} AND ${entryDecidable('$2', '$3')}
        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT waiting.*, f.seq AS f_seq, f.ts AS f_ts, f.price AS f_price,
-            floor(extract(epoch FROM now()) * 1000)::bigint - waiting.accepted_ms AS since_acceptance_ms
+            ${nowMs} - waiting.accepted_ms AS since_acceptance_ms,
+            (SELECT through_ms FROM mark) AS tape_through_ms, ${feedLive} AS feed_live
      FROM waiting
      LEFT JOIN LATERAL (
        SELECT seq, ts, price FROM ticks t

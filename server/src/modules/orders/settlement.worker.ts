@@ -25,13 +25,28 @@ export interface WorkerDeps {
   batchSize?: number;
   idleMs?: number;
   /** Observes each settled order's lag (committed and announced − expiry, ms) for metrics and benchmarks. */
-  onSettled?: (lagMs: number, status: string, mode: TradeMode) => void;
+  onSettled?: (lagMs: number, order: SettledFacts) => void;
   /**
    * Observes each entry decided: written (lag = written − the entry tick's time, ms) or void
    * for want of a tick (lag = voided − acceptance).
    */
-  onEntry?: (lagMs: number, outcome: 'entered' | 'void', mode: TradeMode) => void;
+  onEntry?: (lagMs: number, outcome: 'entered' | 'void', order: SettledFacts) => void;
 }
+
+/** What metrics learn of a decided order. */
+export interface SettledFacts {
+  status: string;
+  mode: TradeMode;
+  productId: string;
+  voidReason: string | null;
+}
+
+const factsOf = (row: repo.OrderRow): SettledFacts => ({
+  status: row.status,
+  mode: row.mode,
+  productId: row.product_id,
+  voidReason: row.void_reason,
+});
 
 interface Closing {
   /** The order as claimed (open). */
@@ -171,6 +186,8 @@ export function startSettlementWorker(d: WorkerDeps) {
                 ? { seq: o.f_seq, ts: o.f_ts, price: o.f_price }
                 : null,
             sinceAcceptanceMs: o.since_acceptance_ms,
+            tapeThroughMs: o.tape_through_ms,
+            feedLive: o.feed_live,
           },
           d.maxFeedDelayMs,
         );
@@ -198,11 +215,11 @@ export function startSettlementWorker(d: WorkerDeps) {
     const now = Date.now();
     for (const row of done.filled) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(now - row.entry_ts!, 'entered', row.mode);
+      d.onEntry?.(now - row.entry_ts!, 'entered', factsOf(row));
     }
     for (const row of done.closed) {
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void', row.mode);
+      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void', factsOf(row));
     }
     if (done.closed.length) d.balancesChanged([...new Set(done.closed.map((r) => r.user_id))]);
     return done.decided;
@@ -228,6 +245,7 @@ export function startSettlementWorker(d: WorkerDeps) {
                 : null,
             tapeFinal: o.tape_final,
             sinceExpiryMs: o.since_expiry_ms,
+            feedLive: o.feed_live,
           },
           d.maxFeedDelayMs,
         );
@@ -255,7 +273,7 @@ export function startSettlementWorker(d: WorkerDeps) {
       );
       d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
       // Measured now, committed and announced: what the trader waited since expiry.
-      d.onSettled?.(Date.now() - row.expires_ms, row.status, row.mode);
+      d.onSettled?.(Date.now() - row.expires_ms, factsOf(row));
     }
     if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
     // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.

@@ -5,6 +5,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Db, Queryable } from '@infra/db';
 import { badRequest, notFound } from '@server/platform/http/errors';
 import { insertUpload, uploadById, type ImageMime } from './upload.repo';
+import { cleanImage } from './image';
 
 /** Largest accepted image. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
@@ -21,12 +22,14 @@ export interface IncomingFile {
   buffer: Buffer;
 }
 
-/** An image whose bytes were checked, written to disk under a fresh random id. */
+/** An image whose bytes were checked and cleaned, written to disk under a fresh random id. */
 export interface StagedImage {
   id: string;
+  /** Of the stored image (a large PNG photo is stored as a JPEG). */
   mime: ImageMime;
+  /** Of the stored image. */
   size: number;
-  /** Of the bytes: lets an idempotent request tell one screenshot from another. */
+  /** Of the bytes as sent: lets an idempotent request tell one screenshot from another. */
   sha256: string;
 }
 
@@ -36,7 +39,8 @@ export type Viewer = { operator: true } | { userId: number };
 const idPattern = /^[A-Za-z0-9_-]{22}$/;
 
 /**
- * Images users upload (deposit screenshots, identity photos). Checked by their magic bytes, stored
+ * Images users upload (deposit screenshots, identity photos). Checked by their magic bytes,
+ * decoded and encoded again without their metadata (image.ts: no Exif, no GPS position), stored
  * under DATA_DIR/uploads with server-generated names (never the client's file name, never a
  * static folder), and served only to their owner and operators.
  */
@@ -48,31 +52,39 @@ export function createUploadService(db: Db, dir: string) {
 
   return {
     /**
-     * Checks each image by its bytes and writes it under a random name. The caller records the
-     * rows with `record` inside its own transaction, and calls `discard` when that transaction
-     * fails or turns out not to need them (an idempotent replay): only a crash in between can
-     * leave a file without a row, and such a file is unreachable and harmless.
+     * Checks each image by its bytes, cleans it (image.ts: the pixels only, upright; refused
+     * before decoding when it declares too many pixels) and writes it under a random name. The
+     * caller records the rows with `record` inside its own transaction, and calls `discard` when
+     * that transaction fails or turns out not to need them (an idempotent replay): only a crash
+     * in between can leave a file without a row, and such a file is unreachable and harmless.
      */
     async stage(files: readonly IncomingFile[]): Promise<StagedImage[]> {
-      // In order, so that with two bad files the answer names the first, every time.
-      const checked: { file: IncomingFile; mime: ImageMime }[] = [];
+      // In order, so that with two bad files the answer names the first, every time. Only the
+      // three types the decoder is asked to read get to it (never SVG, GIF, HEIC or TIFF).
+      const checked: { file: IncomingFile; bytes: Buffer; mime: ImageMime }[] = [];
       for (const file of files) {
         const type = await fileTypeFromBuffer(file.buffer);
         if (!type || !(type.mime in extensions))
           throw badRequest('UPLOAD_INVALID', 'Only JPEG, PNG or WebP images', file.field);
-        checked.push({ file, mime: type.mime as ImageMime });
+        const clean = await cleanImage(
+          file.buffer,
+          type.mime as ImageMime,
+          file.field,
+          UPLOAD_MAX_BYTES,
+        );
+        checked.push({ file, ...clean });
       }
       await fs.mkdir(dir, { recursive: true });
       const staged: StagedImage[] = [];
       try {
-        for (const { file, mime } of checked) {
+        for (const { file, bytes, mime } of checked) {
           const id = randomBytes(16).toString('base64url');
           // `wx`: never overwrite; a 128-bit random id does not collide in practice.
-          await fs.writeFile(fileOf(id), file.buffer, { flag: 'wx', mode: 0o600 });
+          await fs.writeFile(fileOf(id), bytes, { flag: 'wx', mode: 0o600 });
           staged.push({
             id,
             mime,
-            size: file.buffer.length,
+            size: bytes.length,
             sha256: createHash('sha256').update(file.buffer).digest('hex'),
           });
         }

@@ -1,6 +1,7 @@
 import type { DepositChannelId, DepositStatus } from '@shared/wallet';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
+import type { ChainTransfer } from './chain/source';
 
 export interface DepositRow {
   id: number;
@@ -16,6 +17,16 @@ export interface DepositRow {
   screenshot_id: string | null;
   tx_id: string | null;
   resubmitted_from: number | null;
+  source: 'claim' | 'chain';
+  /** The transaction's hash in the form both networks share (64 hex digits, no 0x). */
+  tx_hash: string | null;
+  log_index: number | null;
+  block_number: string | null;
+  block_hash: string | null;
+  from_address: string | null;
+  to_address: string | null;
+  confirmations: number | null;
+  required_confirmations: number | null;
   status: DepositStatus;
   reason: string | null;
   created_at: Date;
@@ -24,13 +35,23 @@ export interface DepositRow {
   user_account?: string;
 }
 
-const columns =
-  'd.id, d.user_id, d.channel, d.amount, d.quantity, d.rate, d.payer_bank, d.payer_card, d.payer_name, d.remark, d.screenshot_id, d.tx_id, d.resubmitted_from, d.status, d.reason, d.created_at, d.reviewed_at';
+export const depositColumns =
+  'd.id, d.user_id, d.channel, d.amount, d.quantity, d.rate, d.payer_bank, d.payer_card, d.payer_name, d.remark, d.screenshot_id, d.tx_id, d.resubmitted_from, d.source, d.tx_hash, d.log_index, d.block_number, d.block_hash, d.from_address, d.to_address, d.confirmations, d.required_confirmations, d.status, d.reason, d.created_at, d.reviewed_at';
+const columns = depositColumns;
+
+/** A USDT transfer's facts as the chain gave them, with what they come to. */
+export type ChainFacts = Omit<ChainTransfer, 'value'> & {
+  quantity: number;
+  confirmations: number;
+  required: number;
+};
 
 export async function insertDeposit(
   db: Queryable,
   d: {
     userId: number;
+    /** A USDT claim's transfer as read from the chain. */
+    chain?: ChainFacts;
     channel: DepositChannelId;
     amount: number;
     quantity?: number;
@@ -45,8 +66,10 @@ export async function insertDeposit(
   },
 ): Promise<DepositRow> {
   const { rows } = await db.query<DepositRow>(
-    `INSERT INTO deposits AS d (user_id, channel, amount, quantity, rate, payer_bank, payer_card, payer_name, remark, screenshot_id, tx_id, resubmitted_from)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${columns}`,
+    `INSERT INTO deposits AS d (user_id, channel, amount, quantity, rate, payer_bank, payer_card, payer_name, remark, screenshot_id, tx_id, resubmitted_from,
+       tx_hash, log_index, block_number, block_hash, from_address, to_address, confirmations, required_confirmations)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+     RETURNING ${columns}`,
     [
       d.userId,
       d.channel,
@@ -60,6 +83,14 @@ export async function insertDeposit(
       d.screenshotId,
       d.txId ?? null,
       d.resubmittedFrom ?? null,
+      d.chain?.txHash ?? null,
+      d.chain?.logIndex ?? null,
+      d.chain?.blockNumber ?? null,
+      d.chain?.blockHash ?? null,
+      d.chain?.from ?? null,
+      d.chain?.to ?? null,
+      d.chain?.confirmations ?? null,
+      d.chain?.required ?? null,
     ],
   );
   return rows[0]!;
@@ -73,17 +104,28 @@ export async function insertDeposit(
 export async function lockPendingDeposits(db: Queryable, userId: number): Promise<number> {
   await db.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
   const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM deposits WHERE user_id = $1 AND status = 'pending'",
+    "SELECT count(*)::int AS n FROM deposits WHERE user_id = $1 AND status = 'pending' AND source = 'claim'",
     [userId],
   );
   return rows[0]!.n;
 }
 
-/** Whether a deposit under review or approved already names this transaction id. */
-export async function txIdInUse(db: Queryable, txId: string): Promise<boolean> {
+/**
+ * Whether a claimed transfer (its transaction's hash, in the form both networks share, and its log
+ * index) is taken for `userId`: a deposit being confirmed, under review or approved holds it, or
+ * another user's rejected claim does (a rejected transfer is free again for its own claimant
+ * only). A legacy claim without a log index holds its whole transaction.
+ */
+export async function transferInUse(
+  db: Queryable,
+  t: { txHash: string; logIndex: number },
+  userId: number,
+): Promise<boolean> {
   const { rows } = await db.query(
-    "SELECT 1 FROM deposits WHERE tx_id = $1 AND status IN ('pending', 'approved') LIMIT 1",
-    [txId],
+    `SELECT 1 FROM deposits WHERE tx_hash = $1 AND (log_index = $2 OR log_index IS NULL)
+       AND (status IN ('confirming', 'pending', 'approved') OR (status = 'rejected' AND user_id <> $3))
+     LIMIT 1`,
+    [t.txHash, t.logIndex, userId],
   );
   return rows.length > 0;
 }
@@ -159,9 +201,11 @@ export async function depositStatus(db: Queryable, id: number): Promise<DepositS
 }
 
 /** How many wait for an operator's review (the console's dashboard). */
-export async function countPending(db: Queryable): Promise<number> {
+/** Pending items, of one user when `userId` is given. */
+export async function countPending(db: Queryable, userId?: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM deposits WHERE status = 'pending'",
+    "SELECT count(*)::int AS n FROM deposits WHERE status = 'pending' AND ($1::bigint IS NULL OR user_id = $1)",
+    [userId ?? null],
   );
   return rows[0]?.n ?? 0;
 }

@@ -1,8 +1,11 @@
 import type { DepositBody } from '@shared/wallet.schemas';
 import {
   depositLimits,
+  networkOfChannel,
   normalizeTxId,
+  txHashOf,
   type Deposit,
+  type DepositChannelId,
   type DepositStatus,
   type OpsDeposit,
 } from '@shared/wallet';
@@ -11,6 +14,7 @@ import type { Db, Queryable } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
 import {
   AppError,
+  RetryLater,
   badRequest,
   conflict,
   notFound,
@@ -23,6 +27,14 @@ import type { UserEvents } from '@server/platform/user-events';
 import type { IncomingFile, UploadService } from '../uploads/upload.service';
 import { announceMessage, writeSystemMessage } from '../content/system-messages';
 import * as repo from './deposit.repo';
+import type { ChainFacts, DepositRow } from './deposit.repo';
+import type { DepositAddresses } from './chain/deposit-addresses';
+import {
+  ChainUnavailable,
+  quantityOf,
+  type ChainSources,
+  type ChainTransfer,
+} from './chain/source';
 import { transfer } from '../ledger/ledger';
 import { presentDeposit, presentOpsDeposit } from './wallet.presenters';
 import type { AccountSummaries } from './summary';
@@ -35,25 +47,25 @@ export function convertAtRate(quantity: number, rate: string): number {
 }
 
 const txIdInUse = () =>
-  conflict(
-    'TX_ID_IN_USE',
-    'This transaction id belongs to another deposit under review or approved',
-    'txId',
-  );
+  conflict('TX_ID_IN_USE', 'This transaction is already recorded as a deposit', 'txId');
 const alreadyResubmitted = () =>
   conflict('ALREADY_RESUBMITTED', 'This deposit was submitted again already', 'resubmitOf');
 
-/** What a deposit will credit; refuses amounts outside the limits and bank amounts with cents. */
-function creditOf(body: DepositBody, rate: string): { amount: number; field: string } {
-  if (body.channel === 'bank') {
-    if (body.amount > 0 && body.amount % 100 !== 0)
-      throw validationFailed('amount', 'amount: bank transfers are whole currency units');
-    return { amount: body.amount, field: 'amount' };
-  }
-  return {
-    amount: body.quantity > 0 ? convertAtRate(body.quantity, rate) : body.quantity,
-    field: 'quantity',
-  };
+/** What a bank deposit will credit; refuses amounts with cents. */
+function bankCredit(body: Extract<DepositBody, { channel: 'bank' }>): number {
+  if (body.amount > 0 && body.amount % 100 !== 0)
+    throw validationFailed('amount', 'amount: bank transfers are whole currency units');
+  return body.amount;
+}
+
+/** Refuses a credit outside the deposit limits (400 AMOUNT_OUT_OF_RANGE). */
+function checkRange(amount: number, field: string): void {
+  if (amount < depositLimits.min || amount > depositLimits.max)
+    throw badRequest(
+      'AMOUNT_OUT_OF_RANGE',
+      `A deposit credits between ${depositLimits.min} and ${depositLimits.max} minor units`,
+      field,
+    );
 }
 
 /**
@@ -66,7 +78,9 @@ export const depositRateLimit: LimitSpec = { points: 10, durationSec: 3600 };
 
 export interface DepositDeps {
   db: Db;
-  config: Pick<Config, 'USDT_RATE'>;
+  config: Pick<Config, 'USDT_RATE' | 'ERC20_CONFIRMATIONS' | 'TRC20_CONFIRMATIONS'>;
+  addresses: DepositAddresses;
+  chainSources: ChainSources;
   uploads: UploadService;
   userEvents: UserEvents;
   summaries: Pick<AccountSummaries, 'publish'>;
@@ -82,8 +96,11 @@ export function createDepositService({
   userEvents,
   summaries,
   depositRate,
+  addresses,
+  chainSources,
   pendingDepositsMax = PENDING_DEPOSITS_MAX,
 }: DepositDeps) {
+  const confirmations = { ERC20: config.ERC20_CONFIRMATIONS, TRC20: config.TRC20_CONFIRMATIONS };
   /** 404 for an unknown deposit, 409 INVALID_STATE for one already reviewed. */
   const notPending = async (tx: Queryable, id: number) => {
     const status = await repo.depositStatus(tx, id);
@@ -108,6 +125,59 @@ export function createDepositService({
     if (original.resubmitted) throw alreadyResubmitted();
   };
 
+  /**
+   * The transfer a USDT claim names, read from the network's node: one of the transaction's USDT
+   * transfers must have paid the claimant's own address (422 TX_NOT_FOUND when the node does not
+   * know the transaction, 409 TX_NOT_TO_YOUR_ADDRESS otherwise, whoever it paid), and the claim
+   * records the chain's facts and amount, not the user's (dust below a cent comes to 0: 400
+   * AMOUNT_OUT_OF_RANGE). 503 CHAIN_UNAVAILABLE without a node.
+   */
+  const claimedTransfer = async (
+    userId: number,
+    channel: Exclude<DepositChannelId, 'bank'>,
+    txId: string,
+  ): Promise<ChainFacts> => {
+    const network = networkOfChannel(channel);
+    const source = chainSources[network];
+    const unavailable = () =>
+      new RetryLater(
+        503,
+        'CHAIN_UNAVAILABLE',
+        `The ${network} network cannot be checked now; a transfer to your address is credited when it is seen`,
+        30_000,
+      );
+    if (!source) throw unavailable();
+    let transfers: ChainTransfer[] | null;
+    let head: number;
+    try {
+      [transfers, head] = await Promise.all([source.transfersOf(txHashOf(txId)), source.head()]);
+    } catch (err) {
+      if (err instanceof ChainUnavailable) throw unavailable();
+      throw err;
+    }
+    if (!transfers)
+      throw new AppError(
+        422,
+        'TX_NOT_FOUND',
+        `No such transaction on the ${network} network`,
+        'txId',
+      );
+    const own = (await addresses.of(db, userId))[network];
+    const paid = transfers.find((t) => t.to === own);
+    if (!paid)
+      throw conflict(
+        'TX_NOT_TO_YOUR_ADDRESS',
+        'This transaction paid no USDT to your own deposit address',
+        'txId',
+      );
+    return {
+      ...paid,
+      quantity: quantityOf(paid.value),
+      confirmations: Math.max(0, head - paid.blockNumber + 1),
+      required: confirmations[network],
+    };
+  };
+
   return {
     /**
      * Records a pending deposit with its screenshot. The request's own checks come first, then
@@ -123,13 +193,8 @@ export function createDepositService({
       screenshot: IncomingFile | undefined,
       idempotencyKey: string | undefined,
     ): Promise<Answer<Deposit>> {
-      const credit = creditOf(body, config.USDT_RATE);
-      if (credit.amount < depositLimits.min || credit.amount > depositLimits.max)
-        throw badRequest(
-          'AMOUNT_OUT_OF_RANGE',
-          `A deposit credits between ${depositLimits.min} and ${depositLimits.max} minor units`,
-          credit.field,
-        );
+      const bankAmount = body.channel === 'bank' ? bankCredit(body) : null;
+      if (bankAmount !== null) checkRange(bankAmount, 'amount');
       // A bank transfer is shown by its screenshot; a USDT one by its transaction id, which
       // the schema has checked (the screenshot is then optional).
       if (!screenshot && body.channel === 'bank')
@@ -137,6 +202,12 @@ export function createDepositService({
       const txId = body.channel === 'bank' ? undefined : normalizeTxId(body.txId);
       if (!(await depositRate.hit(String(userId))))
         throw new AppError(429, 'RATE_LIMITED', 'Too many deposits; try again later');
+      // A USDT claim names a transfer the chain shows paid the user's own address (so nobody
+      // learns anything of another user's transfers from the answer).
+      const chain =
+        body.channel === 'bank' ? null : await claimedTransfer(userId, body.channel, txId!);
+      const amount = chain ? convertAtRate(chain.quantity, config.USDT_RATE) : bankAmount!;
+      if (chain) checkRange(amount, 'txId');
       const staged = screenshot ? await uploads.stage([screenshot]) : [];
       const image = staged[0];
       const request = { ...body, ...(txId ? { txId } : {}), screenshot: image?.sha256 ?? null };
@@ -151,11 +222,12 @@ export function createDepositService({
                 `${pendingDepositsMax} deposits are under review already; wait for their review`,
               );
             if (body.resubmitOf !== undefined) await checkResubmission(tx, userId, body.resubmitOf);
-            if (txId && (await repo.txIdInUse(tx, txId))) throw txIdInUse();
+            if (chain && (await repo.transferInUse(tx, chain, userId))) throw txIdInUse();
             if (staged.length) await uploads.record(tx, userId, staged);
             const row = await repo.insertDeposit(tx, {
               userId,
-              amount: credit.amount,
+              amount,
+              chain: chain ?? undefined,
               screenshotId: image?.id ?? null,
               txId,
               resubmittedFrom: body.resubmitOf,
@@ -167,19 +239,22 @@ export function createDepositService({
                     payerCard: body.payerCard,
                     payerName: body.payerName,
                   }
-                : { channel: body.channel, quantity: body.quantity, rate: config.USDT_RATE }),
+                : { channel: body.channel, quantity: chain!.quantity, rate: config.USDT_RATE }),
             });
             return { status: 201, body: presentDeposit(row) };
           },
         );
         // A replay answers with the first deposit and its screenshot; this copy is not needed.
         if (answer.replayed) await uploads.discard(staged);
+        else userEvents.emit(userId, 'deposit', answer.body);
         return answer;
       } catch (err) {
         await uploads.discard(staged);
         // Two submissions racing past the checks: the unique indexes refuse the second.
         if (pgErrorCode(err) === '23505')
-          throw txId && (await repo.txIdInUse(db, txId)) ? txIdInUse() : alreadyResubmitted();
+          throw chain && (await repo.transferInUse(db, chain, userId))
+            ? txIdInUse()
+            : alreadyResubmitted();
         throw err;
       }
     },
@@ -188,7 +263,8 @@ export function createDepositService({
       return toPage(await repo.userDeposits(db, userId, page), page.limit, presentDeposit);
     },
 
-    pendingCount: () => repo.countPending(db),
+    /** Pending items in the queue, or one user's (whether they have something under review). */
+    pendingCount: (userId?: number) => repo.countPending(db, userId),
 
     async review(q: PageRequest & { status?: DepositStatus }) {
       return toPage(await repo.listDeposits(db, q), q.limit, presentOpsDeposit);
@@ -199,22 +275,10 @@ export function createDepositService({
       const { row, message } = await db.transaction(async (tx) => {
         const d = await repo.reviewDeposit(tx, id, 'approved', null);
         if (!d) throw await notPending(tx, id);
-        await transfer(tx, {
-          kind: 'deposit',
-          userId: d.user_id,
-          ref: `deposit:${d.id}`,
-          legs: [
-            { account: { house: 'world' }, amount: -d.amount },
-            { account: { user: d.user_id, kind: 'available' }, amount: d.amount },
-          ],
-        });
-        const params = { amount: d.amount, ref: String(d.id) };
-        return {
-          row: d,
-          message: await writeSystemMessage(tx, d.user_id, 'deposit_approved', params),
-        };
+        return { row: d, message: await creditDeposit(tx, d, 'deposit_approved') };
       });
       announceMessage(userEvents, message);
+      announceDeposit(userEvents, row);
       await summaries.publish(row.user_id);
       return presentOpsDeposit(row);
     },
@@ -231,7 +295,35 @@ export function createDepositService({
         };
       });
       announceMessage(userEvents, message);
+      announceDeposit(userEvents, row);
       return presentOpsDeposit(row);
     },
   };
+}
+
+/**
+ * Moves a deposit's amount from the outside world into the user's available balance, with its
+ * message, inside the caller's transaction (the one that marked it approved). Ledger ref
+ * `deposit:<id>`, unique: a deposit is credited once however it was approved.
+ */
+export async function creditDeposit(
+  tx: Queryable,
+  d: DepositRow,
+  kind: 'deposit_approved' | 'deposit_credited',
+) {
+  await transfer(tx, {
+    kind: 'deposit',
+    userId: d.user_id,
+    ref: `deposit:${d.id}`,
+    legs: [
+      { account: { house: 'world' }, amount: -d.amount },
+      { account: { user: d.user_id, kind: 'available' }, amount: d.amount },
+    ],
+  });
+  return writeSystemMessage(tx, d.user_id, kind, { amount: d.amount, ref: String(d.id) });
+}
+
+/** Tells the user's sockets a deposit of theirs changed (after the commit that changed it). */
+export function announceDeposit(userEvents: UserEvents, d: DepositRow): void {
+  userEvents.emit(d.user_id, 'deposit', presentDeposit(d));
 }

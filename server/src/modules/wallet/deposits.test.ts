@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
+import { inspect } from '@tests/support/images';
 import {
   bankDepositFields,
   deposit,
   expectLedgerOk,
-  images,
   itemsOf,
   opsAuth,
   postDeposit,
   summaryOf,
-  usdtDepositFields,
+  usdtClaimFields,
   type TestUser,
 } from '@tests/support/wallet';
 
@@ -29,7 +29,7 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
     await t.drop();
   });
 
-  it('shows the platform receiving details of every channel', async () => {
+  it('shows the platform’s bank details and the user’s own USDT addresses, the same each time', async () => {
     const res = await api.http.get('/api/deposits/channels').set(alice.auth).expect(200);
     expect((res.body as { channel: string }[]).map((c) => c.channel)).toEqual([
       'bank',
@@ -48,11 +48,31 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
     expect(res.body[1]).toMatchObject({
       network: 'TRC20',
       rate: '7.25',
+      // Derived from the demo key of a public test wallet: labelled demo.
       demo: true,
       arrival: { confirmations: 20, withinMinutes: 5 },
+      min: 1000,
+      max: 100_000_000,
     });
-    expect(res.body[1].address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
-    expect(res.body[2].address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(res.body[2]).toMatchObject({
+      network: 'ERC20',
+      rate: '7.25',
+      demo: true,
+      arrival: { confirmations: 12, withinMinutes: 10 },
+    });
+    const own = [res.body[1].address as string, res.body[2].address as string];
+    expect(own[0]).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    expect(own[1]).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The user's own: the same on every visit, and another user's are others.
+    const again = await api.http.get('/api/deposits/channels').set(alice.auth).expect(200);
+    expect([again.body[1].address, again.body[2].address]).toEqual(own);
+    const bob = await registerUser(api, 'dep');
+    const bobs = await api.http.get('/api/deposits/channels').set(bob.auth).expect(200);
+    expect(bobs.body[0]).toEqual(res.body[0]);
+    for (const i of [1, 2]) {
+      expect(bobs.body[i].address).toMatch(i === 1 ? /^T/ : /^0x/);
+      expect(own).not.toContain(bobs.body[i].address);
+    }
     await api.http.get('/api/deposits/channels').expect(401);
   });
 
@@ -67,8 +87,10 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       amount: 250_000,
       status: 'pending',
       remark: 'rent',
+      source: 'claim',
     });
     expect(res.body).not.toHaveProperty('reviewedAt');
+    expect(res.body).not.toHaveProperty('chain');
     expect((await summaryOf(api, user)).available).toBe(0);
 
     const pending = await api.http.get('/api/ops/deposits?status=pending').set(opsAuth).expect(200);
@@ -80,9 +102,15 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       payerCard: '6222020012345678',
       payerName: 'Test Payer',
     });
-    // The operator can look at the screenshot; it is the PNG that was sent.
+    // The operator can look at the screenshot: the PNG that was sent, encoded again without its
+    // metadata (uploads.test.ts).
     const shot = await api.http.get(`/api/uploads/${item.screenshotId}`).set(opsAuth).expect(200);
-    expect(Buffer.compare(shot.body as Buffer, images.png)).toBe(0);
+    expect(shot.headers['content-type']).toBe('image/png');
+    expect(await inspect(shot.body as Buffer)).toMatchObject({
+      format: 'png',
+      width: 1,
+      height: 1,
+    });
 
     const approved = await api.http
       .post(`/api/ops/deposits/${res.body.id}/approve`)
@@ -114,8 +142,13 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
     await expectLedgerOk(api);
   });
 
-  it('converts USDT at the configured rate, rounding down to the cent', async () => {
-    const res = await postDeposit(api, alice.auth, usdtDepositFields('usdt-trc20', 1001)).expect(
+  it('records a USDT claim with the chain’s amount and facts, converted at the configured rate', async () => {
+    const user = await registerUser(api, 'dep');
+    const channels = await api.http.get('/api/deposits/channels').set(user.auth).expect(200);
+    const fields = await usdtClaimFields(api, user.auth, 'usdt-trc20', 1001);
+    api.chain.TRC20.mine(4); // the transfer's block and 4 more: 5 confirmations
+    // The quantity the user types is not what is credited: the chain's transfer is.
+    const res = await postDeposit(api, user.auth, { ...fields, quantity: '500000' }, null).expect(
       201,
     );
     // 10.01 USDT × 7.25 = 72.5725 → 72.57
@@ -124,9 +157,33 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
       quantity: 1001,
       rate: '7.25',
       amount: 7257,
+      txId: fields.txId,
       status: 'pending',
+      source: 'claim',
+      chain: {
+        fromAddress: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/),
+        toAddress: channels.body[1].address,
+        blockNumber: expect.any(Number),
+        logIndex: 0,
+        confirmations: 5,
+        requiredConfirmations: 20,
+        explorerUrl: `https://tronscan.org/#/transaction/${fields.txId}`,
+      },
     });
-    await postDeposit(api, alice.auth, usdtDepositFields('usdt-erc20', 100)).expect(400);
+    const mine = await api.http.get('/api/deposits').set(user.auth).expect(200);
+    expect(mine.body.items).toEqual([res.body]);
+    await api.http.post(`/api/ops/deposits/${res.body.id}/approve`).set(opsAuth).expect(200);
+    expect((await summaryOf(api, user)).available).toBe(7257);
+
+    // 1.00 USDT comes to 7.25: under the minimum, named by the transaction that paid it.
+    const small = await postDeposit(
+      api,
+      user.auth,
+      await usdtClaimFields(api, user.auth, 'usdt-erc20', 100),
+      null,
+    ).expect(400);
+    expect(small.body.error).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', field: 'txId' });
+    await expectLedgerOk(api);
   });
 
   it('rejects with a reason the user sees, moving no money; a second review is refused', async () => {

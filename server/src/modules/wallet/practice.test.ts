@@ -17,7 +17,7 @@ import {
   postDeposit,
   readyUser,
   TRADE_PASSWORD,
-  usdtDepositFields,
+  usdtClaimFields,
 } from '@tests/support/wallet';
 import { userBalances } from '../ledger/ledger';
 
@@ -127,6 +127,8 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
   it('refuses practice money on every money endpoint with 400 PRACTICE_NOT_ALLOWED and writes nothing', async () => {
     const u = await readyUser(api, 50_000, 'mover');
     await summary(u.auth); // the practice balance is open: there is practice money to refuse
+    // A real transfer to the user's own address: only the mode is wrong in its claim.
+    const usdt = await usdtClaimFields(api, u.auth, 'usdt-trc20', 20_000);
     const before = await footprint(u.user.id);
     const attempts = [
       postDeposit(
@@ -137,10 +139,7 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
           mode: 'practice',
         },
       ),
-      postDeposit(api, u.auth, {
-        ...usdtDepositFields('usdt-trc20', 20_000),
-        mode: 'practice',
-      }),
+      postDeposit(api, u.auth, { ...usdt, mode: 'practice' }),
       api.http.post('/api/withdrawals').set(u.auth).set('Idempotency-Key', 'p-wd').send({
         accountId: u.accountId,
         amount: 10_000,
@@ -165,6 +164,7 @@ describe.each(dbDrivers())('practice account on %s', (kind) => {
     expect(await footprint(u.user.id)).toEqual(before);
     // The same requests in real money are taken (the refusals above were about the mode alone).
     await postDeposit(api, u.auth, { ...bankDepositFields(20_000), mode: 'real' }).expect(201);
+    await postDeposit(api, u.auth, { ...usdt, mode: 'real' }, null).expect(201);
     await api.http
       .post('/api/savings/in')
       .set(u.auth)

@@ -1,7 +1,16 @@
 import { Router } from 'express';
-import { ledgerCheckDto, opsDepositDto, opsWithdrawalDto, pageOf } from '@shared/dto';
+import { z } from 'zod';
+import {
+  flaggedSenderDto,
+  ledgerCheckDto,
+  opsDepositDto,
+  opsWithdrawalDto,
+  pageOf,
+} from '@shared/dto';
 import {
   depositReviewQuery,
+  flaggedSenderBody,
+  flaggedSenderParams,
   idParam,
   rejectBody,
   withdrawalReviewQuery,
@@ -9,6 +18,7 @@ import {
 import { parseOrThrow } from '@server/platform/http/validate';
 import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { declare, reviewQueue } from '@server/platform/http/route';
+import { notFound } from '@server/platform/http/errors';
 import type { WalletService } from './wallet.service';
 
 /**
@@ -81,6 +91,60 @@ export function walletOpsRoutes(wallet: WalletService, gate: OperatorGate): Rout
     },
     async (_req, res) => {
       res.json(await wallet.checkLedger());
+    },
+  );
+
+  // Senders whose USDT transfers wait for a review instead of being credited by themselves.
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/ops/flagged-senders',
+      operationId: 'flaggedSenders',
+      summary: 'Senders whose USDT transfers wait for an operator',
+      tag: 'Operators',
+      auth: operator,
+      responses: { 200: z.array(flaggedSenderDto) },
+    },
+    async (_req, res) => {
+      res.json(await wallet.flaggedSenders.list());
+    },
+  );
+  declare(
+    r,
+    {
+      method: 'post',
+      path: '/ops/flagged-senders',
+      operationId: 'flagSender',
+      summary: 'Flag a sender: their USDT transfers wait for an operator',
+      tag: 'Operators',
+      auth: operator,
+      body: flaggedSenderBody,
+      responses: { 201: flaggedSenderDto },
+    },
+    async (req, res) => {
+      const f = await wallet.flaggedSenders.flag(parseOrThrow(flaggedSenderBody, req.body));
+      req.log.info({ event: 'sender.flagged', network: f.network }, 'sender flagged');
+      res.status(201).json(f);
+    },
+  );
+  declare(
+    r,
+    {
+      method: 'delete',
+      path: '/ops/flagged-senders/:network/:address',
+      operationId: 'unflagSender',
+      summary: 'Stop holding a sender’s USDT transfers',
+      tag: 'Operators',
+      auth: operator,
+      params: flaggedSenderParams,
+      responses: { 204: null },
+      errors: { 404: ['NOT_FOUND'] },
+    },
+    async (req, res) => {
+      const { network, address } = parseOrThrow(flaggedSenderParams, req.params);
+      if (!(await wallet.flaggedSenders.unflag(network, address))) throw notFound('Not flagged');
+      res.status(204).end();
     },
   );
   return r;

@@ -1,11 +1,13 @@
-import type {
-  Deposit,
-  FundRecord,
-  OpsDeposit,
-  TransferKind,
-  OpsWithdrawal,
-  Withdrawal,
-  WithdrawalAccount,
+import {
+  explorerUrl,
+  networkOfChannel,
+  type Deposit,
+  type FundRecord,
+  type OpsDeposit,
+  type TransferKind,
+  type OpsWithdrawal,
+  type Withdrawal,
+  type WithdrawalAccount,
 } from '@shared/wallet';
 import type { DepositRow } from './deposit.repo';
 import type { TransferKind as LedgerKind } from '../ledger/ledger';
@@ -38,6 +40,20 @@ export function presentDeposit(d: DepositRow): Deposit {
     ...optional('screenshotId', d.screenshot_id),
     ...optional('txId', d.tx_id),
     ...(d.resubmitted_from !== null ? { resubmittedFrom: String(d.resubmitted_from) } : {}),
+    source: d.source,
+    ...(d.channel !== 'bank' && d.block_number !== null && d.tx_hash
+      ? {
+          chain: {
+            fromAddress: d.from_address ?? '',
+            toAddress: d.to_address ?? '',
+            blockNumber: Number(d.block_number),
+            logIndex: d.log_index ?? 0,
+            confirmations: d.confirmations ?? 0,
+            requiredConfirmations: d.required_confirmations ?? 0,
+            explorerUrl: explorerUrl(networkOfChannel(d.channel), d.tx_hash),
+          },
+        }
+      : {}),
     ...optional('payerBank', d.payer_bank),
     ...optional('payerCard', d.payer_card),
     ...optional('payerName', d.payer_name),

@@ -77,11 +77,11 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
       method: 'get',
       path: '/deposits/channels',
       operationId: 'depositChannels',
-      summary: "The platform's receiving details",
+      summary: "The platform's bank details and the user's own USDT receiving addresses",
       responses: { 200: z.array(depositChannelDto) },
     }),
-    (_req, res) => {
-      res.json(wallet.depositChannels());
+    async (_req, res) => {
+      res.json(await wallet.depositChannels(userId(res.locals)));
     },
   );
   declare(
@@ -105,15 +105,24 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
       method: 'post',
       path: '/deposits',
       operationId: 'createDeposit',
-      summary: 'Report a deposit: bank with its screenshot, USDT with its transaction id',
+      summary:
+        'Report a deposit: bank with its screenshot; a USDT transfer that did not arrive by its transaction id, checked on chain',
       form: { fields: depositBody, files: ['screenshot'] },
       idempotent: true,
       responses: { 201: depositDto },
       errors: {
         400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
         404: ['NOT_FOUND'],
-        409: ['TOO_MANY_PENDING_DEPOSITS', 'TX_ID_IN_USE', 'ALREADY_RESUBMITTED', 'INVALID_STATE'],
+        409: [
+          'TOO_MANY_PENDING_DEPOSITS',
+          'TX_ID_IN_USE',
+          'TX_NOT_TO_YOUR_ADDRESS',
+          'ALREADY_RESUBMITTED',
+          'INVALID_STATE',
+        ],
+        422: ['TX_NOT_FOUND'],
         429: ['RATE_LIMITED'],
+        503: ['CHAIN_UNAVAILABLE'],
       },
     }),
     imageForm(['screenshot']),
@@ -192,7 +201,8 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
       body: withdrawalAccountBody,
       responses: { 201: withdrawalAccountDto },
       errors: {
-        403: ['WRONG_TRADE_PASSWORD'],
+        400: ['HOLDER_NAME_MISMATCH'],
+        403: ['WRONG_TRADE_PASSWORD', 'KYC_REQUIRED'],
         409: ['ACCOUNT_ALREADY_BOUND'],
         429: ['TOO_MANY_ATTEMPTS'],
       },

@@ -11,7 +11,7 @@ import {
   readyUser,
   summaryOf,
   txIdFor,
-  usdtDepositFields,
+  usdtClaimFields,
 } from '@tests/support/wallet';
 
 type Ready = Awaited<ReturnType<typeof readyUser>>;
@@ -63,27 +63,18 @@ describe.each(dbDrivers())('wallet input checks on %s', (kind) => {
     [bank({ amount: '0' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
     [bank({ amount: '900' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
     [bank({ amount: '100000100' }), 'AMOUNT_OUT_OF_RANGE', 'amount'],
-    [usdtDepositFields('usdt-trc20', '999'), 'AMOUNT_OUT_OF_RANGE', 'quantity'],
-    [usdtDepositFields('usdt-erc20', '-5'), 'AMOUNT_OUT_OF_RANGE', 'quantity'],
-    [usdtDepositFields('usdt-erc20', '10.5'), 'VALIDATION_FAILED', 'quantity'],
-    [{ channel: 'usdt-erc20', txId: txIdFor('usdt-erc20') }, 'VALIDATION_FAILED', 'quantity'],
-    [{ channel: 'usdt-trc20', quantity: '10000' }, 'VALIDATION_FAILED', 'txId'],
-    [{ channel: 'usdt-trc20', quantity: '10000', txId: 'abc' }, 'VALIDATION_FAILED', 'txId'],
+    // The quantity a USDT claim types is not what it credits (the chain's transfer is), but it
+    // must still be a number of minor units when given.
     [
-      { channel: 'usdt-trc20', quantity: '10000', txId: txIdFor('usdt-erc20') },
+      { channel: 'usdt-erc20', quantity: '10.5', txId: txIdFor('usdt-erc20') },
       'VALIDATION_FAILED',
-      'txId',
+      'quantity',
     ],
-    [
-      { channel: 'usdt-erc20', quantity: '10000', txId: txIdFor('usdt-trc20') },
-      'VALIDATION_FAILED',
-      'txId',
-    ],
-    [
-      { channel: 'usdt-erc20', quantity: '10000', txId: `0x${'g'.repeat(64)}` },
-      'VALIDATION_FAILED',
-      'txId',
-    ],
+    [{ channel: 'usdt-trc20' }, 'VALIDATION_FAILED', 'txId'],
+    [{ channel: 'usdt-trc20', txId: 'abc' }, 'VALIDATION_FAILED', 'txId'],
+    [{ channel: 'usdt-trc20', txId: txIdFor('usdt-erc20') }, 'VALIDATION_FAILED', 'txId'],
+    [{ channel: 'usdt-erc20', txId: txIdFor('usdt-trc20') }, 'VALIDATION_FAILED', 'txId'],
+    [{ channel: 'usdt-erc20', txId: `0x${'g'.repeat(64)}` }, 'VALIDATION_FAILED', 'txId'],
     [{ ...bank({}), resubmitOf: 'abc' }, 'VALIDATION_FAILED', 'resubmitOf'],
     [bank({ payerCard: 'not a card' }), 'VALIDATION_FAILED', 'payerCard'],
     [bank({ payerName: '' }), 'VALIDATION_FAILED', 'payerName'],
@@ -95,6 +86,21 @@ describe.each(dbDrivers())('wallet input checks on %s', (kind) => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code, field });
   });
+
+  it.each([
+    ['usdt-trc20', 999],
+    ['usdt-erc20', 999],
+    ['usdt-trc20', 100_000_001],
+  ] as const)(
+    'POST /api/deposits refuses a %s transfer of %i minor units: AMOUNT_OUT_OF_RANGE naming txId',
+    async (channel, quantity) => {
+      // Paid to the user's own address, so only its amount is wrong; whatever quantity is typed.
+      const fields = await usdtClaimFields(api, u.auth, channel, quantity);
+      const res = await postDeposit(api, u.auth, { ...fields, quantity: '10000' }, null);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', field: 'txId' });
+    },
+  );
 
   it('POST /api/deposits refuses a JSON body (no screenshot) and a repeated field', async () => {
     const json = await api.http

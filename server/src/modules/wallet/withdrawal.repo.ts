@@ -153,9 +153,11 @@ export async function withdrawalStatus(
 }
 
 /** How many wait for an operator's review (the console's dashboard). */
-export async function countPending(db: Queryable): Promise<number> {
+/** Pending items, of one user when `userId` is given. */
+export async function countPending(db: Queryable, userId?: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM withdrawals WHERE status = 'pending'",
+    "SELECT count(*)::int AS n FROM withdrawals WHERE status = 'pending' AND ($1::bigint IS NULL OR user_id = $1)",
+    [userId ?? null],
   );
   return rows[0]?.n ?? 0;
 }

@@ -1,4 +1,5 @@
 import type { WithdrawalAccountBody, WithdrawalBody } from '@shared/wallet.schemas';
+import { comparableName, withoutInvisible } from '@shared/text';
 import {
   withdrawalArrival,
   withdrawalFee,
@@ -46,6 +47,8 @@ export interface WithdrawalDeps {
 
 const wrongTradePassword = () =>
   new AppError(403, 'WRONG_TRADE_PASSWORD', 'Wrong transaction password', 'tradePassword');
+const kycRequired = (what: string) =>
+  new AppError(403, 'KYC_REQUIRED', `${what} needs a verified identity`);
 
 /** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
 export function createWithdrawalService({
@@ -70,6 +73,38 @@ export function createWithdrawalService({
         'amount',
       );
     return withdrawalFee(amount, { bps: config.WITHDRAW_FEE_BPS, min: config.WITHDRAW_FEE_MIN });
+  };
+
+  /**
+   * The name a bank account is bound in (DECISIONS.md, Privacy and names): money leaves only to an
+   * account in the user's own name. With a verified identity the typed holder must be its name
+   * (compared as `comparableName`: NFC, spaces, case), and the identity's own spelling is kept;
+   * without one, 403 KYC_REQUIRED when withdrawals need it (the name could not be checked, and a
+   * withdrawal would need the identity anyway); else, as before, the name as typed. Checked
+   * before the transaction password, so a name typed wrong costs no password attempt.
+   */
+  const bankHolder = async (userId: number, typed: string): Promise<string> => {
+    const verified = await verifiedName(userId);
+    if (verified === null) {
+      if (config.WITHDRAW_REQUIRES_KYC) throw kycRequired('Binding a bank account');
+      return typed;
+    }
+    if (comparableName(typed) !== comparableName(verified))
+      throw badRequest(
+        'HOLDER_NAME_MISMATCH',
+        "The holder name must be the verified identity's name",
+        'holderName',
+      );
+    return verified;
+  };
+
+  /**
+   * The verified identity's name, without the invisible characters a name could hold before they
+   * were refused: the form sends it back as the holder, and a holder may not hold them.
+   */
+  const verifiedName = async (userId: number) => {
+    const name = await repo.verifiedName(db, userId);
+    return name === null ? null : withoutInvisible(name);
   };
 
   const byId = async (tx: Queryable, id: number) =>
@@ -142,9 +177,13 @@ export function createWithdrawalService({
       };
     },
 
-    /** The holder name a bank account is bound in: the verified identity's, when there is one. */
-    async holder(userId: number): Promise<{ holderName: string | null }> {
-      return { holderName: await repo.verifiedName(db, userId) };
+    /**
+     * The holder name a bank account is bound in: the verified identity's, when there is one; and
+     * whether one must be verified before a bank account can be bound at all.
+     */
+    async holder(userId: number): Promise<{ holderName: string | null; verifyFirst: boolean }> {
+      const holderName = await verifiedName(userId);
+      return { holderName, verifyFirst: holderName === null && config.WITHDRAW_REQUIRES_KYC };
     },
 
     async account(userId: number, id: number): Promise<WithdrawalAccount> {
@@ -159,12 +198,13 @@ export function createWithdrawalService({
      * (403, and the same throttle): a stolen session alone cannot send the money elsewhere.
      */
     async bind(userId: number, body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
+      const holder = body.type === 'bank' ? await bankHolder(userId, body.holderName) : null;
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       try {
         const row = await repo.insertWithdrawalAccount(db, {
           user_id: userId,
           type: body.type,
-          holder_name: body.type === 'bank' ? body.holderName : null,
+          holder_name: holder,
           nationality: body.type === 'bank' ? body.nationality : null,
           bank_name: body.type === 'bank' ? body.bankName : null,
           branch: body.type === 'bank' ? (body.branch ?? null) : null,
@@ -201,7 +241,7 @@ export function createWithdrawalService({
       const fee = checkAmount(body.amount);
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       if (config.WITHDRAW_REQUIRES_KYC && !(await identity.verified(userId)))
-        throw new AppError(403, 'KYC_REQUIRED', 'Withdrawals need a verified identity');
+        throw kycRequired('A withdrawal');
       // The password is left out of the stored request hash: a hash of six digits is no secret.
       const request = { accountId: body.accountId, amount: body.amount };
       const answer = await idempotent(db, { userId, key: idempotencyKey, request }, async (tx) => {
@@ -236,7 +276,8 @@ export function createWithdrawalService({
       );
     },
 
-    pendingCount: () => repo.countPending(db),
+    /** Pending items in the queue, or one user's (whether they have something under review). */
+    pendingCount: (userId?: number) => repo.countPending(db, userId),
 
     async review(q: PageRequest & { status?: WithdrawalStatus }) {
       return toPage(await repo.listWithdrawals(db, q), q.limit, presentOpsWithdrawal);

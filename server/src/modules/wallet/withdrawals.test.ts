@@ -10,7 +10,9 @@ import {
   opsAuth,
   readyUser,
   summaryOf,
+  postKyc,
   TRADE_PASSWORD,
+  verifiedUser,
   verifyKyc,
 } from '@tests/support/wallet';
 
@@ -38,7 +40,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
   describe('withdrawal accounts', () => {
     let refused: Awaited<ReturnType<typeof registerUser>> | undefined;
     it('binds one bank card and one coin address, then refuses a second of either', async () => {
-      const u = await registerUser(api, 'acct');
+      const u = await verifiedUser(api, 'acct');
       const bank = await api.http
         .post('/api/withdrawal-accounts')
         .set(u.auth)
@@ -46,7 +48,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
         .expect(201);
       expect(bank.body).toMatchObject({
         type: 'bank',
-        holderName: 'Test Holder',
+        holderName: 'Zhang San',
         nationality: 'CN',
         cardNumber: '6222020012345678',
         bankAddress: '1 Test Road',
@@ -78,7 +80,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
 
     it('lets exactly one of several concurrent binds of one type through', async () => {
-      const u = await registerUser(api, 'acct');
+      const u = await verifiedUser(api, 'acct');
       const answers = await Promise.all(
         Array.from({ length: 5 }, () =>
           api.http.post('/api/withdrawal-accounts').set(u.auth).send(bankAccountBody),
@@ -90,7 +92,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
 
     it('binds only with the right transaction password: 403 for a wrong one, binding nothing', async () => {
-      const u = await registerUser(api, 'acct');
+      const u = await verifiedUser(api, 'acct');
       const wrong = await api.http
         .post('/api/withdrawal-accounts')
         .set(u.auth)
@@ -136,7 +138,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
 
     it('shows an account only to its owner', async () => {
-      const a = await registerUser(api, 'acct');
+      const a = await verifiedUser(api, 'acct');
       const b = await registerUser(api, 'acct');
       const id = await bindBank(api, a);
       await api.http.get(`/api/withdrawal-accounts/${id}`).set(b.auth).expect(404);
@@ -176,9 +178,141 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     });
   });
 
+  describe('the holder is the verified identity (issue 33)', () => {
+    const bindBankAs = (u: { auth: Record<string, string> }, body: Record<string, unknown>) =>
+      api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send({ ...bankAccountBody, ...body });
+    const bound = async (u: { auth: Record<string, string> }) =>
+      (await api.http.get('/api/withdrawal-accounts').set(u.auth).expect(200)).body as unknown[];
+    const holderOf = async (u: { auth: Record<string, string> }) =>
+      (await api.http.get('/api/withdrawal-accounts/holder').set(u.auth).expect(200))
+        .body as unknown;
+
+    it.each([
+      ['as verified', 'Zhang San'],
+      ['with other spaces and case', '  zhang   SAN '],
+      ['with a no-break space', 'Zhang\u00a0San'],
+    ])('takes the verified name %s and keeps its spelling', async (_how, typed) => {
+      const u = await verifiedUser(api, 'holder');
+      expect(await holderOf(u)).toEqual({ holderName: 'Zhang San', verifyFirst: false });
+      const res = await bindBankAs(u, { holderName: typed });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.holderName).toBe('Zhang San');
+    });
+
+    it('compares after Unicode NFC: a precomposed and a combined accent are one name', async () => {
+      const u = await registerUser(api, 'holder');
+      // Verified as typed with a combining accent (E + U+0301).
+      await verifyKyc(api, u, {
+        name: 'E\u0301mile Zola',
+        idNumber: 'AB123456',
+        nationality: 'FR',
+      });
+      const res = await bindBankAs(u, {
+        holderName: '\u00c9MILE ZOLA',
+        nationality: 'FR',
+        cardNumber: 'FR14 2004 1010 0505 0001 3M02 606',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.holderName).toBe('E\u0301mile Zola');
+    });
+
+    it.each([
+      ['another name', 'Li Si'],
+      ['one letter off', 'Zhang Sam'],
+      ['the names run together', 'ZhangSan'],
+      ['the traditional form of a character', '張三'],
+    ])('refuses %s with 400 HOLDER_NAME_MISMATCH, binding nothing', async (_how, typed) => {
+      const u = await verifiedUser(api, 'holder');
+      const res = await bindBankAs(u, { holderName: typed }).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'HOLDER_NAME_MISMATCH', field: 'holderName' });
+      expect(await bound(u)).toEqual([]);
+    });
+
+    it('an identity verified with an invisible mark (before they were refused) binds without it', async () => {
+      const u = await verifiedUser(api, 'holder');
+      await t.db.query('UPDATE kyc_submissions SET name = $1 WHERE user_id = $2', [
+        'Zhang\u200b San\u200f',
+        Number(u.user.id),
+      ]);
+      expect(await holderOf(u)).toEqual({ holderName: 'Zhang San', verifyFirst: false });
+      const res = await bindBankAs(u, { holderName: 'Zhang San' }).expect(201);
+      expect(res.body.holderName).toBe('Zhang San');
+    });
+
+    it('a Chinese identity: the name as verified, and not its traditional form', async () => {
+      const u = await registerUser(api, 'holder');
+      await verifyKyc(api, u, { name: '张三', idNumber: '11010519491231002X', nationality: 'CN' });
+      const wrong = await bindBankAs(u, { holderName: '張三' }).expect(400);
+      expect(wrong.body.error.code).toBe('HOLDER_NAME_MISMATCH');
+      const right = await bindBankAs(u, { holderName: ' 张三 ' }).expect(201);
+      expect(right.body.holderName).toBe('张三');
+    });
+
+    it('checks the name before the transaction password: a wrong name costs no attempt', async () => {
+      const u = await verifiedUser(api, 'holder');
+      for (let i = 0; i < 12; i++) {
+        const res = await bindBankAs(u, { holderName: 'Li Si', tradePassword: '654321' });
+        expect(res.body.error.code).toBe('HOLDER_NAME_MISMATCH');
+      }
+      await bindBankAs(u, {}).expect(201);
+    });
+
+    it('without a verified identity, where withdrawals need one: 403 KYC_REQUIRED, a coin address still binds', async () => {
+      const u = await registerUser(api, 'holder');
+      expect(await holderOf(u)).toEqual({ holderName: null, verifyFirst: true });
+      const none = await bindBankAs(u, {}).expect(403);
+      expect(none.body.error.code).toBe('KYC_REQUIRED');
+      // Pending is not verified either.
+      await postKyc(api, u.auth).expect(201);
+      expect((await bindBankAs(u, {}).expect(403)).body.error.code).toBe('KYC_REQUIRED');
+      expect(await bound(u)).toEqual([]);
+      await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send(coinBody('TRC20', trc20))
+        .expect(201);
+    });
+
+    describe('where withdrawals need no verified identity (WITHDRAW_REQUIRES_KYC=false)', () => {
+      let open: TestApi;
+      beforeAll(async () => {
+        open = await buildTestApi(t.db, { env: { WITHDRAW_REQUIRES_KYC: 'false' } });
+      });
+      afterAll(async () => {
+        await open?.close();
+      });
+
+      it('a user without one binds in the name typed, as before', async () => {
+        const u = await registerUser(open, 'holder');
+        const holder = await open.http.get('/api/withdrawal-accounts/holder').set(u.auth);
+        expect(holder.body).toEqual({ holderName: null, verifyFirst: false });
+        const res = await open.http
+          .post('/api/withdrawal-accounts')
+          .set(u.auth)
+          .send({ ...bankAccountBody, holderName: 'Test Holder' })
+          .expect(201);
+        expect(res.body.holderName).toBe('Test Holder');
+      });
+
+      it('a user with one still binds only in its name', async () => {
+        const u = await registerUser(open, 'holder');
+        await verifyKyc(open, u);
+        const res = await open.http
+          .post('/api/withdrawal-accounts')
+          .set(u.auth)
+          .send({ ...bankAccountBody, holderName: 'Test Holder' })
+          .expect(400);
+        expect(res.body.error).toMatchObject({ code: 'HOLDER_NAME_MISMATCH', field: 'holderName' });
+      });
+    });
+  });
+
   describe('bank details by country', () => {
     const bind = async (body: Record<string, unknown>) => {
-      const u = await registerUser(api, 'iban');
+      const u = await verifiedUser(api, 'iban');
       const res = await api.http.post('/api/withdrawal-accounts').set(u.auth).send(body);
       return { u, res };
     };
@@ -214,7 +348,7 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
 
   describe('a branch where the country addresses transfers to one', () => {
     const bind = async (body: Record<string, unknown>) => {
-      const u = await registerUser(api, 'branch');
+      const u = await verifiedUser(api, 'branch');
       const res = await api.http.post('/api/withdrawal-accounts').set(u.auth).send(body);
       return { u, res };
     };
@@ -342,7 +476,13 @@ describe.each(dbDrivers())('withdrawal accounts and withdrawals on %s', (kind) =
     it('refuses in order: foreign account 404, amount 400, password 403, identity 403', async () => {
       const u = await registerUser(api, 'wd');
       const other = await readyUser(api, 0, 'wdo');
-      const accountId = await bindBank(api, u);
+      // A coin address: a bank account would wait for the verified identity itself.
+      const coin = await api.http
+        .post('/api/withdrawal-accounts')
+        .set(u.auth)
+        .send(coinBody('ERC20', erc20))
+        .expect(201);
+      const accountId = coin.body.id as string;
       await fund(api, u, 100_000);
       const post = (body: object) =>
         api.http

@@ -4,7 +4,7 @@ import multer from 'multer';
 import pino from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors';
+import { AppError, rateLimited, unavailable } from './errors';
 import { errorHandler } from './error-handler';
 import { FormError } from './refusals';
 
@@ -116,6 +116,23 @@ describe('the error handler', () => {
       field: 'body',
     });
   });
+
+  it.each([
+    [rateLimited('Too many orders', 2_400), 429, 'RATE_LIMITED', '3', 2_400],
+    [rateLimited('Too many requests', 10), 429, 'RATE_LIMITED', '1', 10],
+    [unavailable('Too busy', 2_000), 503, 'UNAVAILABLE', '2', 2_000],
+  ])(
+    'answers a refusal that passes with time with Retry-After in whole seconds and the wait (%#)',
+    async (err, status, code, header, wait) => {
+      const { http, logged } = failingWith(err);
+      const res = await http.get('/x').expect(status);
+      expect(res.headers['retry-after']).toBe(header);
+      expect(res.body).toEqual({
+        error: { code, message: err.message, retryAfterMs: wait },
+      });
+      expect(logged).toEqual([]);
+    },
+  );
 
   it('answers an AppError with its own status, code and field', async () => {
     const res = await failingWith(new AppError(409, 'INVALID_STATE', 'Already reviewed', 'id'))

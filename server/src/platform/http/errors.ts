@@ -17,6 +17,31 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A refusal that passes with time (a throttle, a full queue): the error handler sends
+ * `Retry-After` (whole seconds, rounded up) and `retryAfterMs` in the body, so a client can say
+ * how long to wait.
+ */
+export class RetryLater extends AppError {
+  constructor(
+    status: 429 | 503,
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(status, code, message);
+    this.name = 'RetryLater';
+  }
+}
+
+/** 429 RATE_LIMITED with the time until the throttle lets the caller through again. */
+export const rateLimited = (message: string, retryAfterMs: number) =>
+  new RetryLater(429, 'RATE_LIMITED', message, retryAfterMs);
+
+/** 503 UNAVAILABLE: the process is too busy for this request just now; try again shortly. */
+export const unavailable = (message: string, retryAfterMs: number) =>
+  new RetryLater(503, 'UNAVAILABLE', message, retryAfterMs);
+
 export const validationFailed = (field: string, message: string) =>
   new AppError(400, 'VALIDATION_FAILED', message, field);
 export const notFound = (what = 'Not found') => new AppError(404, 'NOT_FOUND', what);

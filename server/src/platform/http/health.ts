@@ -1,8 +1,14 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { shuttingDown } from '../lifecycle';
 import { declare } from './route';
 
-const readiness = z.object({ ok: z.boolean(), checks: z.record(z.string(), z.boolean()) });
+const readiness = z.object({
+  ok: z.boolean(),
+  checks: z.record(z.string(), z.boolean()),
+  degraded: z.array(z.string()).optional(),
+  shuttingDown: z.literal(true).optional(),
+});
 
 export type ReadinessCheck = () => Promise<boolean> | boolean;
 
@@ -10,7 +16,8 @@ export type ReadinessCheck = () => Promise<boolean> | boolean;
  * `/healthz`: the process answers. `/readyz`: every dependency in `checks` answers (503 naming
  * the failing ones). `shown` are dependencies reported under `degraded` without failing
  * readiness: the process still serves without them (a gateway without its api still serves
- * market data).
+ * market data). From a stop signal on, `/readyz` answers 503 `shuttingDown: true` whatever the
+ * checks say, while the process still serves (lifecycle.ts, the drain window).
  */
 export function healthRoutes(
   checks: Record<string, ReadinessCheck>,
@@ -44,10 +51,13 @@ export function healthRoutes(
       const [results, extra] = await Promise.all([run(checks), run(shown)]);
       const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
       const degraded = extra.filter(([, ok]) => !ok).map(([name]) => name);
-      res.status(failing.length ? 503 : 200).json({
-        ok: failing.length === 0,
+      const stopping = shuttingDown();
+      const ok = failing.length === 0 && !stopping;
+      res.status(ok ? 200 : 503).json({
+        ok,
         checks: Object.fromEntries([...results, ...extra]),
         ...(degraded.length ? { degraded } : {}),
+        ...(stopping ? { shuttingDown: true as const } : {}),
       });
     },
   );

@@ -5,6 +5,7 @@ import { dbDrivers } from '@tests/support/db';
 import { jsonType, openFuzzWorld, type FuzzWorld } from '@tests/support/fuzz-world';
 import { multipart, type RawAnswer } from '@tests/support/raw-http';
 import { bankAccountBody, bankDepositFields, images, opsAuth } from '@tests/support/wallet';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
 
 /**
  * The refusals a client can rely on, by name: bodies past the limit, broken path escapes, ids
@@ -123,6 +124,112 @@ describe.each(dbDrivers())('input refusals on %s', (kind) => {
     expect(q.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'q' } });
     const id = await w.server.send({ method: 'GET', path: '/api/market/products/BTC%E2%80%AE' });
     expect(id.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'id' } });
+  });
+
+  it('names refuse invisible characters by field, writing nothing; other free text keeps them', async () => {
+    // RLM, ALM, LRM, zero-width space, non-joiner and joiner, word joiner, BOM, soft hyphen, a
+    // variation selector, the Hangul filler, a tag character: each prints as nothing.
+    const invisible = [
+      '\u200f',
+      '\u061c',
+      '\u200e',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+      '\u00ad',
+      '\ufe0f',
+      '\u3164',
+      '\u{e0041}',
+    ];
+    const rows = async () =>
+      (
+        await w.t.db.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM withdrawal_accounts) + (SELECT count(*) FROM deposits)
+                + (SELECT count(*) FROM kyc_submissions) + (SELECT count(*) FROM uploads) AS n`,
+        )
+      ).rows[0]!.n;
+    const before = await rows();
+    const formOf = (fields: Record<string, string>, files: string[]) =>
+      multipart([
+        ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+        ...files.map((name) => ({ name, file: images.png })),
+      ]);
+    const post = (path: string, f: { body: Buffer; type: string }) =>
+      w.server.send({
+        method: 'POST',
+        path,
+        headers: { ...w.auth.user, 'content-type': f.type },
+        body: f.body,
+      });
+    const kycFields = { name: 'Zhang San', idNumber: '11010519491231002X', nationality: 'CN' };
+    const wrong: string[] = [];
+    for (const ch of invisible) {
+      const name = `Zhang${ch} San`;
+      const answers: [string, RawAnswer][] = [
+        [
+          'holderName',
+          await w.server.send({
+            method: 'POST',
+            path: '/api/withdrawal-accounts',
+            headers: { ...jsonType, ...w.auth.user },
+            body: JSON.stringify({ ...bankAccountBody, holderName: name }),
+          }),
+        ],
+        [
+          'payerName',
+          await post(
+            '/api/deposits',
+            formOf({ ...bankDepositFields(10_000), payerName: name }, ['screenshot']),
+          ),
+        ],
+        ['name', await post('/api/kyc', formOf({ ...kycFields, name }, ['front', 'back']))],
+      ];
+      for (const [field, a] of answers) {
+        const e = (a.json as { error?: { code?: string; field?: string } } | undefined)?.error;
+        if (a.status !== 400 || e?.code !== 'VALIDATION_FAILED' || e.field !== field)
+          wrong.push(`${field} with U+${ch.codePointAt(0)!.toString(16)}: ${a.status} ${a.text}`);
+      }
+    }
+    // The account name itself: letters, digits and underscores, and nothing invisible around them
+    // either (a BOM is no whitespace, though trimming would drop it).
+    for (const ch of invisible)
+      for (const path of ['/api/auth/register/check', '/api/auth/register']) {
+        const a = await w.server.send({
+          method: 'POST',
+          path,
+          headers: jsonType,
+          body: JSON.stringify({
+            account: `${ch}nameprobe`,
+            phone: '+8613800138001',
+            inviteCode: 'WELCOME',
+            password: 'correct horse 1',
+            passwordConfirm: 'correct horse 1',
+            tradePassword: '123456',
+            tradePasswordConfirm: '123456',
+            acceptTerms: DEFAULT_TERMS_VERSION,
+          }),
+        });
+        const e = (a.json as { error?: { code?: string; field?: string } } | undefined)?.error;
+        if (a.status !== 400 || e?.code !== 'VALIDATION_FAILED' || e.field !== 'account')
+          wrong.push(`account with U+${ch.codePointAt(0)!.toString(16)}: ${a.status} ${a.text}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(await rows()).toBe(before);
+    const { rows: accounts } = await w.t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM users WHERE account ILIKE '%nameprobe%'",
+    );
+    expect(accounts[0]!.n).toBe(0);
+    // A remark and a bank's name are no person's name: an emoji family (joined with ZWJ), a
+    // Persian word with its non-joiner and a Hebrew remark with its mark are taken as written.
+    const remark = '👨\u200d👩\u200d👧 می\u200cخواهم שלום\u200f';
+    const ok = await post(
+      '/api/deposits',
+      formOf({ ...bankDepositFields(10_000), payerBank: 'بانک\u200cملی', remark }, ['screenshot']),
+    );
+    expect(ok.status, ok.text).toBe(201);
+    expect((ok.json as { remark: string }).remark).toBe(remark);
   });
 
   it('a refused deposit writes nothing: no row, no upload, no file', async () => {

@@ -38,6 +38,7 @@ function errors(route: Declared): Record<number, ResponseConfig> {
   const caller = route.auth?.who;
   if (route.params ?? route.query ?? route.body ?? route.form) add(400, 'VALIDATION_FAILED');
   if (route.form) add(400, 'UPLOAD_INVALID');
+  if (route.form) add(400, 'UPLOAD_TOO_MANY_PIXELS');
   if (route.form) add(413, 'UPLOAD_TOO_LARGE');
   // The JSON parser's refusals (refusals.ts): over 64 kB; a charset or Content-Encoding it lacks.
   if (route.body) add(413, 'PAYLOAD_TOO_LARGE');

@@ -31,6 +31,14 @@ export const roleAreas: Record<OperatorRole, readonly OperatorArea[]> = {
   admin: ['reviews', 'support', 'admin', 'self'],
 };
 
+/**
+ * Whether a caller may read any user's profile (the support area: support, admin, the service
+ * token). Other roles see a user's data only through their work: a reviewer the review context
+ * of a user with something in the queues (issue 33).
+ */
+export const readsAnyUser = (caller: OperatorCaller) =>
+  caller.role === 'service' || roleAreas[caller.role].includes('support');
+
 /** Whom a request to /api/ops comes from (`res.locals.operator`). */
 export interface OperatorCaller {
   /** Null for the service token. */
@@ -56,6 +64,20 @@ export interface AuditEntry {
   reason: string | null;
   address: string;
   status: number;
+}
+
+/**
+ * What an operator read of a user's personal data (issue 33): a profile, the review context, an
+ * uploaded image. The user is `userId`, or the owner of `uploadId`.
+ */
+export type PersonalDataRead = {
+  operator: OperatorCaller;
+  address: string;
+} & ({ kind: 'profile' | 'review_context'; userId: number } | { kind: 'upload'; uploadId: string });
+
+/** Where reads of personal data are recorded; the operator module keeps it append-only. */
+export interface AccessLogWriter {
+  recordRead(read: PersonalDataRead): Promise<void>;
 }
 
 /** Where the gate writes what operators did; the operator module keeps it append-only. */
@@ -107,10 +129,15 @@ export function operatorGate(d: OperatorGateDeps) {
     d.tokenHash && operatorTokenMatches(token, d.tokenHash)
       ? { id: null, name: 'service', role: 'service', tokenHash: null }
       : d.operators.authenticate(token);
-  /** Whether a bearer token belongs to a caller that reaches `area` (for guards of other kinds). */
-  const reaches = async (token: string, area: OperatorArea) => {
+  /**
+   * The caller of a bearer token if it reaches `area`, else null (for guards of other kinds: the
+   * uploads' owner-or-operator guard).
+   */
+  const callerReaching = async (token: string, area: OperatorArea) => {
     const caller = await callerOf(token);
-    return !!caller && (caller.role === 'service' || roleAreas[caller.role].includes(area));
+    return caller && (caller.role === 'service' || roleAreas[caller.role].includes(area))
+      ? caller
+      : null;
   };
   const gate = (...areas: OperatorArea[]): OperatorGuard => {
     const check = guard('operator', async (req, res, next) => {
@@ -128,7 +155,7 @@ export function operatorGate(d: OperatorGateDeps) {
     });
     return Object.assign(check, { areas });
   };
-  return Object.assign(gate, { reaches });
+  return Object.assign(gate, { callerReaching });
 
   /**
    * Writes the audit line of a successful change before its answer goes out (a caller that has

@@ -37,7 +37,7 @@ export interface RouteSpec {
   /** Success answers by status (a 503 of /readyz is one too: it has the same shape). */
   responses: Partial<Record<200 | 201 | 204 | 503, Answer>>;
   /** Error codes by status, besides those that follow from the inputs and `auth` (openapi.ts). */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 429, ErrorCode[]>>;
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, ErrorCode[]>>;
 }
 
 /** A declared route: its spec and where it is in the document. */
@@ -62,8 +62,28 @@ export function declare(router: Router, spec: RouteSpec, ...handlers: RequestHan
   }
   declared.set(spec.operationId, { ...spec, documentPath });
   const guard = spec.auth ? [spec.auth] : [];
-  router[spec.method](spec.path, ...guard, ...handlers);
+  const before = isPrivate(spec) ? [noStore] : [];
+  router[spec.method](spec.path, ...before, ...guard, ...handlers);
 }
+
+/**
+ * Whether a route's answers are about who asks, and so may be kept by no cache: every guarded
+ * route (its answer depends on the caller: a balance, an identity photo, an operator's queue), and
+ * every change (a POST, PUT or DELETE answers about the request that made it: a sign-in's token).
+ * Only the public reads (market data, app info, news, the OpenAPI document) keep their caching.
+ */
+export const isPrivate = (spec: Pick<RouteSpec, 'method' | 'auth'>): boolean =>
+  !!spec.auth || spec.method !== 'get';
+
+/**
+ * Set before the guard runs, so its refusals (401, 403) and every later error carry it too. A
+ * browser's HTTP cache, a shared proxy and the back/forward cache all honour `no-store`; a
+ * handler that sets Cache-Control itself would override it, and none does.
+ */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 /** Every route declared so far, in declaration order. */
 export function declaredRoutes(): readonly Declared[] {
