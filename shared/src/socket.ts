@@ -11,6 +11,8 @@ export type Channel = 'market' | `ticks:${string}`;
 
 export type AckError = { error: { code: SocketErrorCode; message?: string } };
 export type SubscribeAck = { ok: true } | AckError;
+/** `time`'s answer; RATE_LIMITED like every event past the socket's rate. */
+export type TimeAck = { serverTime: number } | AckError;
 
 export type SocketErrorCode =
   | 'VALIDATION_FAILED'
@@ -132,8 +134,14 @@ export interface ClientToServerEvents {
       | [options: SubscribeOptions, ack: (answer: SubscribeAck) => void]
   ) => void;
   unsubscribe: (channels: string[], ack: (answer: SubscribeAck) => void) => void;
-  time: (ack: (answer: { serverTime: number }) => void) => void;
+  time: (ack: (answer: TimeAck) => void) => void;
 }
+
+/** What the gateway answers a client event `E` with: its acknowledgement's argument. */
+export type ClientEventAnswer<E extends keyof ClientToServerEvents> = LastAnswer<
+  Parameters<ClientToServerEvents[E]>
+>;
+type LastAnswer<P> = P extends [...unknown[], (answer: infer A) => void] ? A : never;
 
 /** Channel names, parsed: `market` or `ticks:<productId>`. */
 export function parseChannel(

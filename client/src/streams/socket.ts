@@ -58,7 +58,9 @@ export const serverClock = new ServerClock();
 function syncTime(s: AppSocket): void {
   const sentAt = Date.now();
   s.timeout(ACK_TIMEOUT_MS).emit('time', (err, answer) => {
-    if (!err) serverClock.sample({ sentAt, receivedAt: Date.now(), serverTime: answer.serverTime });
+    // A RATE_LIMITED answer carries no time: the next round trip will.
+    if (!err && 'serverTime' in answer)
+      serverClock.sample({ sentAt, receivedAt: Date.now(), serverTime: answer.serverTime });
   });
 }
 

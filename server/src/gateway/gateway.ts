@@ -7,6 +7,9 @@ import {
   parseChannel,
   socketLimits,
   subscribeOptionsSchema,
+  type AckError,
+  type ClientEventAnswer,
+  type ClientToServerEvents,
   type ServerToClientEvents,
   type SubscribeAck,
 } from '@shared/socket';
@@ -161,16 +164,42 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   const ticksHeard = rateMeter();
   let draining = false;
 
-  /** Every client event spends a token; past the rate the event is answered RATE_LIMITED. */
+  /**
+   * A client event's handler (ClientToServerEvents): its arguments as they came off the wire,
+   * parsed by the handler, and its answer typed by the contract. Every event spends a token;
+   * past the rate it is answered RATE_LIMITED, which every answer type admits (checked below).
+   */
   const limited =
-    (handle: (conn: Conn, args: unknown[], ack: Ack) => void) =>
+    <E extends keyof ClientToServerEvents>(
+      handle: (conn: Conn, args: unknown[], answer: (a: ClientEventAnswer<E>) => void) => void,
+    ) =>
     (conn: Conn, args: unknown[], ack: Ack | null) => {
       if (!ack) return; // every event of ours is a request: without an ack, nothing to answer
       limiter.consume(conn.id).then(
         () => handle(conn, args, ack),
-        () => ack({ error: { code: 'RATE_LIMITED' } }),
+        () => ack({ error: { code: 'RATE_LIMITED' } } satisfies AckError),
       );
     };
+  const everyAnswerAdmitsErrors: {
+    [E in keyof ClientToServerEvents]: AckError extends ClientEventAnswer<E> ? true : never;
+  } = { subscribe: true, unsubscribe: true, time: true };
+  void everyAnswerAdmitsErrors;
+  const handlers: { [E in keyof ClientToServerEvents]: ReturnType<typeof limited<E>> } = {
+    subscribe: limited<'subscribe'>((conn, [raw, rawOptions], answer) => {
+      const options = subscribeOptionsSchema.safeParse(rawOptions);
+      if (!options.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
+      const subscribed = subscribe(conn, raw);
+      answer(subscribed.answer);
+      if (subscribed.channels) sendSnapshots(conn, subscribed.channels, options.data?.after ?? {});
+    }),
+    unsubscribe: limited<'unsubscribe'>((conn, [raw], answer) => {
+      const parsed = channelsSchema.safeParse(raw);
+      if (!parsed.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
+      for (const ch of parsed.data) if (parseChannel(ch)) conn.leave(ch);
+      answer({ ok: true });
+    }),
+    time: limited<'time'>((_conn, _args, answer) => answer({ serverTime: Date.now() })),
+  };
 
   const server = new SocketServer(
     httpServer,
@@ -187,22 +216,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
         void limiter.delete(conn.id);
       },
       afterWrite: (conn) => backlog.check(conn),
-      events: {
-        subscribe: limited((conn, [raw, rawOptions], ack) => {
-          const options = subscribeOptionsSchema.safeParse(rawOptions);
-          if (!options.success) return ack({ error: { code: 'VALIDATION_FAILED' } });
-          const answer = subscribe(conn, raw);
-          ack(answer);
-          if ('ok' in answer) sendSnapshots(conn, raw as string[], options.data?.after ?? {});
-        }),
-        unsubscribe: limited((conn, [raw], ack) => {
-          const parsed = channelsSchema.safeParse(raw);
-          if (!parsed.success) return ack({ error: { code: 'VALIDATION_FAILED' } });
-          for (const ch of parsed.data) if (parseChannel(ch)) conn.leave(ch);
-          ack({ ok: true } satisfies SubscribeAck);
-        }),
-        time: limited((_conn, _args, ack) => ack({ serverTime: Date.now() })),
-      },
+      events: handlers,
     },
     {
       pingIntervalMs: deps.pingIntervalMs ?? 20_000,
@@ -261,24 +275,25 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     return out;
   };
 
-  const subscribe = (conn: Conn, raw: unknown): SubscribeAck => {
+  /** Joins the channels named by `raw`; the answer, and on success the channels as parsed. */
+  const subscribe = (conn: Conn, raw: unknown): { answer: SubscribeAck; channels?: string[] } => {
+    const refuse = (error: AckError['error']) => ({ answer: { error } });
     const parsed = channelsSchema.safeParse(raw);
     if (!parsed.success)
-      return { error: { code: 'VALIDATION_FAILED', message: 'channels must be a list of names' } };
+      return refuse({ code: 'VALIDATION_FAILED', message: 'channels must be a list of names' });
     for (const name of parsed.data) {
       const ch = parseChannel(name);
-      if (!ch) return { error: { code: 'VALIDATION_FAILED', message: `unknown channel ${name}` } };
+      if (!ch) return refuse({ code: 'VALIDATION_FAILED', message: `unknown channel ${name}` });
       if (ch.kind === 'ticks' && !deps.productIds.has(ch.productId))
-        return { error: { code: 'NOT_FOUND', message: `unknown product ${ch.productId}` } };
+        return refuse({ code: 'NOT_FOUND', message: `unknown product ${ch.productId}` });
     }
     const channels = channelsOf(conn);
     const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
     if (channels.size + fresh.length > socketLimits.maxChannels)
-      return { error: { code: 'TOO_MANY_CHANNELS' } };
+      return refuse({ code: 'TOO_MANY_CHANNELS' });
     if (fresh.length) conn.join(fresh);
-    return { ok: true };
+    return { answer: { ok: true }, channels: parsed.data };
   };
-
   /**
    * What a subscription starts with: the market snapshot; per product the latest tick, or, when
    * the client said which tick it holds, every one after it the ring has (after a `ticksGap` for
