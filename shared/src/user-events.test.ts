@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compareEventIds, createUserEventCursor, isEventId, nextEventId } from './user-events';
+import {
+  compareEventIds,
+  createUserEventCursor,
+  eventIdOfPacket,
+  isEventId,
+  nextEventId,
+} from './user-events';
 
 describe('user-event ids', () => {
   it('orders ids by time then counter, and grows even when the clock steps back', () => {
@@ -19,6 +25,14 @@ describe('user-event ids', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('the id of an encoded event packet', () => {
+  it('is read from the meta the packet ends with, and nothing else', () => {
+    expect(eventIdOfPacket('2["order",{"id":"9"},{"id":"1733-4"}]')).toBe('1733-4');
+    expect(eventIdOfPacket('2["tick",{"id":"BTCUSDT","seq":1}]')).toBeNull();
+    expect(eventIdOfPacket('2["order",{"note":"{\\"id\\":\\"1-0\\"}"}]')).toBeNull();
   });
 });
 

@@ -14,6 +14,12 @@ export function isEventId(raw: unknown): raw is string {
   return typeof raw === 'string' && EVENT_ID.test(raw);
 }
 
+/** The id an encoded Socket.IO event packet ends with (its `{"id":…}` meta), else null. */
+export function eventIdOfPacket(encoded: string): string | null {
+  return PACKET_EVENT_ID.exec(encoded)?.[1] ?? null;
+}
+const PACKET_EVENT_ID = /\{"id":"(\d{1,15}-\d{1,10})"\}\]$/;
+
 /** Negative, zero or positive as `a` is older than, the same as or newer than `b`. */
 export function compareEventIds(a: string, b: string): number {
   const [am = 0, an = 0] = a.split('-').map(Number);

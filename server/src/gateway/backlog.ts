@@ -1,6 +1,7 @@
 import type { Logger } from '@infra/logger';
 import type { Metrics } from '../platform/metrics';
-import { sendFrame, type Conn, type HeldFrame } from './socket-server';
+import { sendFrame } from './engine';
+import type { Conn, HeldFrame } from './socket-server';
 
 /**
  * Per-socket send backlog limits, in bytes of what the gateway holds for a socket beyond what the

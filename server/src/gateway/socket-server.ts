@@ -1,23 +1,23 @@
-import type { ConnectErrorCode } from '@shared/socket';
-import { compareEventIds } from '@shared/user-events';
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { randomBytes } from 'node:crypto';
-import { WebSocket, WebSocketServer } from 'ws';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { WebSocket } from 'ws';
 import { Adapter } from 'socket.io-adapter';
+import type { ConnectErrorCode } from '@shared/socket';
+import { compareEventIds, eventIdOfPacket } from '@shared/user-events';
+import { EngineConn, EngineServer, sendFrame } from './engine';
 
 /**
- * The gateway's Socket.IO server: the Socket.IO v5 protocol over Engine.IO v4, websocket transport
- * only, default namespace only, text packets only (docs/DECISIONS.md, "The gateway speaks
- * Socket.IO itself"). socket.io-client and the app's client connect to it unchanged.
+ * The gateway's Socket.IO server: the Socket.IO v5 protocol over Engine.IO v4 (engine.ts),
+ * websocket transport only, default namespace only, text packets only (docs/DECISIONS.md, "The
+ * gateway speaks Socket.IO itself"). socket.io-client and the app's client connect to it
+ * unchanged; the official protocol suites run against it (tests/protocol).
  *
  * Why not the `socket.io` package: per connection it keeps an Engine.IO socket, a transport, a
  * Socket.IO client and socket, a parser, the upgrade request and its headers, a ping timer and
  * eighteen bound functions: about 7 KB of heap over the 2.4 KB that `ws` and the TCP socket need.
  * Here a connection is the `ws` WebSocket itself (the `Conn` subclass) with a few more fields,
- * and every handler is shared. The heartbeat is one sweep for all connections, not two timers
- * each. Rooms and user events still go through a Socket.IO adapter (socket.io-adapter, or the
- * Redis adapter the api's emitter publishes to), so the api side is unchanged.
+ * and every handler is shared. Rooms and user events still go through a Socket.IO adapter
+ * (socket.io-adapter, or the Redis adapter the api's emitter publishes to), so the api side is
+ * unchanged.
  */
 
 /** A Socket.IO packet (socket.io-parser's shape, which the adapters pass around). */
@@ -66,14 +66,11 @@ export type EventHandler = (conn: Conn, args: unknown[], ack: Ack | null) => voi
  * option) carrying the little Socket.IO needs. The adapters see it as a Socket.IO socket: `id`,
  * `client.writeToEngine`, `join`, `leave`, `disconnect`.
  */
-export class Conn extends WebSocket {
-  id = '';
+export class Conn extends EngineConn {
   userId: string | null = null;
   state: State = State.Open;
-  /** A ping went out and no pong came back yet. */
-  awaitingPong = false;
-  /** performance.now() at open, for the connect timeout. */
-  openedAt = 0;
+  /** performance.now() at open, or at leaving the namespace: the connect timeout's start. */
+  waitingSince = 0;
   server: SocketServer | null = null;
   /** Why the connection was refused at the upgrade (answered to its CONNECT), else null. */
   refused: ConnectErrorCode | null = null;
@@ -106,7 +103,7 @@ export class Conn extends WebSocket {
     if (this.state === State.Closed || this.readyState !== WebSocket.OPEN) return;
     if (encoded.length === 1 && opts.wsPreEncodedFrame) sendFrame(this, opts.wsPreEncodedFrame);
     else for (const p of encoded) if (typeof p === 'string') this.send(`4${p}`);
-    for (const p of encoded) if (typeof p === 'string') this.sawEventId(userEventIdOf(p));
+    for (const p of encoded) if (typeof p === 'string') this.sawEventId(eventIdOfPacket(p));
     this.server?.hooks.afterWrite(this);
   }
 
@@ -151,22 +148,6 @@ export interface HeldFrame {
   frame: Buffer;
 }
 
-interface WsSender {
-  sendFrame(list: Buffer[]): void;
-}
-
-/** The id a user event's packet ends with (its `{"id":…}` meta), else null. */
-export function userEventIdOf(encoded: string): string | null {
-  const m = USER_EVENT_ID.exec(encoded);
-  return m?.[1] ?? null;
-}
-const USER_EVENT_ID = /\{"id":"(\d{1,15}-\d{1,10})"\}\]$/;
-
-/** A ready frame straight to the socket (what `ws` itself does for a pre-encoded broadcast). */
-export function sendFrame(conn: Conn, frame: Buffer[]): void {
-  (conn as unknown as { _sender: WsSender })._sender.sendFrame(frame);
-}
-
 export interface SocketServerHooks {
   /**
    * At the upgrade, before any frame: may this request connect? `release` is called once when
@@ -194,26 +175,6 @@ export interface SocketServerOptions {
   refusedGraceMs: number;
 }
 
-const path = '/socket.io/';
-const engineErrors = {
-  transport: { code: 0, message: 'Transport unknown' },
-  session: { code: 1, message: 'Session ID unknown' },
-  protocol: { code: 5, message: 'Unsupported protocol version' },
-} as const;
-
-// Shared by every connection (`ws` calls them with `this` = the socket): no closures per socket.
-function onWsMessage(this: WebSocket, data: Buffer, isBinary: boolean): void {
-  const conn = this as Conn;
-  conn.server?.onMessage(conn, data, isBinary);
-}
-function onWsClose(this: WebSocket): void {
-  const conn = this as Conn;
-  conn.server?.onClose(conn);
-}
-function onWsError(this: WebSocket): void {
-  // `ws` closes the connection after a protocol error (and emits close): nothing to add.
-}
-
 export class SocketServer {
   /** The namespace the adapters see (`nsp.sockets`, `nsp.name`, `nsp.server.encoder`). */
   readonly nsp: {
@@ -224,15 +185,12 @@ export class SocketServer {
     _ids: number;
     _onServerSideEmit(): void;
   };
-  private readonly wss: WebSocketServer;
+  private readonly engine: EngineServer<Conn>;
+  /** Open connections with no namespace yet (or again): the connect timeout's. */
   private readonly pending = new Set<Conn>();
-  private open = 0;
-  private readonly sweeper: NodeJS.Timeout;
-  private readonly requestListeners: ((req: IncomingMessage, res: ServerResponse) => void)[];
-  private closed = false;
 
   constructor(
-    private readonly httpServer: HttpServer,
+    httpServer: HttpServer,
     readonly hooks: SocketServerHooks,
     private readonly opts: SocketServerOptions,
   ) {
@@ -245,21 +203,26 @@ export class SocketServer {
       _onServerSideEmit() {},
     };
     this.nsp.adapter = new Adapter(this.nsp);
-    this.wss = new WebSocketServer({
-      noServer: true,
-      perMessageDeflate: false,
-      maxPayload: opts.maxPayload,
-      clientTracking: false,
-      WebSocket: Conn,
-    });
-    httpServer.on('upgrade', this.onUpgrade);
-    // Plain HTTP to /socket.io/ (a polling client) gets Engine.IO's answer; the rest goes on to
-    // whatever handled requests before, as Socket.IO attaches itself.
-    this.requestListeners = httpServer.listeners('request') as typeof this.requestListeners;
-    httpServer.removeAllListeners('request');
-    httpServer.on('request', this.onRequest);
-    this.sweeper = setInterval(() => this.sweep(), opts.pingIntervalMs);
-    this.sweeper.unref();
+    this.engine = new EngineServer<Conn>(
+      httpServer,
+      {
+        opened: (conn, req) => this.onOpen(conn, req),
+        message: (conn, data) =>
+          typeof data === 'string' ? this.onPacket(conn, data) : this.kill(conn), // text only
+        closed: (conn) => this.onClose(conn),
+        swept: (now) => {
+          for (const conn of this.pending)
+            if (now - conn.waitingSince > this.opts.connectTimeoutMs) this.kill(conn);
+        },
+      },
+      {
+        path: '/socket.io/',
+        pingIntervalMs: opts.pingIntervalMs,
+        pingTimeoutMs: opts.pingTimeoutMs,
+        maxPayload: opts.maxPayload,
+        Conn,
+      },
+    );
   }
 
   get adapter(): Adapter {
@@ -272,86 +235,31 @@ export class SocketServer {
 
   /** Open Engine.IO connections, admitted to the namespace or not. */
   get clientsCount(): number {
-    return this.open;
+    return this.engine.size;
   }
 
   get sockets(): Map<string, Conn> {
     return this.nsp.sockets;
   }
 
-  private readonly onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith(path)) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(engineErrors.transport));
+  /** A new connection: may this request connect? Refused ones hear why at their CONNECT. */
+  private onOpen(conn: Conn, req: IncomingMessage): void {
+    conn.server = this;
+    conn.waitingSince = conn.openedAt;
+    this.pending.add(conn);
+    const verdict = this.hooks.upgrade(req);
+    if (verdict.ok) {
+      conn.release = verdict.release;
       return;
     }
-    for (const l of this.requestListeners) l.call(this.httpServer, req, res);
-  };
-
-  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://gateway');
-    } catch {
-      return void socket.destroy();
-    }
-    const refuse = (error: { code: number; message: string }) => {
-      const body = JSON.stringify(error);
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    };
-    if (url.pathname !== path || this.closed) return void socket.destroy();
-    if (url.searchParams.get('EIO') !== '4') return refuse(engineErrors.protocol);
-    if (url.searchParams.get('transport') !== 'websocket') return refuse(engineErrors.transport);
-    if (url.searchParams.has('sid')) return refuse(engineErrors.session);
-    const verdict = this.hooks.upgrade(req);
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = ws as Conn;
-      conn.id = randomBytes(15).toString('base64url');
-      conn.server = this;
-      conn.openedAt = performance.now();
-      conn.on('message', onWsMessage);
-      conn.on('close', onWsClose);
-      conn.on('error', onWsError);
-      this.open++;
-      this.pending.add(conn);
-      const { pingIntervalMs, pingTimeoutMs, maxPayload } = this.opts;
-      conn.send(
-        `0${JSON.stringify({ sid: conn.id, upgrades: [], pingInterval: pingIntervalMs, pingTimeout: pingTimeoutMs, maxPayload })}`,
-      );
-      if (verdict.ok) {
-        conn.release = verdict.release;
-        return;
-      }
-      conn.refused = verdict.refused; // answered to its CONNECT; closed after the grace anyway
-      setTimeout(() => conn.terminate(), this.opts.refusedGraceMs).unref();
-    });
-  };
-
-  onMessage(conn: Conn, data: Buffer, isBinary: boolean): void {
-    const text = isBinary ? null : data.toString();
-    if (text === null || !text.length) return this.kill(conn);
-    switch (text[0]) {
-      case '3': // pong
-        conn.awaitingPong = false;
-        return;
-      case '4':
-        return this.onPacket(conn, text);
-      case '6': // noop
-        return;
-      case '1': // close
-        return void conn.close();
-      default: // a ping from the client (protocol v3), an upgrade, anything else
-        return this.kill(conn);
-    }
+    conn.refused = verdict.refused; // answered to its CONNECT; closed after the grace anyway
+    setTimeout(() => conn.terminate(), this.opts.refusedGraceMs).unref();
   }
 
-  /** Engine.IO message `text` ("4" + a Socket.IO packet). Malformed input ends the connection. */
+  /** A Socket.IO packet (an Engine.IO message's text). Malformed input ends the connection. */
   private onPacket(conn: Conn, text: string): void {
-    const type = text.charCodeAt(1) - 48;
-    let i = 2;
+    const type = text.charCodeAt(0) - 48;
+    let i = 1;
     let nsp = '/';
     if (text[i] === '/') {
       const comma = text.indexOf(',', i);
@@ -378,7 +286,7 @@ export class SocketServer {
       case CONNECT:
         return this.onConnect(conn, data);
       case DISCONNECT:
-        return void conn.close();
+        return this.leaveNamespace(conn);
       case EVENT:
         return this.onEvent(conn, data, id);
       case ACK: // the gateway asks for none
@@ -438,6 +346,20 @@ export class SocketServer {
     handler(conn, data.slice(1), ack);
   }
 
+  /**
+   * The client left the namespace (DISCONNECT): as Socket.IO does, its connection stays and may
+   * CONNECT again; until it does, the connect timeout applies to it anew.
+   */
+  private leaveNamespace(conn: Conn): void {
+    if (conn.state !== State.Connected) return;
+    this.nsp.sockets.delete(conn.id);
+    this.nsp.adapter.delAll(conn.id);
+    this.hooks.disconnected(conn);
+    conn.state = State.Open;
+    conn.waitingSince = performance.now();
+    this.pending.add(conn);
+  }
+
   /** Leaves the namespace (rooms, metrics) once; the connection may still be closing. */
   detach(conn: Conn): void {
     if (conn.state === State.Connected) {
@@ -450,61 +372,27 @@ export class SocketServer {
     this.pending.delete(conn);
   }
 
-  onClose(conn: Conn): void {
+  private onClose(conn: Conn): void {
     this.detach(conn);
-    this.open--;
     conn.release?.();
     conn.release = null;
     conn.held = null;
-    conn.server = null;
   }
 
   /** Ends a connection now (a protocol error, a dead or hopeless peer). */
   kill(conn: Conn): void {
-    this.detach(conn);
-    conn.terminate();
-  }
-
-  /**
-   * The heartbeat, for every connection at once: one that has not answered the previous ping is
-   * dead; the others get a ping (Engine.IO v4: the server pings, the client pongs). A connection
-   * with no namespace after the connect timeout is closed, as Socket.IO does.
-   */
-  private sweep(): void {
-    const ping = [Buffer.from([0x81, 1, 0x32])]; // text frame "2"
-    for (const conn of this.nsp.sockets.values()) {
-      if (conn.awaitingPong) {
-        this.kill(conn);
-        continue;
-      }
-      conn.awaitingPong = true;
-      if (conn.readyState === WebSocket.OPEN) sendFrame(conn, ping);
-    }
-    const now = performance.now();
-    for (const conn of this.pending)
-      if (now - conn.openedAt > this.opts.connectTimeoutMs) this.kill(conn);
+    this.engine.kill(conn);
   }
 
   /** New connections are refused from now on (a draining gateway); those open stay. */
   stopAccepting(): void {
-    this.closed = true;
+    this.engine.stopAccepting();
   }
 
   /** Closes every connection (each client hears a close and reconnects elsewhere). */
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.sweeper);
-    const all = [...this.nsp.sockets.values(), ...this.pending];
-    for (const conn of all) {
-      this.detach(conn);
-      conn.close();
-    }
+    for (const conn of [...this.nsp.sockets.values(), ...this.pending]) this.detach(conn);
     await this.nsp.adapter.close?.();
-    this.httpServer.off('upgrade', this.onUpgrade);
-    // Whatever has not closed politely after a moment is cut.
-    const deadline = performance.now() + 2000;
-    while (this.open > 0 && performance.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    for (const conn of all) if (conn.readyState !== WebSocket.CLOSED) conn.terminate();
+    await this.engine.close();
   }
 }
