@@ -7,7 +7,8 @@ import { checkLedger } from '@server/modules/ledger/ledger';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startFaultProxy, type FaultProxy } from '@tests/support/fault-proxy';
 import { startSimApiWorker, type RunningProcess } from '@tests/support/processes';
-import { newTrader, postOrder, untilFresh } from '../load/flood';
+import { practiceOrderTraffic, waitUntil } from '@tests/support/order-traffic';
+import { untilFresh } from '../load/flood';
 
 const OPERATOR_TOKEN = `dbout-${randomBytes(12).toString('hex')}`;
 
@@ -58,42 +59,13 @@ describe('a 10 s PostgreSQL outage', { timeout: 240_000 }, () => {
   });
 
   it('keeps every process alive, answers 503 meanwhile, and publishes only what the tape holds', async () => {
-    const invite = await fetch(`${apiUrl}/api/ops/invites`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const { code } = (await invite.json()) as { code: string };
-    const token = await newTrader(apiUrl, code);
-    const answers: { at: number; status: number; code?: string }[] = [];
-    let running = true;
-    const traffic = (async () => {
-      while (running) {
-        const res = await postOrder(
-          apiUrl,
-          token,
-          { amount: 1000, mode: 'practice' },
-          AbortSignal.timeout(20_000),
-        ).catch(() => null);
-        const body = res
-          ? ((await res.json().catch(() => ({}))) as { error?: { code?: string } })
-          : {};
-        answers.push({ at: Date.now(), status: res?.status ?? 0, code: body.error?.code });
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
-    const waitFor = async (ok: () => boolean | Promise<boolean>, ms: number, what: string) => {
-      const deadline = Date.now() + ms;
-      while (!(await ok())) {
-        if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    await waitFor(() => answers.filter((a) => a.status === 201).length >= 5, 20_000, 'orders');
+    const traffic = await practiceOrderTraffic(apiUrl, OPERATOR_TOKEN);
+    const { answers } = traffic;
+    await waitUntil(() => answers.filter((a) => a.status === 201).length >= 5, 20_000, 'orders');
 
     const downAt = Date.now();
     proxy.mode('refuse');
-    await waitFor(
+    await waitUntil(
       // A keep-alive connection the api closed meanwhile answers ECONNRESET: ask again.
       async () => (await fetch(`${apiUrl}/readyz`).catch(() => null))?.status === 503,
       5000,
@@ -103,19 +75,18 @@ describe('a 10 s PostgreSQL outage', { timeout: 240_000 }, () => {
     proxy.mode('pass');
     const backAt = Date.now();
     const lastBefore = published.filter((tk) => tk.ts < downAt).at(-1);
-    await waitFor(
+    await waitUntil(
       () => published.some((tk) => tk.ts > backAt),
       15_000,
       'a new tick after the database returned',
     );
     const feedBackMs = published.find((tk) => tk.ts > backAt)!.ts - backAt;
-    await waitFor(
+    await waitUntil(
       () => answers.some((a) => a.at > backAt && a.status === 201),
       15_000,
       'an order accepted after the database returned',
     );
-    running = false;
-    await traffic;
+    await traffic.stop();
     const during = answers.filter((a) => a.at > downAt && a.at < backAt);
     const out: Record<string, number> = {};
     for (const a of during)

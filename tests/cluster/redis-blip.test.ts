@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startSimApiWorker, type RunningProcess } from '@tests/support/processes';
 import { startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
-import { newTrader, postOrder, untilFresh } from '../load/flood';
+import { practiceOrderTraffic, waitUntil } from '@tests/support/order-traffic';
+import { untilFresh } from '../load/flood';
 
 const OPERATOR_TOKEN = `blip-${randomBytes(12).toString('hex')}`;
 
@@ -43,50 +44,22 @@ describe('a 10 s Redis outage under traffic', { timeout: 240_000 }, () => {
   });
 
   it('keeps every process alive, answers 503 (never 500) meanwhile, and takes orders again within 2 s', async () => {
-    const invite = await fetch(`${apiUrl}/api/ops/invites`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    const { code } = (await invite.json()) as { code: string };
-    const token = await newTrader(apiUrl, code);
-    const answers: { at: number; status: number; code?: string }[] = [];
-    let running = true;
-    // A practice order every 200 ms (the order throttle's rate is 5 a second), each with its key.
-    const traffic = (async () => {
-      while (running) {
-        const res = await postOrder(apiUrl, token, { amount: 1000, mode: 'practice' }).catch(
-          () => null,
-        );
-        const body = res
-          ? ((await res.json().catch(() => ({}))) as { error?: { code?: string } })
-          : {};
-        answers.push({ at: Date.now(), status: res?.status ?? 0, code: body.error?.code });
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    })();
-    const waitFor = async (ok: () => boolean, ms: number, what: string) => {
-      const deadline = Date.now() + ms;
-      while (!ok()) {
-        if (Date.now() > deadline) throw new Error(`${what} within ${ms} ms`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    await waitFor(() => answers.filter((a) => a.status === 201).length >= 5, 20_000, 'orders');
+    const traffic = await practiceOrderTraffic(apiUrl, OPERATOR_TOKEN);
+    const { answers } = traffic;
+    await waitUntil(() => answers.filter((a) => a.status === 201).length >= 5, 20_000, 'orders');
 
     const downAt = Date.now();
     await redis.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 10_000)); // the outage itself: 10 s, as the issue asks
     await redis.start();
     const backAt = Date.now();
-    await waitFor(
+    await waitUntil(
       () => answers.some((a) => a.at > backAt && a.status === 201),
       10_000,
       'an order accepted after Redis returned',
     );
     const firstAfter = answers.find((a) => a.at > backAt && a.status === 201)!;
-    running = false;
-    await traffic;
+    await traffic.stop();
 
     const during = answers.filter((a) => a.at > downAt && a.at < backAt);
     console.log(
