@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath } from './tiers';
 import { freePort } from './redis-server';
-import { startEntry, waitForHttp, type RunningProcess } from './processes';
+import { holdsListener, startEntry, waitForHttp, type RunningProcess } from './processes';
 import { oneAddressSocketEnv } from './socket-limits';
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
@@ -60,17 +60,15 @@ export interface AppUnderTest {
 }
 
 export async function startApp(env: Record<string, string> = {}): Promise<AppUnderTest> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-e2e-'));
-  const url = `http://127.0.0.1:${port}`;
   const app: AppUnderTest = {
-    url,
-    port,
+    url: '',
+    port: 0,
     dataDir,
     proc: null as unknown as RunningProcess,
     async start() {
       app.proc = startEntry('server/src/main/all.ts', {
-        PORT: String(port),
+        PORT: String(app.port),
         DATA_DIR: dataDir,
         DATABASE_URL: '',
         REDIS_URL: '',
@@ -83,7 +81,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
         ...env,
       });
       try {
-        await waitForHttp(`${url}/readyz`, 200, 120_000);
+        await untilReady(app);
       } catch (err) {
         // Never leave a half-started app behind when readiness times out.
         await app.proc.stop('SIGKILL');
@@ -98,6 +96,36 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  await app.start();
-  return app;
+  // The first start takes a free port; another process may take it before the app binds it (a
+  // port is only free when asked), and then the app starts again on another.
+  for (let attempt = 1; ; attempt++) {
+    app.port = await freePort();
+    app.url = `http://127.0.0.1:${app.port}`;
+    try {
+      await app.start();
+      return app;
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+/**
+ * Until the app answers ready on its port and holds that port itself; an app that exits first (a
+ * crash, a port taken) fails here with its output, never by a later request refused.
+ */
+async function untilReady(app: AppUnderTest): Promise<void> {
+  const proc = app.proc;
+  await Promise.race([
+    waitForHttp(`${app.url}/readyz`, 200, 120_000),
+    proc.exited.then((code) => {
+      const output = proc.output();
+      if (output.includes('EADDRINUSE')) throw new PortTaken(`port ${app.port} was taken`);
+      throw new Error(`the app exited (${code}) before it was ready:\n${output}`);
+    }),
+  ]);
+  if (!holdsListener(proc.child.pid ?? 0, app.port))
+    throw new PortTaken(`another process answered ready on port ${app.port}`);
 }

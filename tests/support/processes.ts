@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from './redis-server';
 
@@ -24,18 +25,59 @@ export function startEntry(entry: string, env: Record<string, string>): RunningP
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  let stopping = false;
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.once('exit', (code, signal) => {
+      // A process that ends unasked is a failure of the test that follows: say why, in the log.
+      if (!stopping)
+        process.stderr.write(
+          `${entry} (pid ${child.pid}) exited unasked (${code ?? signal}); its last output:\n` +
+            `${out.slice(-4_000)}\n`,
+        );
+      resolve(code ?? signal ?? -1);
+    }),
   );
   return {
     child,
     output: () => out,
     exited,
     async stop(signal = 'SIGTERM') {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
+}
+
+/**
+ * Whether process `pid` holds the TCP socket listening on `port` (Linux's /proc): a port a test
+ * chose free can be taken by another process before its server binds it, and then a ready answer
+ * on that port is the other process's.
+ */
+export function holdsListener(pid: number, port: number): boolean {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const link = safely(() => fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+    const inode = /^socket:\[(\d+)\]$/.exec(link ?? '')?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return ['/proc/net/tcp', '/proc/net/tcp6'].some((table) =>
+    (safely(() => fs.readFileSync(table, 'utf8')) ?? '')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      // sl, local address, remote address, state (0A is LISTEN), …, inode (the tenth column).
+      .some((f) => f[1]?.endsWith(local) && f[3] === '0A' && inodes.has(f[9] ?? '')),
+  );
+}
+
+function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Polls `url` until it answers `status`, or fails after `ms`. */
