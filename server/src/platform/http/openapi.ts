@@ -30,8 +30,8 @@ function success(status: number, answer: Answer): ResponseConfig {
   return { description, content: { 'application/json': { schema: answer } } };
 }
 
-/** The error answers by status, each naming its codes: the route's and those its inputs imply. */
-function errors(route: Declared): Record<number, ResponseConfig> {
+/** The error codes by status of a route: its own and those its inputs and guard imply. */
+export function errorCodesOf(route: Declared): Map<number, Set<ErrorCode>> {
   const codes = new Map<number, Set<ErrorCode>>();
   const add = (status: number, code: ErrorCode) =>
     codes.set(status, (codes.get(status) ?? new Set()).add(code));
@@ -55,11 +55,16 @@ function errors(route: Declared): Record<number, ResponseConfig> {
   if (route.idempotent) add(422, 'IDEMPOTENCY_MISMATCH');
   for (const [status, list = []] of Object.entries(route.errors ?? {}))
     list.forEach((code) => add(Number(status), code));
+  return codes;
+}
+
+/** The error answers by status, each naming its codes. */
+function errors(route: Declared): Record<number, ResponseConfig> {
   const answer = (set: Set<ErrorCode>) => ({
     description: [...set].join(', '),
     content: errorContent,
   });
-  return Object.fromEntries([...codes].map(([status, set]) => [status, answer(set)]));
+  return Object.fromEntries([...errorCodesOf(route)].map(([status, set]) => [status, answer(set)]));
 }
 
 const security: Record<Caller, Record<string, string[]>[]> = {
@@ -90,10 +95,10 @@ function requestOf(route: Declared): RouteConfig['request'] {
 }
 
 /** The console areas an operator route belongs to (operator-gate.ts), if it is one. */
-const areasOf = (route: Declared) =>
+export const areasOf = (route: Declared) =>
   (route.auth as { areas?: readonly OperatorArea[] } | undefined)?.areas;
 
-const rolesReaching = (areas: readonly OperatorArea[]) =>
+export const rolesReaching = (areas: readonly OperatorArea[]) =>
   operatorRoles.filter((role) => areas.some((a) => roleAreas[role].includes(a)));
 
 function operation(route: Declared): RouteConfig {
