@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkAnswers } from '@server/platform/http/serve';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import compression from 'compression';
@@ -143,6 +144,7 @@ export function createApiApp({
   });
   const app = express();
   app.disable('x-powered-by');
+  checkAnswers(config.NODE_ENV !== 'production');
   // First: every response, refusals by later middleware too, carries a request id and an
   // access-log line.
   app.use(requestLog(log));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, buildUrl, isAbort, onUnauthorized, request, setAuthToken } from './client';
+import * as orders from '@shared/orders.routes';
+import { ApiError, buildUrl, call, isAbort, onUnauthorized, request, setAuthToken } from './client';
 
 function answer(status: number, body: string) {
   return vi.fn(() => Promise.resolve(new Response(body === '' ? null : body, { status })));
@@ -145,5 +146,26 @@ describe('session token', () => {
     stop();
     await request('/me').catch(() => undefined);
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('call', () => {
+  it("fills the endpoint's path, and sends its method, query and an idempotent body's key", async () => {
+    const fetch = answer(200, '{"id":"7"}');
+    vi.stubGlobal('fetch', fetch);
+    await call(orders.getOrder, { params: { id: '7/x' } });
+    expect(fetch).toHaveBeenLastCalledWith(
+      '/api/orders/7%2Fx',
+      expect.objectContaining({ method: 'GET' }),
+    );
+    await call(orders.listOrders, { query: { status: 'open', limit: 5 } });
+    expect(fetch).toHaveBeenLastCalledWith('/api/orders?status=open&limit=5', expect.anything());
+    const body = { productId: 'BTCUSDT', direction: 'up', amount: 100, duration: 30 } as const;
+    await call(orders.placeOrder, { body }, { idempotencyKey: 'k1' });
+    const [url, init] = fetch.mock.lastCall as unknown as [string, RequestInit];
+    expect(url).toBe('/api/orders');
+    expect(init.method).toBe('POST');
+    expect(new Headers(init.headers).get('Idempotency-Key')).toBe('k1');
+    expect(JSON.parse(init.body as string)).toEqual(body);
   });
 });

@@ -1,3 +1,10 @@
+import {
+  fillPath,
+  type AnswerOf,
+  type EndpointSpec,
+  type InputOf,
+  type Route,
+} from '@shared/contract/endpoint';
 /** Base path of the REST API (same origin; seed spec §7). */
 export const API_BASE = '/api';
 /** Request timeout (seed spec §7 and §9). */
@@ -222,4 +229,28 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
 /** True when `err` is the cancellation of a request the caller no longer wants. */
 export function isAbort(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/**
+ * Calls an endpoint by its route (shared/src/*.routes.ts): the path filled from `params`, the
+ * query and JSON body as the endpoint takes them, and the answer typed by the endpoint's success
+ * schema, so a screen that reads a field an endpoint no longer answers does not compile.
+ */
+export function call<E extends EndpointSpec>(
+  endpoint: Route<E>,
+  input: InputOf<E>,
+  { signal, idempotencyKey }: { signal?: AbortSignal; idempotencyKey?: string } = {},
+): Promise<AnswerOf<E>> {
+  const { params, query, body } = input as {
+    params?: Record<string, string | number>;
+    query?: Query;
+    body?: unknown;
+  };
+  return request<AnswerOf<E>>(fillPath(endpoint.path, params), {
+    method: endpoint.method.toUpperCase() as RequestOptions['method'],
+    query,
+    body,
+    signal,
+    headers: endpoint.idempotent && idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
+  });
 }

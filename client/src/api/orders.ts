@@ -1,7 +1,8 @@
 import type { ContentPage } from '@shared/content';
 import type { Order, PlaceOrderBody, TradeMode } from '@shared/orders';
 import type { Page } from '@shared/wallet';
-import { request } from './client';
+import * as orders from '@shared/orders.routes';
+import { call, request } from './client';
 
 /**
  * Places a timed order. `idempotencyKey` names the attempt: sending the same attempt again (a
@@ -9,11 +10,7 @@ import { request } from './client';
  * server's ApiError (AMOUNT_OUT_OF_RANGE, RATE_CHANGED, QUOTE_STALE, …).
  */
 export function placeOrder(body: PlaceOrderBody, idempotencyKey: string): Promise<Order> {
-  return request<Order>('/orders', {
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  return call(orders.placeOrder, { body }, { idempotencyKey });
 }
 
 export interface OrdersQuery {
@@ -27,15 +24,16 @@ export interface OrdersQuery {
 
 /** One page of the user's orders, newest first. */
 export function getOrders(query: OrdersQuery, signal?: AbortSignal): Promise<Page<Order>> {
-  return request<Page<Order>>('/orders', {
-    query: { status: query.status, mode: query.mode, limit: query.limit, cursor: query.cursor },
-    signal,
-  });
+  return call(
+    orders.listOrders,
+    { query: { ...query, cursor: query.cursor ?? undefined } },
+    { signal },
+  );
 }
 
 /** One of the user's own orders (another user's is NOT_FOUND). */
 export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
-  return request<Order>(`/orders/${encodeURIComponent(id)}`, { signal });
+  return call(orders.getOrder, { params: { id } }, { signal });
 }
 
 /** The trading rules (entry, exit, draw, void), linked from the order ticket. */
