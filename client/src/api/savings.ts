@@ -1,10 +1,11 @@
 import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
 import type { Page } from '@shared/wallet';
-import { request } from './client';
+import * as savings from '@shared/savings.routes';
+import { call, request } from './client';
 
 /** The savings figures of the logged-in user. */
 export function getSavings(signal?: AbortSignal): Promise<SavingsOverview> {
-  return request<SavingsOverview>('/savings', { signal });
+  return call(savings.overview, {}, { signal });
 }
 
 /**
@@ -16,11 +17,10 @@ export function transferSavings(
   amount: number,
   idempotencyKey: string,
 ): Promise<SavingsRecord> {
-  return request<SavingsRecord>(`/savings/${direction}`, {
-    method: 'POST',
-    body: { amount },
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  const input = { body: { amount } };
+  return direction === 'in'
+    ? call(savings.transferIn, input, { idempotencyKey })
+    : call(savings.transferOut, input, { idempotencyKey });
 }
 
 /** Transfers in and out and income, newest first. */
@@ -28,10 +28,7 @@ export function getSavingsRecords(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<Page<SavingsRecord>> {
-  return request<Page<SavingsRecord>>('/savings/records', {
-    query: { limit: 20, cursor },
-    signal,
-  });
+  return call(savings.records, { query: { limit: 20, cursor: cursor ?? undefined } }, { signal });
 }
 
 /** The savings rules page (`savings-rules`) is a content page like any other. */

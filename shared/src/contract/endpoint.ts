@@ -27,7 +27,7 @@ export interface EndpointSpec {
   /** Success answers by status: a JSON body's schema, or null for none (204). */
   responses: Partial<Record<200 | 201 | 204, z.ZodType | null>>;
   /** Error codes by status, besides those that follow from the inputs and the caller. */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, ErrorCode[]>>;
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, readonly ErrorCode[]>>;
 }
 
 /** Declares an endpoint, keeping every literal (method, path, schemas) in its type. */

@@ -37,7 +37,7 @@ export interface RouteSpec {
   /** Success answers by status (a 503 of /readyz is one too: it has the same shape). */
   responses: Partial<Record<200 | 201 | 204 | 503, Answer>>;
   /** Error codes by status, besides those that follow from the inputs and `auth` (openapi.ts). */
-  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, ErrorCode[]>>;
+  errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, readonly ErrorCode[]>>;
 }
 
 /** A declared route: its spec and where it is in the document. */
