@@ -127,9 +127,12 @@ describe.each(dbDrivers())('timed orders on %s', (kind) => {
   it('accepts exactly one of 50 concurrent orders that each want the whole balance', async () => {
     const u = await funded(10_000);
     await liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000);
+    // The feed stays live while the 50 are placed: on a loaded machine they can take longer than
+    // the max feed delay (3 s), and a stale quote is not what this test is about.
+    const feed = setInterval(() => void liveTick(t.db, api.bus, 'BTCUSDT', 6_700_000), 1_000);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => api.http.post('/api/orders').set(u.auth).send(order())),
-    );
+    ).finally(() => clearInterval(feed));
     expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
     expect(
       answers.filter((r) => r.status === 409 && r.body.error.code === 'INSUFFICIENT_BALANCE'),
