@@ -29,6 +29,9 @@ export function createRedisBus(
     ...options,
     connectionName: 'bus-sub',
     maxRetriesPerRequest: null,
+    // No INFO ready check on the subscriber: ioredis can send it after the connection has entered
+    // subscriber mode (redis/ioredis#2037), which Redis refuses and which ended an api at start.
+    enableReadyCheck: false,
   });
   for (const [name, conn] of [
     ['pub', pub],

@@ -258,7 +258,8 @@ export async function attachGateway(
   if (opts.redis) {
     // The adapter carries only user events (from the api's emitter); ticks never go through it.
     const pub = connectRedis(opts.redis, { maxRetriesPerRequest: null });
-    const sub = pub.duplicate();
+    // No INFO ready check on the subscriber (redis/ioredis#2037; infra/src/bus/redis.ts).
+    const sub = pub.duplicate({ enableReadyCheck: false });
     for (const c of [pub, sub])
       c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis (adapter) error'));
     opts.metrics?.watchRedis('adapter', () => pub.status === 'ready' && sub.status === 'ready');
