@@ -11,8 +11,7 @@ import type {
   WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
-import * as wallet from '@shared/wallet.routes';
-import { call, request, upload } from './client';
+import { request, upload } from './client';
 
 /** The wallet endpoints of API.md (Wallet). Money in minor units throughout. */
 
@@ -20,9 +19,6 @@ export interface PageRequest {
   cursor?: string | null;
   limit?: number;
 }
-
-/** A page request as the endpoints take it: no cursor on the first page. */
-const pageQuery = ({ cursor, limit }: PageRequest) => ({ cursor: cursor ?? undefined, limit });
 
 export interface UploadProgress {
   onProgress?: (sent: number, total: number) => void;
@@ -48,7 +44,7 @@ export type DepositFields =
     };
 
 export function getDepositChannels(signal?: AbortSignal): Promise<DepositChannel[]> {
-  return call(wallet.depositChannels, {}, { signal });
+  return request('/deposits/channels', { signal });
 }
 
 /**
@@ -71,29 +67,29 @@ export function createDeposit(
 }
 
 export function listDeposits(page: PageRequest, signal?: AbortSignal): Promise<Page<Deposit>> {
-  return call(wallet.deposits, { query: pageQuery(page) }, { signal });
+  return request('/deposits', { query: { ...page }, signal });
 }
 
 export function listWithdrawalAccounts(signal?: AbortSignal): Promise<WithdrawalAccount[]> {
-  return call(wallet.withdrawalAccounts, {}, { signal });
+  return request('/withdrawal-accounts', { signal });
 }
 
 export function getWithdrawalAccount(id: string, signal?: AbortSignal): Promise<WithdrawalAccount> {
-  return call(wallet.withdrawalAccount, { params: { id } }, { signal });
+  return request(`/withdrawal-accounts/${encodeURIComponent(id)}`, { signal });
 }
 
 /** The verified identity's name, which a bank account is bound in (null before verification). */
 export function getWithdrawalHolder(signal?: AbortSignal): Promise<WithdrawalHolder> {
-  return call(wallet.withdrawalHolder, {}, { signal });
+  return request('/withdrawal-accounts/holder', { signal });
 }
 
 /** 201 the bound account; 409 ACCOUNT_ALREADY_BOUND once that type is bound. */
 export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
-  return call(wallet.bindWithdrawalAccount, { body });
+  return request('/withdrawal-accounts', { method: 'POST', body });
 }
 
 export function getWithdrawalRules(signal?: AbortSignal): Promise<WithdrawalRules> {
-  return call(wallet.withdrawalRules, {}, { signal });
+  return request('/withdrawals/rules', { signal });
 }
 
 /** 403 WRONG_TRADE_PASSWORD / KYC_REQUIRED, 409 INSUFFICIENT_BALANCE, 400 AMOUNT_OUT_OF_RANGE. */
@@ -101,21 +97,25 @@ export function createWithdrawal(
   body: { accountId: string; amount: number; tradePassword: string },
   idempotencyKey: string,
 ): Promise<Withdrawal> {
-  return call(wallet.createWithdrawal, { body }, { idempotencyKey });
+  return request('/withdrawals', {
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
 }
 
 export function listWithdrawals(
   page: PageRequest,
   signal?: AbortSignal,
 ): Promise<Page<Withdrawal>> {
-  return call(wallet.withdrawals, { query: pageQuery(page) }, { signal });
+  return request('/withdrawals', { query: { ...page }, signal });
 }
 
 export function listFundRecords(
   page: PageRequest & { type?: TransferKind },
   signal?: AbortSignal,
 ): Promise<Page<FundRecord>> {
-  return call(wallet.fundRecords, { query: { ...pageQuery(page), type: page.type } }, { signal });
+  return request('/wallet/ledger', { query: { ...page }, signal });
 }
 
 /** A private upload (a screenshot, an ID photo): only its owner may fetch it, with the token. */
