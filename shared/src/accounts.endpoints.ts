@@ -7,19 +7,10 @@ import {
   registerCheckBody,
 } from './accounts';
 import { endpoint } from './contract/endpoint';
-import { appInfoDto, loginAnswerDto, registeredDto, userDto } from './dto';
+import { loginAnswerDto, registeredDto, userDto } from './dto';
 
-/** What the client needs first, registration, sessions and the user's passwords, declared once. */
+/** Registration, sessions and the signed-in user's passwords, declared once. */
 const tag = 'Accounts';
-
-export const appInfo = endpoint({
-  method: 'get',
-  path: '/app-info',
-  operationId: 'appInfo',
-  summary: 'What the client needs first',
-  tag,
-  responses: { 200: appInfoDto },
-});
 
 export const registerCheck = endpoint({
   method: 'post',

@@ -2,7 +2,6 @@ import { route } from './contract/endpoint';
 import type * as accounts from './accounts.endpoints';
 
 /** Registration, sessions and passwords as the clients call them (no zod at run time). */
-export const appInfo = route<typeof accounts.appInfo>('get', '/app-info');
 export const registerCheck = route<typeof accounts.registerCheck>('post', '/auth/register/check');
 export const register = route<typeof accounts.register>('post', '/auth/register');
 export const login = route<typeof accounts.login>('post', '/auth/login');

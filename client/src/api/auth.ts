@@ -8,7 +8,7 @@ import type {
   User,
 } from '@shared/accounts';
 import * as accounts from '@shared/accounts.routes';
-import { call } from './client';
+import { call, request } from './client';
 
 /** Step 1 of registration: 409 ACCOUNT_TAKEN, 400 INVITE_INVALID, or ok. */
 export function checkRegistration(body: RegisterCheckBody): Promise<{ ok: true }> {
@@ -42,5 +42,5 @@ export function changePassword(kind: PasswordKind, body: ChangePasswordBody): Pr
 }
 
 export function getAppInfo(signal?: AbortSignal): Promise<AppInfo> {
-  return call(accounts.appInfo, {}, { signal });
+  return request('/app-info', { signal });
 }

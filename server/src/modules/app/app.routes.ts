@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { AppInfo } from '@shared/accounts';
 import { languages } from '@shared/languages';
-import { appInfo } from '@shared/accounts.endpoints';
+import { appInfoDto } from '@shared/dto';
 import type { Config } from '@server/config';
-import { serve } from '@server/platform/http/serve';
+import { declare } from '@server/platform/http/route';
 
 /** GET /api/app-info: what the client needs before anything else. */
 export function appInfoRoutes(config: Config): Router {
@@ -22,6 +22,19 @@ export function appInfoRoutes(config: Config): Router {
     ...(config.TEST_CLOCK === '1' ? { testClock: true } : {}),
   };
   const r = Router();
-  serve(r, appInfo, undefined, () => Promise.resolve(info));
+  declare(
+    r,
+    {
+      method: 'get',
+      path: '/app-info',
+      operationId: 'appInfo',
+      summary: 'What the client needs first',
+      tag: 'Accounts',
+      responses: { 200: appInfoDto },
+    },
+    (_req, res) => {
+      res.json(info);
+    },
+  );
   return r;
 }
