@@ -7,14 +7,12 @@ import type {
   PageSlug,
 } from '@shared/content';
 import type { Page } from '@shared/wallet';
-import * as content from '@shared/content.routes';
-import { languageOf } from '@shared/languages';
-import { call } from './client';
+import { request } from './client';
 
 /** Content and system messages (API.md, "Identity, savings, content"). */
 
 export function getHomeContent(lang: string, signal?: AbortSignal): Promise<HomeContent> {
-  return call(content.home, { query: { lang: languageOf(lang) } }, { signal });
+  return request<HomeContent>('/content/home', { query: { lang }, signal });
 }
 
 export function getNews(
@@ -22,15 +20,11 @@ export function getNews(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<Page<NewsSummary>> {
-  return call(
-    content.news,
-    { query: { lang: languageOf(lang), cursor: cursor ?? undefined } },
-    { signal },
-  );
+  return request<Page<NewsSummary>>('/news', { query: { lang, cursor }, signal });
 }
 
 export function getNewsItem(id: string, lang: string, signal?: AbortSignal): Promise<NewsItem> {
-  return call(content.newsItem, { params: { id }, query: { lang: languageOf(lang) } }, { signal });
+  return request<NewsItem>(`/news/${encodeURIComponent(id)}`, { query: { lang }, signal });
 }
 
 export function getContentPage(
@@ -38,21 +32,21 @@ export function getContentPage(
   lang: string,
   signal?: AbortSignal,
 ): Promise<ContentPage> {
-  return call(content.page, { params: { slug }, query: { lang: languageOf(lang) } }, { signal });
+  return request<ContentPage>(`/pages/${slug}`, { query: { lang }, signal });
 }
 
 export function getMessages(cursor: string | null, signal?: AbortSignal): Promise<Page<Message>> {
-  return call(content.messages, { query: { cursor: cursor ?? undefined } }, { signal });
+  return request<Page<Message>>('/messages', { query: { cursor }, signal });
 }
 
 export async function getUnreadCount(signal?: AbortSignal): Promise<number> {
-  return (await call(content.unreadCount, {}, { signal })).count;
+  return (await request<{ count: number }>('/messages/unread-count', { signal })).count;
 }
 
 export function markMessageRead(id: string): Promise<void> {
-  return call(content.readMessage, { params: { id } });
+  return request<void>(`/messages/${encodeURIComponent(id)}/read`, { method: 'POST' });
 }
 
 export function markAllMessagesRead(): Promise<void> {
-  return call(content.readAllMessages, {});
+  return request<void>('/messages/read-all', { method: 'POST' });
 }
