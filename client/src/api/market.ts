@@ -1,19 +1,18 @@
 import type { TapeTickDto } from '@shared/market';
 import type { Candle, Interval, Product } from '@shared/product';
-import * as market from '@shared/market.routes';
-import { call } from './client';
+import { request } from './client';
 
 /** One recorded tick of the public tape, as far as the chart reads it (the answer also has `qty`). */
 export type TapeTick = Pick<TapeTickDto, 'seq' | 'ts' | 'price'>;
 
 /** All products, or those whose name matches `q`. */
 export function getProducts(q?: string, signal?: AbortSignal): Promise<Product[]> {
-  return call(market.products, { query: { q } }, { signal });
+  return request<Product[]>('/market/products', { query: { q }, signal });
 }
 
 /** One product; rejects with ApiError code NOT_FOUND for an unknown id. */
 export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
-  return call(market.product, { params: { id } }, { signal });
+  return request<Product>(`/market/products/${encodeURIComponent(id)}`, { signal });
 }
 
 export interface CandleQuery {
@@ -27,7 +26,7 @@ export interface CandleQuery {
 
 /** Candles, oldest first. */
 export function getCandles(query: CandleQuery, signal?: AbortSignal): Promise<Candle[]> {
-  return call(market.candles, { query }, { signal });
+  return request<Candle[]>('/market/candles', { query: { ...query }, signal });
 }
 
 export interface TickQuery {
@@ -40,7 +39,7 @@ export interface TickQuery {
 
 /** The recorded tape between two times. */
 export function getTicks(query: TickQuery, signal?: AbortSignal): Promise<TapeTick[]> {
-  return call(market.ticks, { query }, { signal });
+  return request<TapeTick[]>('/market/ticks', { query: { ...query }, signal });
 }
 
 /** The signed-in user's favourite product ids, in the order marked (the same on every device). */
@@ -49,11 +48,12 @@ export interface Favourites {
 }
 
 export function getFavourites(): Promise<Favourites> {
-  return call(market.favourites, {});
+  return request<Favourites>('/me/favourites');
 }
 
 /** Marks or unmarks a favourite; answers the whole list as it now is. */
 export function setFavourite(id: string, on: boolean): Promise<Favourites> {
-  const input = { params: { id } };
-  return on ? call(market.addFavourite, input) : call(market.removeFavourite, input);
+  return request<Favourites>(`/me/favourites/${encodeURIComponent(id)}`, {
+    method: on ? 'PUT' : 'DELETE',
+  });
 }
