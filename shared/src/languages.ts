@@ -13,3 +13,10 @@ export const languages = [
 ] as const;
 export type Language = (typeof languages)[number];
 export const defaultLanguage: Language = 'zh-CN';
+
+/**
+ * One of the ten languages, from a language tag as i18next resolves it; the default for any
+ * other (a page asked in a language the product lacks gets the default's text, as the api would).
+ */
+export const languageOf = (tag: string): Language =>
+  (languages as readonly string[]).includes(tag) ? (tag as Language) : defaultLanguage;

@@ -7,38 +7,40 @@ import type {
   RegisterCheckBody,
   User,
 } from '@shared/accounts';
-import { request } from './client';
+import * as accounts from '@shared/accounts.routes';
+import { call } from './client';
 
 /** Step 1 of registration: 409 ACCOUNT_TAKEN, 400 INVITE_INVALID, or ok. */
 export function checkRegistration(body: RegisterCheckBody): Promise<{ ok: true }> {
-  return request('/auth/register/check', { method: 'POST', body });
+  return call(accounts.registerCheck, { body });
 }
 
 /** Step 2: creates the user; the user logs in afterwards (no token is issued here). */
 export function register(body: RegisterBody): Promise<{ user: User }> {
-  return request('/auth/register', { method: 'POST', body });
+  return call(accounts.register, { body });
 }
 
 export function login(body: LoginBody): Promise<LoginAnswer> {
-  return request('/auth/login', { method: 'POST', body });
+  return call(accounts.login, { body });
 }
 
 export function logout(): Promise<void> {
-  return request('/auth/logout', { method: 'POST' });
+  return call(accounts.logout, {});
 }
 
 export function getMe(signal?: AbortSignal): Promise<User> {
-  return request('/me', { signal });
+  return call(accounts.me, {}, { signal });
 }
 
 export type PasswordKind = 'login' | 'trade';
 
 /** Needs the old password; ends the user's other sessions (this one stays). */
 export function changePassword(kind: PasswordKind, body: ChangePasswordBody): Promise<void> {
-  const path = kind === 'login' ? '/me/password' : '/me/trade-password';
-  return request(path, { method: 'POST', body });
+  return kind === 'login'
+    ? call(accounts.changePassword, { body })
+    : call(accounts.changeTradePassword, { body });
 }
 
 export function getAppInfo(signal?: AbortSignal): Promise<AppInfo> {
-  return request('/app-info', { signal });
+  return call(accounts.appInfo, {}, { signal });
 }

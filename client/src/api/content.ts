@@ -7,12 +7,14 @@ import type {
   PageSlug,
 } from '@shared/content';
 import type { Page } from '@shared/wallet';
-import { request } from './client';
+import * as content from '@shared/content.routes';
+import { languageOf } from '@shared/languages';
+import { call } from './client';
 
 /** Content and system messages (API.md, "Identity, savings, content"). */
 
 export function getHomeContent(lang: string, signal?: AbortSignal): Promise<HomeContent> {
-  return request<HomeContent>('/content/home', { query: { lang }, signal });
+  return call(content.home, { query: { lang: languageOf(lang) } }, { signal });
 }
 
 export function getNews(
@@ -20,11 +22,15 @@ export function getNews(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<Page<NewsSummary>> {
-  return request<Page<NewsSummary>>('/news', { query: { lang, cursor }, signal });
+  return call(
+    content.news,
+    { query: { lang: languageOf(lang), cursor: cursor ?? undefined } },
+    { signal },
+  );
 }
 
 export function getNewsItem(id: string, lang: string, signal?: AbortSignal): Promise<NewsItem> {
-  return request<NewsItem>(`/news/${encodeURIComponent(id)}`, { query: { lang }, signal });
+  return call(content.newsItem, { params: { id }, query: { lang: languageOf(lang) } }, { signal });
 }
 
 export function getContentPage(
@@ -32,21 +38,21 @@ export function getContentPage(
   lang: string,
   signal?: AbortSignal,
 ): Promise<ContentPage> {
-  return request<ContentPage>(`/pages/${slug}`, { query: { lang }, signal });
+  return call(content.page, { params: { slug }, query: { lang: languageOf(lang) } }, { signal });
 }
 
 export function getMessages(cursor: string | null, signal?: AbortSignal): Promise<Page<Message>> {
-  return request<Page<Message>>('/messages', { query: { cursor }, signal });
+  return call(content.messages, { query: { cursor: cursor ?? undefined } }, { signal });
 }
 
 export async function getUnreadCount(signal?: AbortSignal): Promise<number> {
-  return (await request<{ count: number }>('/messages/unread-count', { signal })).count;
+  return (await call(content.unreadCount, {}, { signal })).count;
 }
 
 export function markMessageRead(id: string): Promise<void> {
-  return request<void>(`/messages/${encodeURIComponent(id)}/read`, { method: 'POST' });
+  return call(content.readMessage, { params: { id } });
 }
 
 export function markAllMessagesRead(): Promise<void> {
-  return request<void>('/messages/read-all', { method: 'POST' });
+  return call(content.readAllMessages, {});
 }

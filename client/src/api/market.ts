@@ -1,18 +1,19 @@
 import type { TapeTickDto } from '@shared/market';
 import type { Candle, Interval, Product } from '@shared/product';
-import { request } from './client';
+import * as market from '@shared/market.routes';
+import { call } from './client';
 
 /** One recorded tick of the public tape, as far as the chart reads it (the answer also has `qty`). */
 export type TapeTick = Pick<TapeTickDto, 'seq' | 'ts' | 'price'>;
 
 /** All products, or those whose name matches `q`. */
 export function getProducts(q?: string, signal?: AbortSignal): Promise<Product[]> {
-  return request<Product[]>('/market/products', { query: { q }, signal });
+  return call(market.products, { query: { q } }, { signal });
 }
 
 /** One product; rejects with ApiError code NOT_FOUND for an unknown id. */
 export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
-  return request<Product>(`/market/products/${encodeURIComponent(id)}`, { signal });
+  return call(market.product, { params: { id } }, { signal });
 }
 
 export interface CandleQuery {
@@ -26,7 +27,7 @@ export interface CandleQuery {
 
 /** Candles, oldest first. */
 export function getCandles(query: CandleQuery, signal?: AbortSignal): Promise<Candle[]> {
-  return request<Candle[]>('/market/candles', { query: { ...query }, signal });
+  return call(market.candles, { query }, { signal });
 }
 
 export interface TickQuery {
@@ -39,7 +40,7 @@ export interface TickQuery {
 
 /** The recorded tape between two times. */
 export function getTicks(query: TickQuery, signal?: AbortSignal): Promise<TapeTick[]> {
-  return request<TapeTick[]>('/market/ticks', { query: { ...query }, signal });
+  return call(market.ticks, { query }, { signal });
 }
 
 /** The signed-in user's favourite product ids, in the order marked (the same on every device). */
@@ -48,12 +49,11 @@ export interface Favourites {
 }
 
 export function getFavourites(): Promise<Favourites> {
-  return request<Favourites>('/me/favourites');
+  return call(market.favourites, {});
 }
 
 /** Marks or unmarks a favourite; answers the whole list as it now is. */
 export function setFavourite(id: string, on: boolean): Promise<Favourites> {
-  return request<Favourites>(`/me/favourites/${encodeURIComponent(id)}`, {
-    method: on ? 'PUT' : 'DELETE',
-  });
+  const input = { params: { id } };
+  return on ? call(market.addFavourite, input) : call(market.removeFavourite, input);
 }

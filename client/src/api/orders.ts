@@ -2,7 +2,8 @@ import type { ContentPage } from '@shared/content';
 import type { Order, PlaceOrderBody, TradeMode } from '@shared/orders';
 import type { Page } from '@shared/wallet';
 import * as orders from '@shared/orders.routes';
-import { call, request } from './client';
+import { call } from './client';
+import { getContentPage } from './content';
 
 /**
  * Places a timed order. `idempotencyKey` names the attempt: sending the same attempt again (a
@@ -38,5 +39,5 @@ export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
 
 /** The trading rules (entry, exit, draw, void), linked from the order ticket. */
 export function getTradingRules(lang: string, signal?: AbortSignal): Promise<ContentPage> {
-  return request<ContentPage>('/pages/rules', { query: { lang }, signal });
+  return getContentPage('rules', lang, signal);
 }

@@ -11,7 +11,8 @@ import type {
   WithdrawalRules,
 } from '@shared/wallet';
 import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
-import { request, upload } from './client';
+import * as wallet from '@shared/wallet.routes';
+import { call, request, upload } from './client';
 
 /** The wallet endpoints of API.md (Wallet). Money in minor units throughout. */
 
@@ -19,6 +20,9 @@ export interface PageRequest {
   cursor?: string | null;
   limit?: number;
 }
+
+/** A page request as the endpoints take it: no cursor on the first page. */
+const pageQuery = ({ cursor, limit }: PageRequest) => ({ cursor: cursor ?? undefined, limit });
 
 export interface UploadProgress {
   onProgress?: (sent: number, total: number) => void;
@@ -44,7 +48,7 @@ export type DepositFields =
     };
 
 export function getDepositChannels(signal?: AbortSignal): Promise<DepositChannel[]> {
-  return request('/deposits/channels', { signal });
+  return call(wallet.depositChannels, {}, { signal });
 }
 
 /**
@@ -67,29 +71,29 @@ export function createDeposit(
 }
 
 export function listDeposits(page: PageRequest, signal?: AbortSignal): Promise<Page<Deposit>> {
-  return request('/deposits', { query: { ...page }, signal });
+  return call(wallet.deposits, { query: pageQuery(page) }, { signal });
 }
 
 export function listWithdrawalAccounts(signal?: AbortSignal): Promise<WithdrawalAccount[]> {
-  return request('/withdrawal-accounts', { signal });
+  return call(wallet.withdrawalAccounts, {}, { signal });
 }
 
 export function getWithdrawalAccount(id: string, signal?: AbortSignal): Promise<WithdrawalAccount> {
-  return request(`/withdrawal-accounts/${encodeURIComponent(id)}`, { signal });
+  return call(wallet.withdrawalAccount, { params: { id } }, { signal });
 }
 
 /** The verified identity's name, which a bank account is bound in (null before verification). */
 export function getWithdrawalHolder(signal?: AbortSignal): Promise<WithdrawalHolder> {
-  return request('/withdrawal-accounts/holder', { signal });
+  return call(wallet.withdrawalHolder, {}, { signal });
 }
 
 /** 201 the bound account; 409 ACCOUNT_ALREADY_BOUND once that type is bound. */
 export function bindWithdrawalAccount(body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
-  return request('/withdrawal-accounts', { method: 'POST', body });
+  return call(wallet.bindWithdrawalAccount, { body });
 }
 
 export function getWithdrawalRules(signal?: AbortSignal): Promise<WithdrawalRules> {
-  return request('/withdrawals/rules', { signal });
+  return call(wallet.withdrawalRules, {}, { signal });
 }
 
 /** 403 WRONG_TRADE_PASSWORD / KYC_REQUIRED, 409 INSUFFICIENT_BALANCE, 400 AMOUNT_OUT_OF_RANGE. */
@@ -97,25 +101,21 @@ export function createWithdrawal(
   body: { accountId: string; amount: number; tradePassword: string },
   idempotencyKey: string,
 ): Promise<Withdrawal> {
-  return request('/withdrawals', {
-    method: 'POST',
-    body,
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
+  return call(wallet.createWithdrawal, { body }, { idempotencyKey });
 }
 
 export function listWithdrawals(
   page: PageRequest,
   signal?: AbortSignal,
 ): Promise<Page<Withdrawal>> {
-  return request('/withdrawals', { query: { ...page }, signal });
+  return call(wallet.withdrawals, { query: pageQuery(page) }, { signal });
 }
 
 export function listFundRecords(
   page: PageRequest & { type?: TransferKind },
   signal?: AbortSignal,
 ): Promise<Page<FundRecord>> {
-  return request('/wallet/ledger', { query: { ...page }, signal });
+  return call(wallet.fundRecords, { query: { ...pageQuery(page), type: page.type } }, { signal });
 }
 
 /** A private upload (a screenshot, an ID photo): only its owner may fetch it, with the token. */

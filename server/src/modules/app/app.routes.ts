@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { AppInfo } from '@shared/accounts';
 import { languages } from '@shared/languages';
-import { appInfoDto } from '@shared/dto';
+import { appInfo } from '@shared/accounts.endpoints';
 import type { Config } from '@server/config';
-import { declare } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
 
 /** GET /api/app-info: what the client needs before anything else. */
 export function appInfoRoutes(config: Config): Router {
@@ -22,19 +22,6 @@ export function appInfoRoutes(config: Config): Router {
     ...(config.TEST_CLOCK === '1' ? { testClock: true } : {}),
   };
   const r = Router();
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/app-info',
-      operationId: 'appInfo',
-      summary: 'What the client needs first',
-      tag: 'Accounts',
-      responses: { 200: appInfoDto },
-    },
-    (_req, res) => {
-      res.json(info);
-    },
-  );
+  serve(r, appInfo, undefined, () => Promise.resolve(info));
   return r;
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
+import { resetPractice } from '@shared/wallet.endpoints';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
-import { declare } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
 import { rateLimited } from '@server/platform/http/errors';
 import type { AuthService } from '../auth/auth.service';
 import type { BucketSpec, TokenBuckets } from '@server/platform/token-bucket';
@@ -23,25 +23,12 @@ export function practiceRoutes(
   throttle: TokenBuckets | null = null,
 ): Router {
   const r = Router();
-  declare(
-    r,
-    {
-      method: 'post',
-      path: '/practice/reset',
-      operationId: 'resetPractice',
-      summary: 'Set the practice balance back to PRACTICE_BALANCE (its own ledger transfer)',
-      tag: 'Wallet',
-      auth: requireUser(auth),
-      responses: { 200: z.object({ practiceAvailable: z.int() }) },
-      errors: { 409: ['PRACTICE_ORDERS_OPEN'], 429: ['RATE_LIMITED'] },
-    },
-    async (_req, res) => {
-      const userId = sessionOf(res.locals).userId;
-      const taken = throttle ? await throttle.take(String(userId)) : null;
-      if (taken && !taken.ok)
-        throw rateLimited('Too many practice resets; try again later', taken.retryAfterMs);
-      res.json(await practice.reset(userId));
-    },
-  );
+  serve(r, resetPractice, requireUser(auth), async (_input, { res }) => {
+    const userId = sessionOf(res.locals).userId;
+    const taken = throttle ? await throttle.take(String(userId)) : null;
+    if (taken && !taken.ok)
+      throw rateLimited('Too many practice resets; try again later', taken.retryAfterMs);
+    return practice.reset(userId);
+  });
   return r;
 }

@@ -13,10 +13,16 @@ export class Reply<T> {
   ) {}
 }
 
+/**
+ * The handler answered itself: a public read sends the bytes its shared cache serialized from the
+ * typed answer once for every caller (read-cache.ts), which no per-request check could afford.
+ */
+export const sent = Symbol('sent');
+
 export type Handler<E extends EndpointSpec> = (
   input: ParsedOf<E>,
   http: { req: Request; res: Response },
-) => Promise<AnswerOf<E> | Reply<AnswerOf<E>>>;
+) => Promise<AnswerOf<E> | Reply<AnswerOf<E>> | typeof sent>;
 
 let checking = true;
 
@@ -53,6 +59,7 @@ export function serve<E extends EndpointSpec>(
       ...(e.body && { body: parseOrThrow(e.body, req.body) }),
     } as ParsedOf<E>;
     const answer = await handler(input, { req, res });
+    if (answer === sent) return;
     const reply = answer instanceof Reply ? answer : new Reply(Number(status), answer);
     if (schema === null) {
       res.status(reply.status).end();
