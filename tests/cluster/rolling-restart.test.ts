@@ -20,6 +20,8 @@ interface Placement {
   key: string;
   statuses: number[];
   id?: string;
+  /** The error code of a final refusal (4xx), so a failure says which. */
+  refusal?: string;
 }
 
 /**
@@ -54,7 +56,9 @@ function startTrading(base: string, token: string) {
       p.statuses.push(res?.status ?? 0);
       if (res && res.status < 500) {
         if (res.status === 201) p.id = ((await res.json()) as { id: string }).id;
-        else await res.body?.cancel();
+        else
+          p.refusal = ((await res.json().catch(() => null)) as { error?: { code?: string } } | null)
+            ?.error?.code;
         return;
       }
       await res?.body?.cancel();
@@ -196,7 +200,7 @@ describe('a rolling restart of the scaled example', { timeout: 420_000 }, () => 
         `the test's event loop late by up to ${Math.round(lag.max / 1e6)} ms`,
     );
 
-    expect(failed.map((p) => p.statuses)).toEqual([]);
+    expect(failed.map((p) => `${p.statuses.join(',')} ${p.refusal ?? ''}`)).toEqual([]);
     // Every retry with a key got the order of its first attempt: one order per key, none twice.
     const ids = all.map((p) => p.id);
     expect(new Set(ids).size).toBe(all.length);

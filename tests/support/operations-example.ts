@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { repoRoot, startEntry, waitForHttp, type RunningProcess } from './processes';
+import { holdsListener, repoRoot, startEntry, waitForHttp, type RunningProcess } from './processes';
 import { startPrivateRedis, type PrivateRedis } from './redis-server';
 import { oneAddressSocketEnv } from './socket-limits';
 import { nginxPath } from './tiers';
@@ -122,6 +122,11 @@ async function ready(p: ExampleProcess, ms: number): Promise<void> {
       throw failed(`exited (${code}) before it was ready`);
     }),
   ]);
+  // A ready answer counts only from this process: another one listening on the port (an earlier
+  // run's, or another test's) would otherwise be taken for it, and the balancer would send this
+  // role's traffic there.
+  if (!holdsListener(p.current.child.pid ?? 0, p.port))
+    throw failed('another process answered ready on its port');
 }
 
 /**
@@ -129,15 +134,21 @@ async function ready(p: ExampleProcess, ms: number): Promise<void> {
  * take theirs: the example's processes start one after another over a minute, and a port picked
  * by `freePort` at the beginning may meanwhile be taken by some client's connection.
  */
+const picked = new Set<number>();
 async function listeningPort(): Promise<number> {
   for (;;) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
+    // Every port is picked before any process binds one: two picks must differ.
+    if (picked.has(port)) continue;
     const free = await new Promise<boolean>((resolve) => {
       const srv = net.createServer();
       srv.once('error', () => resolve(false));
       srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-    if (free) return port;
+    if (free) {
+      picked.add(port);
+      return port;
+    }
   }
 }
 
