@@ -28,6 +28,10 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 90_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition; vitest's 1 s default is shorter than a page's first
+    // answer on a loaded CI machine (the personal centre's balance once took longer). A poll that
+    // needs a tighter limit says so.
+    expect: { poll: { timeout: 15_000 } },
     env: { LOG_LEVEL: 'silent' },
   },
 });
