@@ -34,47 +34,27 @@ export interface SettlementBacklog {
   awaitingEntry: number;
 }
 
-/**
- * One Prometheus registry per process: the default process metrics (CPU, resident memory, heap,
- * event-loop delay) plus the product's own figures. Served by `metricsServer` on a private
- * port of its own (METRICS_PORT), never on the public one.
- *
- * Each role exports only the figures it fills (gateway: `gateway_*`; api: orders, HTTP,
- * settlement and the ledger check; worker: settlement; sim: `sim_*`; all: everything). A metric
- * of another role still exists as an object, so shared code may call it, but it is registered
- * nowhere and never exported.
- */
-export function createMetrics(
-  role: MetricsRole,
-  {
-    process: processLabel,
-  }: {
-    /**
-     * One of several processes behind one scrape target (GATEWAY_PROCESSES: the worker's slot,
-     * 1…N): every series carries it as `process`, so the cluster's aggregation keeps each
-     * process's figures apart instead of summing or averaging them (one worker's 0 under
-     * another's 1 would read as 1, or 0.5).
-     */
-    process?: string;
-  } = {},
-) {
-  const registry = new Registry();
-  registry.setDefaultLabels(
-    processLabel === undefined ? { role } : { role, process: processLabel },
-  );
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
-  const on = (...roles: MetricsRole[]) =>
-    role === 'all' || roles.includes(role) ? [registry] : [];
-  // Sources read when Prometheus scrapes (the `collect` of gauges below); set by `watch*`.
-  let backlogSource: (() => Promise<SettlementBacklog>) | null = null;
-  let poolSource: (() => PoolStats | null) | null = null;
-  let poolSampler: NodeJS.Timeout | null = null;
-  const redisSources = new Map<string, () => boolean>();
-  let tapeSource: (() => { buffered: number; lastWriteMs: number | null }) | null = null;
+/** Registers a metric on the process's registry when its role fills the metric, else nowhere. */
+type On = (...roles: MetricsRole[]) => Registry[];
 
-  const metrics = {
-    registry,
-    role,
+/** What the tape writer of the leading simulator reports (`watchTape`). */
+type TapeSource = () => { buffered: number; lastWriteMs: number | null };
+
+/**
+ * What the gauges read when Prometheus scrapes (their `collect`), set by the `watch*` methods:
+ * held in one object so the groups below and the watchers share it explicitly.
+ */
+interface ScrapeSources {
+  backlog: (() => Promise<SettlementBacklog>) | null;
+  pool: (() => PoolStats | null) | null;
+  poolSampler: NodeJS.Timeout | null;
+  redis: Map<string, () => boolean>;
+  tape: TapeSource | null;
+}
+
+/** The gateway's sockets, broadcasts and admissions. */
+function gatewayMetrics(on: On) {
+  return {
     sockets: new Gauge({
       name: 'gateway_connected_sockets',
       help: 'Connected Socket.IO clients',
@@ -120,6 +100,12 @@ export function createMetrics(
       help: 'Whether the gateway reaches the api that checks socket tokens (1) or not (0: signed-in sockets are refused UNAVAILABLE)',
       registers: on('gateway'),
     }),
+  };
+}
+
+/** The simulator: its lease, the feed's rhythm and the tape writer. */
+function simMetrics(on: On, sources: ScrapeSources) {
+  return {
     simLeader: new Gauge({
       name: 'sim_leader',
       help: 'Whether this simulator leads (1) or waits as a standby (0)',
@@ -148,7 +134,7 @@ export function createMetrics(
       help: 'Ticks published but not yet written to the tape (grows while the database is away)',
       registers: on('sim'),
       collect() {
-        this.set(tapeSource?.().buffered ?? 0);
+        this.set(sources.tape?.().buffered ?? 0);
       },
     }),
     tapeWriteAge: new Gauge({
@@ -158,10 +144,16 @@ export function createMetrics(
       collect() {
         // Not reset(): that sets an unlabelled gauge to 0, "just written".
         this.remove();
-        const last = tapeSource?.().lastWriteMs;
+        const last = sources.tape?.().lastWriteMs;
         if (last != null) this.set((Date.now() - last) / 1000);
       },
     }),
+  };
+}
+
+/** Orders placed and refused by the api, and its HTTP requests. */
+function apiMetrics(on: On) {
+  return {
     placements: new Counter({
       name: 'orders_placed_total',
       help: 'Orders accepted, by mode (real, practice): practice volume is never revenue',
@@ -181,8 +173,15 @@ export function createMetrics(
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: on('api'),
     }),
-    // Both absent until the process's first check has run: a fresh api has no verdict yet, and
-    // a 0 would page LedgerCheckFailing on every restart.
+  };
+}
+
+/**
+ * The api's periodic ledger check. Both gauges are absent until the process's first check has
+ * run: a fresh api has no verdict yet, and a 0 would page LedgerCheckFailing on every restart.
+ */
+function ledgerCheckMetrics(on: On) {
+  return {
     ledgerCheckOk: unsetUntilSet(
       new Gauge({
         name: 'ledger_check_ok',
@@ -197,6 +196,12 @@ export function createMetrics(
         registers: on('api'),
       }),
     ),
+  };
+}
+
+/** Settlement, by whichever process runs the worker (the api or a worker of its own). */
+function settlementMetrics(on: On, sources: ScrapeSources) {
+  return {
     settled: new Counter({
       name: 'orders_settled_total',
       help: 'Orders settled, by result, mode and product (voids for want of an entry tick included)',
@@ -227,9 +232,9 @@ export function createMetrics(
       labelNames: ['kind'],
       registers: on('api', 'worker'),
       async collect() {
-        if (!backlogSource) return;
+        if (!sources.backlog) return;
         try {
-          const b = await backlogSource();
+          const b = await sources.backlog();
           this.set({ kind: 'overdue' }, b.overdue);
           this.set({ kind: 'awaiting_entry' }, b.awaitingEntry);
         } catch {
@@ -238,13 +243,19 @@ export function createMetrics(
         }
       },
     }),
+  };
+}
+
+/** The process's connections: the PostgreSQL pool and each Redis client. */
+function connectionMetrics(on: On, sources: ScrapeSources) {
+  return {
     dbPool: new Gauge({
       name: 'db_pool_connections',
       help: 'The PostgreSQL pool: connections open (total) and idle, when scraped (callers waiting: db_pool_wait_seconds_total)',
       labelNames: ['state'],
       registers: on('api', 'worker', 'sim', 'watcher'),
       collect() {
-        const s = poolSource?.();
+        const s = sources.pool?.();
         if (!s) return;
         this.set({ state: 'total' }, s.total);
         this.set({ state: 'idle' }, s.idle);
@@ -261,10 +272,15 @@ export function createMetrics(
       labelNames: ['client'],
       registers: on('api', 'worker', 'sim', 'gateway', 'watcher'),
       collect() {
-        for (const [client, ready] of redisSources) this.set({ client }, ready() ? 1 : 0);
+        for (const [client, ready] of sources.redis) this.set({ client }, ready() ? 1 : 0);
       },
     }),
-    // The chain watchers (docs/OPERATIONS.md, USDT deposits by address), by network.
+  };
+}
+
+/** The chain watchers (docs/OPERATIONS.md, USDT deposits by address), by network. */
+function chainMetrics(on: On) {
+  return {
     chainHead: new Gauge({
       name: 'chain_head_block',
       help: 'The newest block the network’s node reported in the last round',
@@ -307,9 +323,15 @@ export function createMetrics(
       labelNames: ['network'],
       registers: on('watcher'),
     }),
+  };
+}
+
+/** The `watch*` methods: they hand the scrape-time gauges their sources. */
+function sourceWatchers(sources: ScrapeSources, dbPoolWait: Counter) {
+  return {
     /** Counts orders owed by settlement when scraped (`countSettlementBacklog`). */
     watchSettlementBacklog(source: () => Promise<SettlementBacklog>) {
-      backlogSource = source;
+      sources.backlog = source;
     },
     /**
      * Reports the database pool (nothing for a database without a pool): its connections when
@@ -318,27 +340,85 @@ export function createMetrics(
      * one before, at most a second: a stalled event loop is not charged to the pool).
      */
     watchDbPool(source: () => PoolStats | null) {
-      poolSource = source;
-      if (poolSampler) clearInterval(poolSampler);
+      sources.pool = source;
+      if (sources.poolSampler) clearInterval(sources.poolSampler);
       let last = performance.now();
-      poolSampler = setInterval(() => {
+      sources.poolSampler = setInterval(() => {
         const now = performance.now();
-        const waiting = poolSource?.()?.waiting ?? 0;
-        if (waiting > 0) metrics.dbPoolWait.inc((waiting * Math.min(now - last, 1000)) / 1000);
+        const waiting = sources.pool?.()?.waiting ?? 0;
+        if (waiting > 0) dbPoolWait.inc((waiting * Math.min(now - last, 1000)) / 1000);
         last = now;
       }, POOL_SAMPLE_MS);
-      poolSampler.unref();
+      sources.poolSampler.unref();
     },
     /** Reports a Redis connection's state when scraped, under `client` (bus, limiter, …). */
     watchRedis(client: string, ready: () => boolean) {
-      redisSources.set(client, ready);
+      sources.redis.set(client, ready);
     },
     /** Reports the tape writer of the leading simulator (buffer, time since its last write). */
-    watchTape(source: (() => { buffered: number; lastWriteMs: number | null }) | null) {
-      tapeSource = source;
+    watchTape(source: TapeSource | null) {
+      sources.tape = source;
     },
   };
-  return metrics;
+}
+
+/**
+ * One Prometheus registry per process: the default process metrics (CPU, resident memory, heap,
+ * event-loop delay) plus the product's own figures, built group by group above. Served by
+ * `metricsServer` on a private port of its own (METRICS_PORT), never on the public one.
+ *
+ * Each role exports only the figures it fills (gateway: `gateway_*`; api: orders, HTTP,
+ * settlement and the ledger check; worker: settlement; sim: `sim_*`; all: everything). A metric
+ * of another role still exists as an object, so shared code may call it, but it is registered
+ * nowhere and never exported.
+ */
+export function createMetrics(
+  role: MetricsRole,
+  {
+    process: processLabel,
+  }: {
+    /**
+     * One of several processes behind one scrape target (GATEWAY_PROCESSES: the worker's slot,
+     * 1…N): every series carries it as `process`, so the cluster's aggregation keeps each
+     * process's figures apart instead of summing or averaging them (one worker's 0 under
+     * another's 1 would read as 1, or 0.5).
+     */
+    process?: string;
+  } = {},
+) {
+  const registry = new Registry();
+  registry.setDefaultLabels(
+    processLabel === undefined ? { role } : { role, process: processLabel },
+  );
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+  const on: On = (...roles) => (role === 'all' || roles.includes(role) ? [registry] : []);
+  const sources: ScrapeSources = {
+    backlog: null,
+    pool: null,
+    poolSampler: null,
+    redis: new Map(),
+    tape: null,
+  };
+  // Built in this order so the scrape lists the groups as it always has.
+  const gateway = gatewayMetrics(on);
+  const sim = simMetrics(on, sources);
+  const api = apiMetrics(on);
+  const ledgerCheck = ledgerCheckMetrics(on);
+  const settlement = settlementMetrics(on, sources);
+  const connections = connectionMetrics(on, sources);
+  const chain = chainMetrics(on);
+  return {
+    registry,
+    role,
+    ...gateway,
+    ...sim,
+    ...api,
+    ...ledgerCheck,
+    ...settlement,
+    ...connections,
+    ...chain,
+    ...sourceWatchers(sources, connections.dbPoolWait),
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
