@@ -58,66 +58,30 @@ type SignInFailure = 'unknown_name' | 'password' | 'disabled' | 'code' | 'code_u
 const lastAdmin = () =>
   conflict('LAST_ADMIN', 'The last active admin cannot be disabled or given another role');
 
+const isActiveAdmin = (o: repo.OperatorRow) => o.role === 'admin' && o.disabled_at === null;
+
 /**
- * Named operators (issue 20): created by an admin or the service token with a generated password
- * and TOTP secret, shown once; signed in with name, password and a current TOTP code, each code
- * good for one sign-in; sessions of their own (12 h), apart from traders'. Also the audit log.
+ * Changes one operator under the lock of `lockForChange` (that operator and every active admin),
+ * refusing a change that would leave no active admin.
  */
-export function createOperatorsService(
+const changeOperator = (
   db: Db,
-  limits: {
-    /** Wrong sign-ins per operator name (password or code), counted before any check runs. */
-    perName: CheckLimiter;
-    /** Sign-in attempts per client address. */
-    perAddress: Limiter;
-  },
-  issuer = 'Trading console',
-) {
-  /**
-   * One audit line of a sign-in attempt: the operator whose name was given (or `unknown`, role
-   * `none`, when nobody has it), the name as typed, and what came of it. Never the password or
-   * the code.
-   */
-  const signInLine = (
-    operator: repo.OperatorRow | null,
-    tried: string,
-    address: string,
-    status: number,
-    after: Record<string, unknown>,
-  ) =>
-    repo.insertAudit(db, {
-      operator_id: operator?.id ?? null,
-      operator_name: operator?.name ?? 'unknown',
-      role: operator?.role ?? 'none',
-      action: 'POST /api/ops/session',
-      target: `${operator ? `operator=${operator.id} ` : ''}name=${tried}`,
-      before: null,
-      after,
-      reason: null,
-      address,
-      status,
-    });
+  id: number,
+  removesAdmin: (o: repo.OperatorRow) => boolean,
+  apply: (tx: Queryable, o: repo.OperatorRow) => Promise<repo.OperatorRow>,
+) =>
+  db.transaction(async (tx) => {
+    const locked = await repo.lockForChange(tx, id);
+    const before = locked.find((o) => o.id === id);
+    if (!before) throw notFound('No such operator');
+    const admins = locked.filter((o) => o.role === 'admin' && o.disabled_at === null);
+    if (removesAdmin(before) && admins.every((o) => o.id === id)) throw lastAdmin();
+    const after = await apply(tx, before);
+    return { before: present(before), after: present(after) };
+  });
 
-  /**
-   * Changes one operator under the lock of `lockForChange` (that operator and every active admin),
-   * refusing a change that would leave no active admin.
-   */
-  const change = (
-    id: number,
-    removesAdmin: (o: repo.OperatorRow) => boolean,
-    apply: (tx: Queryable, o: repo.OperatorRow) => Promise<repo.OperatorRow>,
-  ) =>
-    db.transaction(async (tx) => {
-      const locked = await repo.lockForChange(tx, id);
-      const before = locked.find((o) => o.id === id);
-      if (!before) throw notFound('No such operator');
-      const admins = locked.filter((o) => o.role === 'admin' && o.disabled_at === null);
-      if (removesAdmin(before) && admins.every((o) => o.id === id)) throw lastAdmin();
-      const after = await apply(tx, before);
-      return { before: present(before), after: present(after) };
-    });
-  const isActiveAdmin = (o: repo.OperatorRow) => o.role === 'admin' && o.disabled_at === null;
-
+/** The operators themselves: created, listed, disabled and enabled, given a role. */
+function operatorAccounts(db: Db, issuer: string) {
   return {
     /**
      * A new operator with a generated password and TOTP secret. The name (already a slug, not a
@@ -168,6 +132,122 @@ export function createOperatorsService(
       })),
 
     /**
+     * Disables an operator and ends their sessions at once, in one transaction: their next
+     * request is 401, and enabling them later does not bring those sessions back. The last
+     * active admin cannot be disabled (409 LAST_ADMIN).
+     */
+    disable: (id: number) =>
+      changeOperator(db, id, isActiveAdmin, async (tx, o) => {
+        const after = await repo.setOperatorDisabled(tx, o.id, true);
+        await repo.revokeOperatorSessions(tx, o.id);
+        return after;
+      }),
+
+    /** Lets a disabled operator sign in again (with their own password and code). */
+    enable: (id: number) =>
+      changeOperator(
+        db,
+        id,
+        () => false,
+        (tx, o) => repo.setOperatorDisabled(tx, o.id, false),
+      ),
+
+    /**
+     * Gives an operator another role, from their next request on (every request reads the role).
+     * The last active admin keeps theirs (409 LAST_ADMIN).
+     */
+    setRole: (id: number, role: OperatorRole) =>
+      changeOperator(
+        db,
+        id,
+        (o) => isActiveAdmin(o) && role !== 'admin',
+        (tx, o) => repo.setOperatorRole(tx, o.id, role),
+      ),
+  };
+}
+
+/** Operator sign-in throttles, as limiters (limits: `operatorLoginLimits`). */
+interface OperatorLoginLimiters {
+  /** Wrong sign-ins per operator name (password or code), counted before any check runs. */
+  perName: CheckLimiter;
+  /** Sign-in attempts per client address. */
+  perAddress: Limiter;
+}
+
+/**
+ * One audit line of a sign-in attempt: the operator whose name was given (or `unknown`, role
+ * `none`, when nobody has it), the name as typed, and what came of it. Never the password or
+ * the code.
+ */
+const signInLine = (
+  db: Db,
+  operator: repo.OperatorRow | null,
+  tried: string,
+  address: string,
+  status: number,
+  after: Record<string, unknown>,
+) =>
+  repo.insertAudit(db, {
+    operator_id: operator?.id ?? null,
+    operator_name: operator?.name ?? 'unknown',
+    role: operator?.role ?? 'none',
+    action: 'POST /api/ops/session',
+    target: `${operator ? `operator=${operator.id} ` : ''}name=${tried}`,
+    before: null,
+    after,
+    reason: null,
+    address,
+    status,
+  });
+
+/**
+ * Checks a sign-in's password and code under the per-name throttle, after the same work for
+ * every failure: true when both hold (the code's step is then used up), false with the failure
+ * said, or null when the name is locked out (`lockedOut` says this attempt locked it).
+ */
+async function checkCredentials(
+  db: Db,
+  perName: CheckLimiter,
+  operator: repo.OperatorRow | null,
+  input: { name: string; password: string; code: string },
+) {
+  let failure: SignInFailure = 'unknown_name';
+  const fail = (why: SignInFailure) => {
+    failure = why;
+    return false;
+  };
+  let lockedOut = false;
+  const ok = await perName.run(
+    input.name.toLowerCase(),
+    async () => {
+      const passwordOk = await verifyPassword(
+        operator?.password_hash ?? (await dummyHash()),
+        input.password,
+      );
+      if (!operator) return false;
+      if (!passwordOk) return fail('password');
+      if (operator.disabled_at) return fail('disabled');
+      const result = await verifyTotp({
+        secret: operator.totp_secret,
+        token: input.code,
+        epochTolerance: TOTP_STEP_S,
+      });
+      if (!result.valid) return fail('code');
+      const step = Math.floor(Date.now() / 1000 / TOTP_STEP_S) + (result.delta ?? 0);
+      if (await repo.useTotpStep(db, operator.id, step)) return true;
+      return fail('code_used');
+    },
+    () => {
+      lockedOut = true;
+    },
+  );
+  return { ok, failure, lockedOut };
+}
+
+/** Operator sign-in: throttled, audited, and a session of its own when it succeeds. */
+function operatorSignIn(db: Db, limits: OperatorLoginLimiters) {
+  return {
+    /**
      * The same answer for an unknown name, a wrong password and a wrong or used code, after the
      * same work; throttled per address and per name before anything is checked. Every attempt
      * is a line of the audit log, and so is each lock-out it causes: the name's (the wrong
@@ -178,51 +258,30 @@ export function createOperatorsService(
       const used = await limits.perAddress.spend(addressKey(ip));
       if (used > limits.perAddress.points) {
         if (used === limits.perAddress.points + 1)
-          await signInLine(await repo.operatorByName(db, input.name), input.name, ip, 429, {
+          await signInLine(db, await repo.operatorByName(db, input.name), input.name, ip, 429, {
             signedIn: false,
             lockedOut: 'address',
           });
         throw tooManyAttempts();
       }
       const operator = await repo.operatorByName(db, input.name);
-      let failure: SignInFailure = 'unknown_name';
-      const fail = (why: SignInFailure) => {
-        failure = why;
-        return false;
-      };
-      let lockedOut = false;
-      const ok = await limits.perName.run(
-        input.name.toLowerCase(),
-        async () => {
-          const passwordOk = await verifyPassword(
-            operator?.password_hash ?? (await dummyHash()),
-            input.password,
-          );
-          if (!operator) return false;
-          if (!passwordOk) return fail('password');
-          if (operator.disabled_at) return fail('disabled');
-          const result = await verifyTotp({
-            secret: operator.totp_secret,
-            token: input.code,
-            epochTolerance: TOTP_STEP_S,
-          });
-          if (!result.valid) return fail('code');
-          const step = Math.floor(Date.now() / 1000 / TOTP_STEP_S) + (result.delta ?? 0);
-          if (await repo.useTotpStep(db, operator.id, step)) return true;
-          return fail('code_used');
-        },
-        () => {
-          lockedOut = true;
-        },
+      const { ok, failure, lockedOut } = await checkCredentials(
+        db,
+        limits.perName,
+        operator,
+        input,
       );
       if (ok === null) {
-        await signInLine(operator, input.name, ip, 429, { signedIn: false, failure: 'locked' });
+        await signInLine(db, operator, input.name, ip, 429, { signedIn: false, failure: 'locked' });
         throw tooManyAttempts();
       }
       if (!ok || !operator) {
-        await signInLine(operator, input.name, ip, 401, { signedIn: false, failure });
+        await signInLine(db, operator, input.name, ip, 401, { signedIn: false, failure });
         if (lockedOut)
-          await signInLine(operator, input.name, ip, 429, { signedIn: false, lockedOut: 'name' });
+          await signInLine(db, operator, input.name, ip, 429, {
+            signedIn: false,
+            lockedOut: 'name',
+          });
         throw new AppError(401, 'BAD_CREDENTIALS', 'Wrong name, password or code');
       }
       const token = randomBytes(32).toString('base64url');
@@ -246,38 +305,12 @@ export function createOperatorsService(
       });
       return { token, operator: present(operator), expiresAt: expiresAt.getTime() };
     },
+  };
+}
 
-    /**
-     * Disables an operator and ends their sessions at once, in one transaction: their next
-     * request is 401, and enabling them later does not bring those sessions back. The last
-     * active admin cannot be disabled (409 LAST_ADMIN).
-     */
-    disable: (id: number) =>
-      change(id, isActiveAdmin, async (tx, o) => {
-        const after = await repo.setOperatorDisabled(tx, o.id, true);
-        await repo.revokeOperatorSessions(tx, o.id);
-        return after;
-      }),
-
-    /** Lets a disabled operator sign in again (with their own password and code). */
-    enable: (id: number) =>
-      change(
-        id,
-        () => false,
-        (tx, o) => repo.setOperatorDisabled(tx, o.id, false),
-      ),
-
-    /**
-     * Gives an operator another role, from their next request on (every request reads the role).
-     * The last active admin keeps theirs (409 LAST_ADMIN).
-     */
-    setRole: (id: number, role: OperatorRole) =>
-      change(
-        id,
-        (o) => isActiveAdmin(o) && role !== 'admin',
-        (tx, o) => repo.setOperatorRole(tx, o.id, role),
-      ),
-
+/** Operator sessions once signed in: checked on every request, ended one by one or all. */
+function operatorSessions(db: Db) {
+  return {
     /** Ends every live session of an operator (a lost laptop); how many were ended. */
     async endSessions(id: number) {
       if (!(await repo.operatorById(db, id))) throw notFound('No such operator');
@@ -293,7 +326,12 @@ export function createOperatorsService(
 
     logout: (caller: OperatorCaller) =>
       caller.tokenHash ? repo.revokeOperatorSession(db, caller.tokenHash) : Promise.resolve(),
+  };
+}
 
+/** The append-only logs: the audit log of operators' actions and the personal-data access log. */
+function operatorLogs(db: Db) {
+  return {
     /** Appends one line to the audit log (the database refuses to change or delete lines). */
     async record(e: AuditEntry): Promise<void> {
       await repo.insertAudit(db, {
@@ -381,6 +419,24 @@ export function createOperatorsService(
         nextCursor: rows.length > q.limit ? String(page.at(-1)!.id) : null,
       };
     },
+  };
+}
+
+/**
+ * Named operators (issue 20): created by an admin or the service token with a generated password
+ * and TOTP secret, shown once; signed in with name, password and a current TOTP code, each code
+ * good for one sign-in; sessions of their own (12 h), apart from traders'. Also the audit log.
+ */
+export function createOperatorsService(
+  db: Db,
+  limits: OperatorLoginLimiters,
+  issuer = 'Trading console',
+) {
+  return {
+    ...operatorAccounts(db, issuer),
+    ...operatorSignIn(db, limits),
+    ...operatorSessions(db),
+    ...operatorLogs(db),
   };
 }
 
