@@ -21,6 +21,76 @@ export interface PositionColors {
   muted: string;
 }
 
+type Edges = { first: number; last: number } | null;
+interface Expiry {
+  el: HTMLElement;
+  at: number;
+}
+
+/** The first and last bar times the series holds (seconds), or null while it is empty. */
+function seriesEdges(series: ISeriesApi<SeriesType>): Edges {
+  const data = series.data();
+  const first = data[0]?.time;
+  const last = data.at(-1)?.time;
+  return typeof first === 'number' && typeof last === 'number' ? { first, last } : null;
+}
+
+const directionColor = (o: Pick<Order, 'direction'>, palette: PositionColors) =>
+  o.direction === 'up' ? palette.up : palette.down;
+
+/** The entry and exit arrows of the orders whose bars the series holds (from `first` on). */
+function orderMarkers(
+  open: readonly Order[],
+  closed: readonly Order[],
+  barMs: number | null,
+  first: number,
+  palette: PositionColors,
+) {
+  const specs = markerSpecs(open, closed, barMs, first);
+  const list: SeriesMarker<Time>[] = specs.map((m) => {
+    const order = [...open, ...closed].find((o) => o.id === m.orderId)!;
+    const tick = m.kind === 'entry' ? order.entry : order.exit;
+    const color = m.open ? directionColor(order, palette) : palette.muted;
+    return {
+      time: m.time as UTCTimestamp,
+      position: 'atPriceMiddle',
+      price: Number(tick?.price),
+      shape: order.direction === 'up' ? 'arrowUp' : 'arrowDown',
+      color: m.kind === 'exit' ? palette.muted : color,
+      size: m.open ? 1 : 0.6,
+      id: `${m.kind}-${m.orderId}`,
+    };
+  });
+  return { list, closedCount: specs.filter((m) => !m.open).length };
+}
+
+/** Places the expiry lines from the time scale: hidden while there are no bars to measure by. */
+function placeExpiries(
+  chart: IChartApi,
+  range: Edges,
+  expiries: readonly Expiry[],
+  barMs: number | null,
+) {
+  const scale = chart.timeScale();
+  const index = range ? scale.timeToIndex(range.last, true) : null;
+  const lastX = index === null ? null : scale.logicalToCoordinate(index as unknown as Logical);
+  const nextX =
+    index === null ? null : scale.logicalToCoordinate((index + 1) as unknown as Logical);
+  const plot = scale.width();
+  for (const { el, at } of expiries) {
+    if (!range || lastX === null || nextX === null) {
+      el.hidden = true;
+      continue;
+    }
+    const x = futureX(at, { time: range.last, x: lastX }, nextX - lastX, barMs ?? 1000);
+    el.hidden = x < 0;
+    // Beyond the right edge (a long order on a short view): held at the edge, marked so.
+    const beyond = x > plot - 1;
+    el.dataset.beyond = String(beyond);
+    el.style.transform = `translateX(${Math.round(beyond ? plot - 1 : x)}px)`;
+  }
+}
+
 /**
  * The user's orders drawn over the price series: for each open position a dashed line at its
  * entry price in its direction's colour, an arrow at the entry, and a vertical line at expiry
@@ -40,20 +110,12 @@ export function positionMarks(
   let open: readonly Order[] = [];
   let closed: readonly Order[] = [];
   let lines: IPriceLine[] = [];
-  let expiries: { el: HTMLElement; at: number }[] = [];
+  let expiries: Expiry[] = [];
   const markers: ISeriesMarkersPluginApi<Time> = createSeriesMarkers(series, [], {
     autoScale: false,
   });
-  const colorOf = (o: Pick<Order, 'direction'>) =>
-    o.direction === 'up' ? palette.up : palette.down;
-
-  /** The first and last bar times the series holds (seconds), or null while it is empty. */
-  const edges = () => {
-    const data = series.data();
-    const first = data[0]?.time;
-    const last = data.at(-1)?.time;
-    return typeof first === 'number' && typeof last === 'number' ? { first, last } : null;
-  };
+  const colorOf = (o: Pick<Order, 'direction'>) => directionColor(o, palette);
+  const edges = () => seriesEdges(series);
 
   const drawMarkers = () => {
     const range = edges();
@@ -61,47 +123,13 @@ export function positionMarks(
       layer.dataset.closedMarks = '0';
       return markers.setMarkers([]);
     }
-    const specs = markerSpecs(open, closed, barMs, range.first);
-    const list: SeriesMarker<Time>[] = specs.map((m) => {
-      const order = [...open, ...closed].find((o) => o.id === m.orderId)!;
-      const tick = m.kind === 'entry' ? order.entry : order.exit;
-      const color = m.open ? colorOf(order) : palette.muted;
-      return {
-        time: m.time as UTCTimestamp,
-        position: 'atPriceMiddle',
-        price: Number(tick?.price),
-        shape: order.direction === 'up' ? 'arrowUp' : 'arrowDown',
-        color: m.kind === 'exit' ? palette.muted : color,
-        size: m.open ? 1 : 0.6,
-        id: `${m.kind}-${m.orderId}`,
-      };
-    });
+    const { list, closedCount } = orderMarkers(open, closed, barMs, range.first, palette);
     markers.setMarkers(list);
-    layer.dataset.closedMarks = String(specs.filter((m) => !m.open).length);
+    layer.dataset.closedMarks = String(closedCount);
   };
 
   /** Places the expiry lines; called when the view scrolls, zooms, resizes or gets a bar. */
-  const layout = () => {
-    const range = edges();
-    const scale = chart.timeScale();
-    const index = range ? scale.timeToIndex(range.last, true) : null;
-    const lastX = index === null ? null : scale.logicalToCoordinate(index as unknown as Logical);
-    const nextX =
-      index === null ? null : scale.logicalToCoordinate((index + 1) as unknown as Logical);
-    const plot = scale.width();
-    for (const { el, at } of expiries) {
-      if (!range || lastX === null || nextX === null) {
-        el.hidden = true;
-        continue;
-      }
-      const x = futureX(at, { time: range.last, x: lastX }, nextX - lastX, barMs ?? 1000);
-      el.hidden = x < 0;
-      // Beyond the right edge (a long order on a short view): held at the edge, marked so.
-      const beyond = x > plot - 1;
-      el.dataset.beyond = String(beyond);
-      el.style.transform = `translateX(${Math.round(beyond ? plot - 1 : x)}px)`;
-    }
-  };
+  const layout = () => placeExpiries(chart, edges(), expiries, barMs);
 
   /** Scrolls candles so the furthest expiry is in view (up to 30 bars ahead), never back. */
   const reveal = () => {
