@@ -21,19 +21,19 @@ export interface PositionColors {
   muted: string;
 }
 
-type Edges = { first: number; last: number } | null;
 interface Expiry {
   el: HTMLElement;
   at: number;
 }
 
 /** The first and last bar times the series holds (seconds), or null while it is empty. */
-function seriesEdges(series: ISeriesApi<SeriesType>): Edges {
+function seriesEdges(series: ISeriesApi<SeriesType>) {
   const data = series.data();
   const first = data[0]?.time;
   const last = data.at(-1)?.time;
   return typeof first === 'number' && typeof last === 'number' ? { first, last } : null;
 }
+type Edges = ReturnType<typeof seriesEdges>;
 
 const directionColor = (o: Pick<Order, 'direction'>, palette: PositionColors) =>
   o.direction === 'up' ? palette.up : palette.down;
