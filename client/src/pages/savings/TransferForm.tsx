@@ -1,20 +1,56 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { amountToMinor, minorToDecimal, sanitizeAmountInput } from '@shared/amount-input';
-import { savingsLimits, type SavingsOverview } from '@shared/savings';
-import { ApiError } from '@client/api/client';
-import { transferSavings } from '@client/api/savings';
-import { errorText } from '@client/components/error-text';
-import { showToast } from '@client/state';
+import type { SavingsOverview } from '@shared/savings';
 import { useSavingsFormat } from './savings-format';
+import { useSavingsTransfer, type TransferDirection } from './useSavingsTransfer';
 
-type Direction = 'in' | 'out';
+/** In or out: two toggle buttons, the chosen one pressed. */
+function DirectionSwitch({
+  direction,
+  onChoose,
+}: {
+  direction: TransferDirection;
+  onChoose: (direction: TransferDirection) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="savings-switch" role="group" aria-label={t('savings.directionLabel')}>
+      {(['in', 'out'] as const).map((d) => (
+        <button
+          key={d}
+          type="button"
+          className={`savings-switch__option${direction === d ? ' is-active' : ''}`}
+          aria-pressed={direction === d}
+          data-testid={`savings-${d}`}
+          onClick={() => onChoose(d)}
+        >
+          {t(d === 'in' ? 'savings.transferIn' : 'savings.transferOut')}
+        </button>
+      ))}
+    </div>
+  );
+}
 
-/** A fresh Idempotency-Key; getRandomValues works outside secure contexts too (plain http). */
-function newKey(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return `sav-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+/** Today's remaining transfers each way (the spec's daily counts). */
+function RemainingToday({ overview }: { overview: SavingsOverview }) {
+  const { t } = useTranslation();
+  const format = useSavingsFormat();
+  return (
+    <dl className="savings-remaining">
+      <div>
+        <dt>{t('savings.inRemaining')}</dt>
+        <dd className="num" data-testid="in-remaining">
+          {format.integer(overview.inRemainingToday)}
+        </dd>
+      </div>
+      <div>
+        <dt>{t('savings.outRemaining')}</dt>
+        <dd className="num" data-testid="out-remaining">
+          {format.integer(overview.outRemainingToday)}
+        </dd>
+      </div>
+    </dl>
+  );
 }
 
 /**
@@ -35,72 +71,12 @@ export function TransferForm({
   const { t } = useTranslation();
   const format = useSavingsFormat();
   const inputId = useId();
-  const [direction, setDirection] = useState<Direction>('in');
-  const [amount, setAmount] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const key = useRef<string | null>(null);
-
-  const remaining = direction === 'in' ? overview.inRemainingToday : overview.outRemainingToday;
-  const most = direction === 'in' ? available : overview.total;
-
-  const choose = (next: Direction) => {
-    setDirection(next);
-    setProblem(null);
-    key.current = null;
-  };
-  const type = (raw: string) => {
-    setAmount(sanitizeAmountInput(raw));
-    setProblem(null);
-    key.current = null;
-  };
-  const fillAll = () => {
-    if (most !== null && most >= savingsLimits.min)
-      type(minorToDecimal(Math.min(most, savingsLimits.max)));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const minor = amountToMinor(amount);
-    if (minor === null || minor < savingsLimits.min) {
-      setProblem(t('savings.amountRequired', { min: format.money(savingsLimits.min) }));
-      return;
-    }
-    key.current ??= newKey();
-    setBusy(true);
-    try {
-      await transferSavings(direction, minor, key.current);
-      key.current = null;
-      setAmount('');
-      setProblem(null);
-      showToast(t(direction === 'in' ? 'savings.doneIn' : 'savings.doneOut'));
-      onDone();
-    } catch (err) {
-      // A refusal is final: the next try is a new transfer. No answer: the same one again.
-      if (err instanceof ApiError && err.status > 0) key.current = null;
-      setProblem(errorText(t, err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { direction, amount, problem, busy, remaining, most, choose, type, fillAll, submit } =
+    useSavingsTransfer(overview, available, onDone);
 
   return (
     <section className="savings-transfer" aria-label={t('savings.transferLabel')}>
-      <div className="savings-switch" role="group" aria-label={t('savings.directionLabel')}>
-        {(['in', 'out'] as const).map((d) => (
-          <button
-            key={d}
-            type="button"
-            className={`savings-switch__option${direction === d ? ' is-active' : ''}`}
-            aria-pressed={direction === d}
-            data-testid={`savings-${d}`}
-            onClick={() => choose(d)}
-          >
-            {t(d === 'in' ? 'savings.transferIn' : 'savings.transferOut')}
-          </button>
-        ))}
-      </div>
+      <DirectionSwitch direction={direction} onChoose={choose} />
       <form className="form" onSubmit={(e) => void submit(e)} noValidate>
         <div className={`field${problem ? ' field--invalid' : ''}`}>
           <label className="field__label" htmlFor={inputId}>
@@ -131,20 +107,7 @@ export function TransferForm({
                 })}
           </p>
         </div>
-        <dl className="savings-remaining">
-          <div>
-            <dt>{t('savings.inRemaining')}</dt>
-            <dd className="num" data-testid="in-remaining">
-              {format.integer(overview.inRemainingToday)}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('savings.outRemaining')}</dt>
-            <dd className="num" data-testid="out-remaining">
-              {format.integer(overview.outRemainingToday)}
-            </dd>
-          </div>
-        </dl>
+        <RemainingToday overview={overview} />
         {problem && (
           <p className="form-error" role="alert" data-testid="savings-error">
             {problem}
