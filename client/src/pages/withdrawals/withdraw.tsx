@@ -1,30 +1,19 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
-import {
-  AMOUNT_MAX,
-  amountToMinor,
-  minorToDecimal,
-  sanitizeAmountInput,
-} from '@shared/amount-input';
+import { Link } from 'react-router-dom';
+import { sanitizeAmountInput } from '@shared/amount-input';
 import type { WithdrawalAccount, WithdrawalRules } from '@shared/wallet';
-import { ApiError } from '@client/api/client';
-import { createWithdrawal, getWithdrawalRules, listWithdrawalAccounts } from '@client/api/wallet';
+import { getWithdrawalRules, listWithdrawalAccounts } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
-import { useForm } from '@client/components/form/useForm';
-import { checked, required, ruled } from '@client/components/form/validation';
-import { tradePasswordSchema } from '@shared/accounts';
-import { z } from 'zod';
+import type { MessageKey } from '@client/components/form/validation';
 import { AccountLabel } from '@client/components/wallet/AccountLabel';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
-import { newIdempotencyKey } from '@client/components/wallet/money';
 import { walletPaths } from '@client/components/wallet/routes';
-import { msg, withdrawAmountRule } from '@client/components/wallet/rules';
 import { useMoney } from '@client/components/wallet/useMoney';
-import { showToast, useAccountSummary, useApiQuery } from '@client/state';
+import { useApiQuery } from '@client/state';
+import { useWithdrawForm } from './useWithdrawForm';
 import { WithdrawQuote } from './WithdrawQuote';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -38,6 +27,52 @@ function KycLink() {
   );
 }
 
+/** The bound accounts to withdraw to, one radio each, and the message when none is chosen. */
+function AccountChoice({
+  accounts,
+  value,
+  error,
+  onValue,
+}: {
+  accounts: WithdrawalAccount[];
+  value: string;
+  error: MessageKey | null;
+  onValue: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="choice-list" aria-describedby={error ? 'account-error' : undefined}>
+      <legend className="card__title">{t('wallet.withdraw.method')}</legend>
+      {accounts.map((a) => (
+        <label key={a.id} className="choice">
+          <input
+            type="radio"
+            name="accountId"
+            value={a.id}
+            data-testid={`account-option-${a.id}`}
+            checked={value === a.id}
+            aria-invalid={error ? true : undefined}
+            onChange={() => onValue(a.id)}
+          />
+          <span className="choice__text">
+            <span className="choice__title">
+              {t(a.type === 'bank' ? 'wallet.account.bankCard' : 'wallet.account.coinAddress')}
+            </span>
+            <span className="choice__sub">
+              <AccountLabel account={a} withType={false} />
+            </span>
+          </span>
+        </label>
+      ))}
+      {error && (
+        <p className="field__error" id="account-error">
+          {messageText(t, error)}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
 function WithdrawForm({
   accounts,
   rules: limits,
@@ -46,48 +81,10 @@ function WithdrawForm({
   rules: WithdrawalRules;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const money = useMoney();
-  const { summary } = useAccountSummary();
-  const [key, setKey] = useState(newIdempotencyKey);
-  const max = Math.min(AMOUNT_MAX, Math.floor(limits.max / 100));
-  const form = useForm(
-    // The linked account is chosen already (the first, when there are two).
-    { accountId: accounts[0]?.id ?? '', amount: '', tradePassword: '' },
-    z.object({
-      accountId: required(msg('wallet.rules.chooseAccount')),
-      amount: ruled(withdrawAmountRule(limits)),
-      tradePassword: checked(tradePasswordSchema, 'account.rules.tradePassword'),
-    }),
-  );
+  const { form, summary, max, send, fillAll } = useWithdrawForm(accounts, limits);
   const account = form.field('accountId');
   const amount = form.field('amount');
-
-  const send = form.onSubmit(async (v) => {
-    try {
-      await createWithdrawal(
-        {
-          accountId: v.accountId,
-          amount: amountToMinor(v.amount.trim()) ?? 0,
-          tradePassword: v.tradePassword,
-        },
-        key,
-      );
-    } catch (err) {
-      // A refusal stored nothing: the corrected form is a new request.
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500)
-        setKey(newIdempotencyKey());
-      throw err;
-    }
-    showToast(t('wallet.withdraw.succeeded'));
-    void navigate(walletPaths.withdrawals, { replace: true });
-  });
-
-  const fillAll = () => {
-    if (!summary) return;
-    const all = Math.min(summary.available, limits.max);
-    amount.onValue(sanitizeAmountInput(minorToDecimal(all), max));
-  };
 
   return (
     <form id={form.formId} className="wallet-page" onSubmit={send} noValidate>
@@ -105,38 +102,12 @@ function WithdrawForm({
             {t('wallet.withdraw.kycExplained')} <KycLink />
           </p>
         )}
-      <fieldset
-        className="choice-list"
-        aria-describedby={account.error ? 'account-error' : undefined}
-      >
-        <legend className="card__title">{t('wallet.withdraw.method')}</legend>
-        {accounts.map((a) => (
-          <label key={a.id} className="choice">
-            <input
-              type="radio"
-              name="accountId"
-              value={a.id}
-              data-testid={`account-option-${a.id}`}
-              checked={account.value === a.id}
-              aria-invalid={account.error ? true : undefined}
-              onChange={() => account.onValue(a.id)}
-            />
-            <span className="choice__text">
-              <span className="choice__title">
-                {t(a.type === 'bank' ? 'wallet.account.bankCard' : 'wallet.account.coinAddress')}
-              </span>
-              <span className="choice__sub">
-                <AccountLabel account={a} withType={false} />
-              </span>
-            </span>
-          </label>
-        ))}
-        {account.error && (
-          <p className="field__error" id="account-error">
-            {messageText(t, account.error)}
-          </p>
-        )}
-      </fieldset>
+      <AccountChoice
+        accounts={accounts}
+        value={account.value}
+        error={account.error}
+        onValue={account.onValue}
+      />
       <div className="form card">
         <TextField
           {...amount}
