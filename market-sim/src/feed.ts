@@ -24,7 +24,7 @@ import {
   pruneTicks,
   type TapeRow,
 } from './tape.repo';
-import { createTapeWriter, type TapeFigures } from './tape-writer';
+import { createTapeWriter, type TapeFigures, type TapeWriter } from './tape-writer';
 import { FeedGaps } from './feed-gaps';
 
 /**
@@ -100,143 +100,185 @@ export function firstBackfillStart(spec: ProductSpec, start: number, hours: numb
 }
 
 /**
- * The market simulator: resumes each product from the tape (backfilling the gap, at most
- * `backfillHours`), then emits jittered ticks for open products, publishes them on the bus at
- * once, records them through the batching tape writer, and publishes the market state every second.
+ * The feed's clock and the tape's watermark (tape_watermark): once live, every write says the
+ * tape is complete through the moment it took its batch. Tick times never go below it, even if
+ * the clock steps back.
  */
-export async function startFeed(o: FeedOptions): Promise<Feed> {
-  const now = o.now ?? Date.now;
-  const loopMs = o.loopMs ?? 20;
-  const meanInterval = 1000 / o.ticksPerSecond;
-  // The tape's watermark (tape_watermark): once live, every write says the tape is complete
-  // through the moment it took its batch. Tick times never go below it, even if the clock
-  // steps back.
-  let live = false;
-  let throughMs = 0;
-  // Ticks are published once the write that holds them has committed under the lease's fence
-  // (docs/FAIRNESS.md): every tick anyone sees is on the tape, and a simulator that lost its
-  // lease, or cannot reach the database, shows nothing it could not record.
-  const lastPublished = new Map<string, Tick>();
-  const publishWritten = (rows: readonly TapeRow[]) => {
-    for (const row of rows) {
-      const spec = specs.get(row.productId);
-      if (!spec) continue;
-      const tick: Tick = {
-        id: row.productId,
-        seq: row.seq,
-        ts: row.ts,
-        price: unitsToPrice(row.price, spec.precision),
-      };
-      lastPublished.set(tick.id, tick);
-      void publish({ type: 'tick', tick });
-    }
+interface FeedClock {
+  now: () => number;
+  /** Whether this simulator leads (always, without a lease): nothing is published otherwise. */
+  leading: () => boolean;
+  live: boolean;
+  throughMs: number;
+}
+
+function feedClock(o: FeedOptions): FeedClock {
+  return {
+    now: o.now ?? Date.now,
+    leading: () => o.lease?.leading() ?? true,
+    live: false,
+    throughMs: 0,
   };
+}
+
+/** The time a tick made now gets: never at or under the watermark. */
+const tickTime = (clock: FeedClock) => Math.max(clock.now(), clock.throughMs + 1);
+
+type Publish = (m: Parameters<Bus['publish']>[0]) => Promise<void>;
+
+/** Publishes on the bus, with one warning per outage (Redis away drops every publish), not one per message. */
+function busPublisher(o: FeedOptions): Publish {
+  let warnedAt = -Infinity;
+  return (m) =>
+    o.bus.publish(m).catch((err: unknown) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      o.log?.warn({ err: (err as Error).message }, 'bus publish failed');
+    });
+}
+
+/**
+ * The batching tape writer. Ticks are published once the write that holds them has committed
+ * under the lease's fence (docs/FAIRNESS.md): every tick anyone sees is on the tape, and a
+ * simulator that lost its lease, or cannot reach the database, shows nothing it could not record.
+ */
+function feedTapeWriter(
+  o: FeedOptions,
+  clock: FeedClock,
+  published: (tick: Tick) => void,
+): TapeWriter {
   const specs = new Map(o.catalogue.map((spec) => [spec.id, spec]));
-  const writer = createTapeWriter(o.db, {
+  return createTapeWriter(o.db, {
     log: o.log,
     flushMs: o.flushMs,
-    through: () => (live && leading() ? (throughMs = Math.max(throughMs, now() - 1)) : null),
+    through: () =>
+      clock.live && clock.leading()
+        ? (clock.throughMs = Math.max(clock.throughMs, clock.now() - 1))
+        : null,
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
-    onWritten: publishWritten,
+    onWritten: (rows: readonly TapeRow[]) => {
+      for (const row of rows) {
+        const spec = specs.get(row.productId);
+        if (!spec) continue;
+        published({
+          id: row.productId,
+          seq: row.seq,
+          ts: row.ts,
+          price: unitsToPrice(row.price, spec.precision),
+        });
+      }
+    },
   });
-  o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
-  const leading = () => o.lease?.leading() ?? true;
-  const maintenance = await maintenanceList(o.db);
-  const lastTape = await lastTicks(o.db);
-  throughMs = await tapeWatermark(o.db);
+}
 
-  const committed = o.randomness.kind === 'committed' ? o.randomness : null;
-  const books = new Map<string, ProductBook>();
-  const backfillJitter: Rng = createRng(deriveSeed(o.seed, 'jitter'));
-  for (const spec of o.catalogue) {
-    const start = now();
-    const history = await candlesSince(o.db, spec.id, start - DAY);
-    const last = lastTape.get(spec.id) ?? null;
-    const resumed = committed ? await resumeCommitted(o, spec, last) : null;
-    const model =
-      resumed?.model ??
-      createPriceModel(spec, deriveSeed(o.seed, `${spec.id}:${last?.seq ?? 0}`), last?.price);
-    const historyDays = o.historyDays ?? 0;
-    if (!last && o.backfillHours > 0 && historyDays > 0) {
-      const until = firstBackfillStart(spec, start, o.backfillHours);
-      const made = await coarseHistory(
-        o.db,
-        spec,
-        model,
-        until - historyDays * DAY,
-        until,
-        o.ticksPerSecond,
-      );
-      o.log?.info({ product: spec.id, candles: made, days: historyDays }, 'drew coarse history');
-    }
-    const book = new ProductBook(spec, model, last, history);
-    book.periodStart = resumed?.periodStart ?? null;
-    // A first start backfills history. A seeded feed also backfills the gap after a restart; a
-    // committed one leaves the gap as it is: ticks made up afterwards could not have been
-    // committed to before their time, and the next live tick steps the model over the gap.
-    const from =
-      book.lastTs === null
-        ? firstBackfillStart(spec, start, o.backfillHours)
-        : committed
-          ? start
-          : // Never under the watermark: the settled orders' exits were final there.
-            Math.max(book.lastTs, throughMs + 1, start - o.backfillHours * 3_600_000);
-    if (o.backfillHours > 0 && start - from > meanInterval) {
-      const made = await backfill(o.db, book, from, start, meanInterval, backfillJitter);
-      o.log?.info(
-        { product: spec.id, ticks: made, from: new Date(from).toISOString() },
-        'backfilled history',
-      );
-    }
-    books.set(spec.id, book);
+/** How the products resume: the same for each of them. */
+interface ResumeOptions {
+  now: () => number;
+  committed: { periodMs: number } | null;
+  throughMs: number;
+  meanInterval: number;
+  backfillJitter: Rng;
+}
+
+/**
+ * One product's book, resumed from the tape's last tick of it (`last`): its price model (a
+ * committed feed's replayed from its period), a first start's coarse history, and the backfill.
+ */
+async function resumeBook(
+  o: FeedOptions,
+  spec: ProductSpec,
+  last: TapeRow | null,
+  { now, committed, throughMs, meanInterval, backfillJitter }: ResumeOptions,
+): Promise<ProductBook> {
+  const start = now();
+  const history = await candlesSince(o.db, spec.id, start - DAY);
+  const resumed = committed ? await resumeCommitted(o, spec, last) : null;
+  const model =
+    resumed?.model ??
+    createPriceModel(spec, deriveSeed(o.seed, `${spec.id}:${last?.seq ?? 0}`), last?.price);
+  const historyDays = o.historyDays ?? 0;
+  if (!last && o.backfillHours > 0 && historyDays > 0) {
+    const until = firstBackfillStart(spec, start, o.backfillHours);
+    const made = await coarseHistory(
+      o.db,
+      spec,
+      model,
+      until - historyDays * DAY,
+      until,
+      o.ticksPerSecond,
+    );
+    o.log?.info({ product: spec.id, candles: made, days: historyDays }, 'drew coarse history');
   }
-  // The hourly candles (candles_1h): the hours over before now are rolled up in the writer's
-  // first write, which runs now (the backfill's and the coarse history's, hours a simulator that
-  // stopped mid-hour left; fenced like every write, and retried with the next while the database
-  // is away); the hour the feed starts in, the writer rolls up once it is over, as it does every
-  // hour it writes minutes of.
-  const startHour = bucketStart(Math.max(now(), throughMs + 1), HOUR_MS);
+  const book = new ProductBook(spec, model, last, history);
+  book.periodStart = resumed?.periodStart ?? null;
+  // A first start backfills history. A seeded feed also backfills the gap after a restart; a
+  // committed one leaves the gap as it is: ticks made up afterwards could not have been
+  // committed to before their time, and the next live tick steps the model over the gap.
+  const from =
+    book.lastTs === null
+      ? firstBackfillStart(spec, start, o.backfillHours)
+      : committed
+        ? start
+        : // Never under the watermark: the settled orders' exits were final there.
+          Math.max(book.lastTs, throughMs + 1, start - o.backfillHours * 3_600_000);
+  if (o.backfillHours > 0 && start - from > meanInterval) {
+    const made = await backfill(o.db, book, from, start, meanInterval, backfillJitter);
+    o.log?.info(
+      { product: spec.id, ticks: made, from: new Date(from).toISOString() },
+      'backfilled history',
+    );
+  }
+  return book;
+}
+
+/**
+ * The hourly candles (candles_1h): the hours over before now are rolled up in the writer's
+ * first write, which runs now (the backfill's and the coarse history's, hours a simulator that
+ * stopped mid-hour left; fenced like every write, and retried with the next while the database
+ * is away); the hour the feed starts in, the writer rolls up once it is over, as it does every
+ * hour it writes minutes of.
+ */
+async function rollUpAtStart(o: FeedOptions, clock: FeedClock, writer: TapeWriter) {
+  const startHour = bucketStart(tickTime(clock), HOUR_MS);
   writer.rollUpBefore(
     o.catalogue.map((s) => s.id),
     startHour,
   );
   for (const spec of o.catalogue) writer.rollUpWhenOver({ productId: spec.id, t: startHour });
   await writer.flush();
-  // Live tick times need no secret (the draws do), but a committed feed keeps them unpredictable too.
-  const jitter: Rng = committed ? keyedRng(newSecret(), 'jitter', 0) : backfillJitter;
-  const commitments: Commitments | null = committed
-    ? await startCommitments({
-        db: o.db,
-        catalogue: o.catalogue,
-        periodMs: committed.periodMs,
-        now,
-        log: o.log,
-      })
-    : null;
+}
+
+/** What the feed's parts share about the products, each map by product id. */
+interface FeedProducts {
+  books: Map<string, ProductBook>;
+  /** Products stopped for maintenance, with their opening time (the `maintenance` channel's). */
+  maintenance: Map<string, number | null>;
+  statuses: Map<string, ProductStatus>;
+  nextTickAt: Map<string, number>;
+  /** Since when each product has been open without a break: a gap counts only inside that time. */
+  openSince: Map<string, number>;
+  gaps: FeedGaps;
+  /** The last tick published (or on the tape at start): one made but not yet written is nobody's to see. */
+  lastPublished: Map<string, Tick>;
+}
+
+/** What the live parts of the feed (ticker, market status) work with. */
+interface FeedContext {
+  o: FeedOptions;
+  clock: FeedClock;
+  products: FeedProducts;
+  writer: TapeWriter;
+  publish: Publish;
+  meanInterval: number;
+}
+
+/**
+ * The live ticks, one loop over the products: each open product's next tick at its jittered
+ * time, its draws from the period's keyed stream on a committed feed, recorded through the writer.
+ */
+function createTicker(ctx: FeedContext, commitments: Commitments | null, jitter: Rng) {
+  const { o, clock, products, writer, meanInterval } = ctx;
   const uncommitted = new Set<string>();
-
-  const statusOf = (spec: ProductSpec, ts: number) => productStatus(spec, ts, maintenance);
-
-  const statuses = new Map<string, ProductStatus>();
-  const nextTickAt = new Map<string, number>();
-  // Since when each product has been open without a break: a gap counts only inside that time.
-  const openSince = new Map<string, number>();
-  const gaps = new FeedGaps();
-  for (const spec of o.catalogue) {
-    statuses.set(spec.id, statusOf(spec, now()).status);
-    const lastTs = books.get(spec.id)!.lastTs;
-    openSince.set(spec.id, lastTs !== null && isOpen(spec.calendar, lastTs) ? lastTs : now());
-    nextTickAt.set(spec.id, now() + meanInterval * jitter.next());
-  }
-
-  // One warning per outage of the bus (Redis away drops every publish), not one per message.
-  let warnedAt = -Infinity;
-  const publish = (m: Parameters<Bus['publish']>[0]) =>
-    o.bus.publish(m).catch((err: unknown) => {
-      if (Date.now() - warnedAt < 10_000) return;
-      warnedAt = Date.now();
-      o.log?.warn({ err: (err as Error).message }, 'bus publish failed');
-    });
 
   /**
    * The keyed stream of the next tick of `book` at `ts` (committed feeds), recording the period's
@@ -265,8 +307,8 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     const rng = drawsFor(book, ts);
     if (rng === null) return;
     const previous = book.lastTs;
-    if (previous !== null && previous >= openSince.get(book.spec.id)!) {
-      gaps.record(book.spec.id, ts, ts - previous);
+    if (previous !== null && previous >= products.openSince.get(book.spec.id)!) {
+      products.gaps.record(book.spec.id, ts, ts - previous);
       o.onGap?.(book.spec.id, ts - previous);
     }
     const { row, candle } = book.step(ts, rng);
@@ -275,32 +317,48 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     writer.setCandle({ ...candle, productId: row.productId });
   };
 
+  return () => {
+    if (!clock.leading()) return;
+    const ts = tickTime(clock);
+    for (const spec of o.catalogue) {
+      if (products.statuses.get(spec.id) !== 'open') continue;
+      const due = products.nextTickAt.get(spec.id)!;
+      if (ts < due) continue;
+      emitTick(products.books.get(spec.id)!, ts);
+      // Jittered: uniformly 0.5–1.5 mean intervals after the previous schedule, never in the past.
+      products.nextTickAt.set(spec.id, Math.max(ts, due) + meanInterval * (0.5 + jitter.next()));
+    }
+  };
+}
+
+/** What clients see of the market: its state, and each product's status when it changes. */
+function createMarketStatus({ o, clock, products, publish }: FeedContext) {
+  const statusOf = (spec: ProductSpec, ts: number) => productStatus(spec, ts, products.maintenance);
+
   const state = (): MarketState => {
-    const ts = now();
-    const products: ProductState[] = o.catalogue.map((spec) => {
-      const book = books.get(spec.id)!;
+    const ts = clock.now();
+    const list: ProductState[] = o.catalogue.map((spec) => {
+      const book = products.books.get(spec.id)!;
       const st = statusOf(spec, ts);
       return {
         id: spec.id,
         ...st,
-        // The last tick published (or on the tape at start): one made but not yet written is
-        // nobody's to see.
-        last: lastPublished.get(spec.id) ?? null,
+        last: products.lastPublished.get(spec.id) ?? null,
         stats: presentStats(book.rolling.stats(ts), spec.precision, spec.lotSize, book.priceUnits),
-        feedGapMaxMs: gaps.largest(spec.id, ts),
+        feedGapMaxMs: products.gaps.largest(spec.id, ts),
       };
     });
-    return { ts, products };
+    return { ts, products: list };
   };
 
   const everySecond = () => {
-    if (!leading()) return;
-    const ts = now();
+    if (!clock.leading()) return;
+    const ts = clock.now();
     for (const spec of o.catalogue) {
       const st = statusOf(spec, ts);
-      if (statuses.get(spec.id) !== st.status) {
-        statuses.set(spec.id, st.status);
-        if (st.status === 'open') openSince.set(spec.id, ts);
+      if (products.statuses.get(spec.id) !== st.status) {
+        products.statuses.set(spec.id, st.status);
+        if (st.status === 'open') products.openSince.set(spec.id, ts);
         void publish({ type: 'product', product: { id: spec.id, ...st } });
         o.log?.info({ product: spec.id, ...st }, 'product status changed');
       }
@@ -308,50 +366,103 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     void publish({ type: 'market', market: state() });
   };
 
-  const loop = () => {
-    if (!leading()) return;
-    const ts = Math.max(now(), throughMs + 1);
-    for (const spec of o.catalogue) {
-      if (statuses.get(spec.id) !== 'open') continue;
-      const due = nextTickAt.get(spec.id)!;
-      if (ts < due) continue;
-      emitTick(books.get(spec.id)!, ts);
-      // Jittered: uniformly 0.5–1.5 mean intervals after the previous schedule, never in the past.
-      nextTickAt.set(spec.id, Math.max(ts, due) + meanInterval * (0.5 + jitter.next()));
-    }
+  return { statusOf, state, everySecond };
+}
+
+/** Drops ticks older than the retention from the tape; a failure waits for the next round. */
+async function pruneTape(o: FeedOptions, now: () => number) {
+  try {
+    const gone = await pruneTicks(o.db, now() - o.retentionHours * 3_600_000);
+    if (gone) o.log?.info({ ticks: gone }, 'pruned old ticks');
+  } catch (err) {
+    o.log?.warn({ err: (err as Error).message }, 'prune failed');
+  }
+}
+
+/**
+ * The market simulator: resumes each product from the tape (backfilling the gap, at most
+ * `backfillHours`), then emits jittered ticks for open products, publishes them on the bus at
+ * once, records them through the batching tape writer, and publishes the market state every second.
+ */
+export async function startFeed(o: FeedOptions): Promise<Feed> {
+  const clock = feedClock(o);
+  const { now } = clock;
+  const loopMs = o.loopMs ?? 20;
+  const meanInterval = 1000 / o.ticksPerSecond;
+  const publish = busPublisher(o);
+  const lastPublished = new Map<string, Tick>();
+  const writer = feedTapeWriter(o, clock, (tick) => {
+    lastPublished.set(tick.id, tick);
+    void publish({ type: 'tick', tick });
+  });
+  o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
+  const maintenance = await maintenanceList(o.db);
+  const lastTape = await lastTicks(o.db);
+  clock.throughMs = await tapeWatermark(o.db);
+
+  const committed = o.randomness.kind === 'committed' ? o.randomness : null;
+  const books = new Map<string, ProductBook>();
+  const backfillJitter: Rng = createRng(deriveSeed(o.seed, 'jitter'));
+  const resume = { now, committed, throughMs: clock.throughMs, meanInterval, backfillJitter };
+  for (const spec of o.catalogue)
+    books.set(spec.id, await resumeBook(o, spec, lastTape.get(spec.id) ?? null, resume));
+  await rollUpAtStart(o, clock, writer);
+  // Live tick times need no secret (the draws do), but a committed feed keeps them unpredictable too.
+  const jitter: Rng = committed ? keyedRng(newSecret(), 'jitter', 0) : backfillJitter;
+  const commitments: Commitments | null = committed
+    ? await startCommitments({
+        db: o.db,
+        catalogue: o.catalogue,
+        periodMs: committed.periodMs,
+        now,
+        log: o.log,
+      })
+    : null;
+
+  const products: FeedProducts = {
+    books,
+    maintenance,
+    statuses: new Map(),
+    nextTickAt: new Map(),
+    openSince: new Map(),
+    gaps: new FeedGaps(),
+    lastPublished,
   };
+  const ctx: FeedContext = { o, clock, products, writer, publish, meanInterval };
+  const ticker = createTicker(ctx, commitments, jitter);
+  const market = createMarketStatus(ctx);
+  for (const spec of o.catalogue) {
+    products.statuses.set(spec.id, market.statusOf(spec, now()).status);
+    const lastTs = books.get(spec.id)!.lastTs;
+    products.openSince.set(
+      spec.id,
+      lastTs !== null && isOpen(spec.calendar, lastTs) ? lastTs : now(),
+    );
+    products.nextTickAt.set(spec.id, now() + meanInterval * jitter.next());
+  }
 
   const unsubscribe = await o.bus.subscribe('maintenance', (m) => {
     if (m.on) maintenance.set(m.id, m.opensAt ?? null);
     else maintenance.delete(m.id);
-    everySecond();
+    market.everySecond();
   });
-
-  const prune = async () => {
-    try {
-      const gone = await pruneTicks(o.db, now() - o.retentionHours * 3_600_000);
-      if (gone) o.log?.info({ ticks: gone }, 'pruned old ticks');
-    } catch (err) {
-      o.log?.warn({ err: (err as Error).message }, 'prune failed');
-    }
-  };
 
   // What clients may see of each product before its first new tick: the tape's last one.
   for (const [id, book] of books) {
     const last = book.lastTick();
     if (last && !lastPublished.has(id)) lastPublished.set(id, last);
   }
-  live = true;
+  clock.live = true;
   const timers = [
-    setInterval(loop, loopMs),
-    setInterval(everySecond, 1000),
-    setInterval(() => void prune(), 600_000),
+    setInterval(ticker, loopMs),
+    setInterval(market.everySecond, 1000),
+    setInterval(() => void pruneTape(o, now), 600_000),
   ];
-  everySecond();
-  void prune();
+  market.everySecond();
+  void pruneTape(o, now);
 
   return {
-    state,
+    state: market.state,
     async stop() {
       for (const t of timers) clearInterval(t);
       commitments?.stop();
