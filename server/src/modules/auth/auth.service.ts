@@ -95,52 +95,23 @@ async function passGates(gates: [Limiter, string][]): Promise<boolean> {
   return true;
 }
 
-/**
- * Registration, login, sessions and passwords. `sessions` ends the sockets of the sessions this
- * service revokes (logout, a password change), on whichever gateway they are. `identity` is the
- * kyc module's state of a user's identity check, which the profile shows (the kyc module stands
- * above this one, so the composition root passes it in).
- */
-export function createAuthService(
-  db: Db,
-  limiters: AuthLimiters,
-  sessions: Pick<UserEvents, 'endSessions'>,
-  identity: { state(userId: number): Promise<KycState> },
-  /** TERMS_VERSION: the terms a new account must accept (its version sent as acceptTerms). */
-  termsVersion: string = DEFAULT_TERMS_VERSION,
-) {
-  const kycOf = async (userId: number): Promise<User['kyc']> => {
-    const { status, reason } = await identity.state(userId);
-    return reason ? { status, reason } : { status };
-  };
+/** What the parts of the auth service below work with: passed in, not captured. */
+interface AuthContext {
+  db: Db;
+  limiters: AuthLimiters;
+  /** Ends the sockets of sessions the service revokes, on whichever gateway they are. */
+  sessions: Pick<UserEvents, 'endSessions'>;
+  /** The state of the user's identity check, as the profile shows it. */
+  kycOf: (userId: number) => Promise<User['kyc']>;
+}
 
-  const assertInvite = async (code: string) => {
-    if (!(await repo.inviteCodeExists(db, code)))
-      throw badRequest('INVITE_INVALID', 'The account-opening code is not valid', 'inviteCode');
-  };
+const assertInvite = async (db: Db, code: string) => {
+  if (!(await repo.inviteCodeExists(db, code)))
+    throw badRequest('INVITE_INVALID', 'The account-opening code is not valid', 'inviteCode');
+};
 
-  /**
-   * Checks a password the signed-in user typed against `hash`, through the confirmation limiter:
-   * guesses sent at once run at most its limit of verifications, while right passwords sent at
-   * once all get checked (they wait for the checks under way instead of being refused). Past the
-   * limit: 429, whatever the password.
-   */
-  const confirmPassword = async (userId: number, hash: string, plain: string) => {
-    const ok = await limiters.confirm.run(String(userId), () => verifyPassword(hash, plain));
-    if (ok === null) throw tooManyAttempts();
-    return ok;
-  };
-
-  /**
-   * A session by its token's hash, read when the request asks: lookups that arrive while the
-   * database is busy share one statement (platform/grouped.ts), each still reading after it
-   * arrived, so a session revoked before a request is refused to it.
-   */
-  const liveSession = grouped(async (hashes: readonly string[]) => {
-    const found = await repo.liveSessions(db, hashes);
-    return hashes.map((h) => ({ value: found.get(h) ?? null }));
-  });
-
+/** Registration in two steps, and the invitation codes it needs. */
+function registration({ db, limiters }: AuthContext, termsVersion: string) {
   return {
     /**
      * Step 1 of registration. Throttled per client address, and the invitation code is checked
@@ -148,7 +119,7 @@ export function createAuthService(
      */
     async checkRegistration(input: RegisterCheckBody, ip: string): Promise<void> {
       if (!(await limiters.registerCheck.hit(addressKey(ip)))) throw rateLimited();
-      await assertInvite(input.inviteCode);
+      await assertInvite(db, input.inviteCode);
       if (await repo.accountExists(db, input.account))
         throw conflict('ACCOUNT_TAKEN', 'This account is taken', 'account');
     },
@@ -171,7 +142,7 @@ export function createAuthService(
           'tradePasswordConfirm',
         );
       if (!(await limiters.register.hit(addressKey(ip)))) throw rateLimited();
-      await assertInvite(input.inviteCode);
+      await assertInvite(db, input.inviteCode);
       const [passwordHash, tradePasswordHash] = await Promise.all([
         hashPassword(input.password),
         hashPassword(input.tradePassword),
@@ -199,6 +170,18 @@ export function createAuthService(
       }
     },
 
+    async createInvite(code?: string): Promise<string> {
+      const wanted = code?.toUpperCase() ?? newInviteCode();
+      if (!(await repo.insertInviteCode(db, wanted, null)))
+        throw conflict('INVALID_STATE', 'This code exists already', 'code');
+      return wanted;
+    },
+  };
+}
+
+/** Signing in with account and password: throttled, and a new session when it succeeds. */
+function signIn({ db, limiters, kycOf }: AuthContext) {
+  return {
     /**
      * The same answer, after the same work, for an unknown account and a wrong password. Every
      * attempt takes its points before the password is checked (atomically, so guesses sent at
@@ -236,7 +219,22 @@ export function createAuthService(
       await repo.insertSession(db, hashToken(token), user.id, SESSION_TTL_MS);
       return { token, user: presentUser(user, await kycOf(user.id)) };
     },
+  };
+}
 
+/** Sessions once signed in: checked on each request, listed and ended. */
+function userSessions({ db, sessions }: AuthContext) {
+  /**
+   * A session by its token's hash, read when the request asks: lookups that arrive while the
+   * database is busy share one statement (platform/grouped.ts), each still reading after it
+   * arrived, so a session revoked before a request is refused to it.
+   */
+  const liveSession = grouped(async (hashes: readonly string[]) => {
+    const found = await repo.liveSessions(db, hashes);
+    return hashes.map((h) => ({ value: found.get(h) ?? null }));
+  });
+
+  return {
     /** Ends the session, and then its sockets (other tabs of the same login included). */
     async logout(session: SessionInfo): Promise<void> {
       await repo.revokeSession(db, session.tokenHash);
@@ -254,12 +252,41 @@ export function createAuthService(
       return { userId: s.user_id, tokenHash, frozen: s.frozen };
     },
 
-    async me(userId: number): Promise<User> {
-      const u = await repo.userById(db, userId);
-      if (!u) throw unauthenticated();
-      return presentUser(u, await kycOf(u.id));
+    /** The user's live sessions, named by the first 12 characters of their token hash. */
+    async sessionsOf(userId: number) {
+      return (await repo.liveSessionsOf(db, userId)).map((s) => ({
+        id: s.token_hash.slice(0, 12),
+        createdAt: s.created_at.getTime(),
+        lastSeenAt: s.last_seen_at.getTime(),
+        expiresAt: s.expires_at.getTime(),
+      }));
     },
 
+    /** Ends every session of the user, and their sockets; how many ended. */
+    async revokeSessions(userId: number): Promise<number> {
+      if (!(await repo.opsUserById(db, userId))) throw notFound('No such user');
+      const revoked = await repo.revokeAllSessions(db, userId);
+      sessions.endSessions(revoked, 'revoked');
+      return revoked.length;
+    },
+  };
+}
+
+/** The login and transaction passwords of a signed-in user: changed, and confirmed. */
+function passwords({ db, limiters, sessions }: AuthContext) {
+  /**
+   * Checks a password the signed-in user typed against `hash`, through the confirmation limiter:
+   * guesses sent at once run at most its limit of verifications, while right passwords sent at
+   * once all get checked (they wait for the checks under way instead of being refused). Past the
+   * limit: 429, whatever the password.
+   */
+  const confirmPassword = async (userId: number, hash: string, plain: string) => {
+    const ok = await limiters.confirm.run(String(userId), () => verifyPassword(hash, plain));
+    if (ok === null) throw tooManyAttempts();
+    return ok;
+  };
+
+  return {
     /**
      * Changes the login or transaction password and ends the user's other sessions, their sockets
      * too once the change is committed; this session and its sockets stay.
@@ -306,6 +333,17 @@ export function createAuthService(
       const u = await repo.userById(db, userId);
       return !!u && (await confirmPassword(u.id, u.trade_password_hash, plain));
     },
+  };
+}
+
+/** The user as they and support see them, and what support changes of them. */
+function profiles({ db, kycOf }: AuthContext) {
+  return {
+    async me(userId: number): Promise<User> {
+      const u = await repo.userById(db, userId);
+      if (!u) throw unauthenticated();
+      return presentUser(u, await kycOf(u.id));
+    },
 
     /** Operators set a user's credit score; false when there is no such user. */
     setCreditScore: (userId: number, score: number) => repo.updateCreditScore(db, userId, score),
@@ -333,37 +371,40 @@ export function createAuthService(
       return presentOpsUser(row, await kycOf(row.id));
     },
 
-    /** The user's live sessions, named by the first 12 characters of their token hash. */
-    async sessionsOf(userId: number) {
-      return (await repo.liveSessionsOf(db, userId)).map((s) => ({
-        id: s.token_hash.slice(0, 12),
-        createdAt: s.created_at.getTime(),
-        lastSeenAt: s.last_seen_at.getTime(),
-        expiresAt: s.expires_at.getTime(),
-      }));
-    },
-
-    /** Ends every session of the user, and their sockets; how many ended. */
-    async revokeSessions(userId: number): Promise<number> {
-      if (!(await repo.opsUserById(db, userId))) throw notFound('No such user');
-      const revoked = await repo.revokeAllSessions(db, userId);
-      sessions.endSessions(revoked, 'revoked');
-      return revoked.length;
-    },
-
     /** Freezes the user with a reason, or lifts the freeze (null); 404 for an unknown user. */
     async setFrozen(userId: number, reason: string | null) {
       const change = await repo.setFrozen(db, userId, reason);
       if (!change) throw notFound('No such user');
       return change;
     },
+  };
+}
 
-    async createInvite(code?: string): Promise<string> {
-      const wanted = code?.toUpperCase() ?? newInviteCode();
-      if (!(await repo.insertInviteCode(db, wanted, null)))
-        throw conflict('INVALID_STATE', 'This code exists already', 'code');
-      return wanted;
-    },
+/**
+ * Registration, login, sessions and passwords. `sessions` ends the sockets of the sessions this
+ * service revokes (logout, a password change), on whichever gateway they are. `identity` is the
+ * kyc module's state of a user's identity check, which the profile shows (the kyc module stands
+ * above this one, so the composition root passes it in).
+ */
+export function createAuthService(
+  db: Db,
+  limiters: AuthLimiters,
+  sessions: Pick<UserEvents, 'endSessions'>,
+  identity: { state(userId: number): Promise<KycState> },
+  /** TERMS_VERSION: the terms a new account must accept (its version sent as acceptTerms). */
+  termsVersion: string = DEFAULT_TERMS_VERSION,
+) {
+  const kycOf = async (userId: number): Promise<User['kyc']> => {
+    const { status, reason } = await identity.state(userId);
+    return reason ? { status, reason } : { status };
+  };
+  const ctx: AuthContext = { db, limiters, sessions, kycOf };
+  return {
+    ...registration(ctx, termsVersion),
+    ...signIn(ctx),
+    ...userSessions(ctx),
+    ...passwords(ctx),
+    ...profiles(ctx),
   };
 }
 
