@@ -1,16 +1,21 @@
 import { Router } from 'express';
-import { kycStateDto, opsKycSubmissionDto, pageOf } from '@shared/dto';
-import { kycBody, kycReviewQuery } from '@shared/kyc';
-import { idParam, rejectBody } from '@shared/wallet.schemas';
+import { kycStateDto } from '@shared/dto';
+import { kycBody } from '@shared/kyc';
+import * as endpoints from '@shared/kyc.endpoints';
+import * as reviews from '@shared/reviews.endpoints';
 import { parseOrThrow } from '@server/platform/http/validate';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import type { AuthService } from '../auth/auth.service';
 import type { OperatorGate } from '@server/platform/http/operator-gate';
-import { declare, reviewQueue } from '@server/platform/http/route';
+import { declare } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
 import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { KycService } from './kyc.service';
 
-/** /api/kyc for the user, /api/ops/kyc for operators. */
+/**
+ * /api/kyc for the user (shared/src/kyc.endpoints.ts), /api/ops/kyc for operators
+ * (shared/src/reviews.endpoints.ts).
+ */
 export function kycRoutes(deps: {
   kyc: KycService;
   auth: AuthService;
@@ -19,23 +24,8 @@ export function kycRoutes(deps: {
   const { kyc } = deps;
   const r = Router();
   const user = requireUser(deps.auth);
-  const tag = 'Identity and savings';
 
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/kyc',
-      operationId: 'kyc',
-      summary: 'The identity check',
-      tag,
-      auth: user,
-      responses: { 200: kycStateDto },
-    },
-    async (_req, res) => {
-      res.json(await kyc.state(sessionOf(res.locals).userId));
-    },
-  );
+  serve(r, endpoints.kyc, user, (_input, { res }) => kyc.state(sessionOf(res.locals).userId));
   // The session is checked before the form is read, so anonymous uploads cost nothing.
   declare(
     r,
@@ -44,7 +34,7 @@ export function kycRoutes(deps: {
       path: '/kyc',
       operationId: 'submitKyc',
       summary: 'Submit an identity check with photos of the ID',
-      tag,
+      tag: 'Identity and savings',
       auth: user,
       form: { fields: kycBody, files: ['front', 'back'] },
       responses: { 201: kycStateDto },
@@ -58,19 +48,9 @@ export function kycRoutes(deps: {
     },
   );
 
-  const review = reviewQueue(
-    { what: 'kyc', item: 'Kyc', noun: 'an identity check' },
-    deps.gate('reviews'),
-  );
-  declare(r, review.list(kycReviewQuery, pageOf(opsKycSubmissionDto)), async (req, res) => {
-    res.json(await kyc.review(parseOrThrow(kycReviewQuery, req.query)));
-  });
-  declare(r, review.approve(idParam, opsKycSubmissionDto), async (req, res) => {
-    res.json(await kyc.approve(parseOrThrow(idParam, req.params).id));
-  });
-  declare(r, review.reject(idParam, rejectBody, opsKycSubmissionDto), async (req, res) => {
-    const { id } = parseOrThrow(idParam, req.params);
-    res.json(await kyc.reject(id, parseOrThrow(rejectBody, req.body).reason));
-  });
+  const operator = deps.gate('reviews');
+  serve(r, reviews.kycQueue, operator, ({ query }) => kyc.review(query));
+  serve(r, reviews.approveKyc, operator, ({ params }) => kyc.approve(params.id));
+  serve(r, reviews.rejectKyc, operator, ({ params, body }) => kyc.reject(params.id, body.reason));
   return r;
 }
