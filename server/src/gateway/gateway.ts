@@ -149,21 +149,81 @@ export function wsTextFrame(text: string): Buffer {
   return frame;
 }
 
-/**
- * The gateway: market data to anyone, user events to authenticated sockets. Ticks and snapshots
- * come from the bus and go out only to this gateway's sockets (never through an adapter, which
- * would repeat them on every gateway): one broadcast per tick per room, encoded and framed once
- * for all its sockets, each socket's send backlog bounded (backlog.ts).
- */
-export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): Promise<Gateway> {
-  let snapshot: MarketSnapshot | null = null;
-  const recentTicks = createTickRing();
-  const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
-  const admission = createAdmission(deps);
-  const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
-  const ticksHeard = rateMeter();
-  let draining = false;
+type Backlog = ReturnType<typeof createBacklog>;
 
+/** What the gateway keeps of the market for the sockets that subscribe: the last snapshot, recent ticks. */
+interface MarketCache {
+  snapshot: MarketSnapshot | null;
+  ticks: ReturnType<typeof createTickRing>;
+}
+
+/** The market-data channels a socket is in (its rooms, less its user and session rooms). */
+function channelsOf(conn: Conn) {
+  const out = new Set<string>();
+  for (const room of conn.rooms) if (parseChannel(room)) out.add(room);
+  return out;
+}
+
+/** Joins the channels named by `raw`; the answer, and on success the channels as parsed. */
+function subscribe(
+  productIds: ReadonlySet<string>,
+  conn: Conn,
+  raw: unknown,
+): { answer: SubscribeAck; channels?: string[] } {
+  const refuse = (error: AckError['error']) => ({ answer: { error } });
+  const parsed = channelsSchema.safeParse(raw);
+  if (!parsed.success)
+    return refuse({ code: 'VALIDATION_FAILED', message: 'channels must be a list of names' });
+  for (const name of parsed.data) {
+    const ch = parseChannel(name);
+    if (!ch) return refuse({ code: 'VALIDATION_FAILED', message: `unknown channel ${name}` });
+    if (ch.kind === 'ticks' && !productIds.has(ch.productId))
+      return refuse({ code: 'NOT_FOUND', message: `unknown product ${ch.productId}` });
+  }
+  const channels = channelsOf(conn);
+  const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
+  if (channels.size + fresh.length > socketLimits.maxChannels)
+    return refuse({ code: 'TOO_MANY_CHANNELS' });
+  if (fresh.length) conn.join(fresh);
+  return { answer: { ok: true }, channels: parsed.data };
+}
+
+/**
+ * What a subscription starts with: the market snapshot; per product the latest tick, or, when
+ * the client said which tick it holds, every one after it the ring has (after a `ticksGap` for
+ * those it no longer has). Sent right after the join, so no broadcast falls in between.
+ */
+function sendSnapshots(
+  market: MarketCache,
+  backlog: Backlog,
+  conn: Conn,
+  channels: string[],
+  after: Record<string, number>,
+) {
+  for (const name of channels) {
+    const ch = parseChannel(name);
+    if (ch?.kind === 'market' && market.snapshot) conn.sendEvent('market', market.snapshot);
+    if (ch?.kind !== 'ticks') continue;
+    const held = after[ch.productId];
+    if (held === undefined) {
+      const t = market.ticks.latest(ch.productId);
+      if (t) conn.sendEvent('tick', t);
+      continue;
+    }
+    const { ticks, gap } = market.ticks.after(ch.productId, held);
+    if (gap) conn.sendEvent('ticksGap', gap);
+    for (const t of ticks) conn.sendEvent('tick', t);
+    backlog.check(conn);
+  }
+}
+
+/** The client events' handlers: subscribe, unsubscribe and time, each rate limited per socket. */
+function clientEventHandlers(
+  limiter: RateLimiterMemory,
+  productIds: ReadonlySet<string>,
+  market: MarketCache,
+  backlog: Backlog,
+) {
   /**
    * A client event's handler (ClientToServerEvents): its arguments as they came off the wire,
    * parsed by the handler, and its answer typed by the contract. Every event spends a token;
@@ -188,9 +248,10 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     subscribe: limited<'subscribe'>((conn, [raw, rawOptions], answer) => {
       const options = subscribeOptionsSchema.safeParse(rawOptions);
       if (!options.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
-      const subscribed = subscribe(conn, raw);
+      const subscribed = subscribe(productIds, conn, raw);
       answer(subscribed.answer);
-      if (subscribed.channels) sendSnapshots(conn, subscribed.channels, options.data?.after ?? {});
+      if (subscribed.channels)
+        sendSnapshots(market, backlog, conn, subscribed.channels, options.data?.after ?? {});
     }),
     unsubscribe: limited<'unsubscribe'>((conn, [raw], answer) => {
       const parsed = channelsSchema.safeParse(raw);
@@ -200,39 +261,20 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     }),
     time: limited<'time'>((_conn, _args, answer) => answer({ serverTime: Date.now() })),
   };
+  return handlers;
+}
 
-  const server = new SocketServer(
-    httpServer,
-    {
-      upgrade: admission.upgrade,
-      admit: admission.admit,
-      connected(conn) {
-        deps.metrics?.sockets.inc();
-        admission.welcome(conn);
-      },
-      disconnected(conn) {
-        deps.metrics?.sockets.dec();
-        backlog.forget(conn);
-        void limiter.delete(conn.id);
-      },
-      afterWrite: (conn) => backlog.check(conn),
-      events: handlers,
-    },
-    {
-      pingIntervalMs: deps.pingIntervalMs ?? 20_000,
-      pingTimeoutMs: deps.pingTimeoutMs ?? 20_000,
-      maxPayload: 16 * 1024,
-      connectTimeoutMs: 45_000,
-      refusedGraceMs: REFUSED_GRACE_MS,
-    },
-  );
-
-  /**
-   * One market message to every socket of `room`: encoded and framed once (the very bytes a
-   * Socket.IO emit would send), then handed to each socket's backlog policy.
-   */
-  const broadcast = (room: string, event: 'tick' | 'market', payload: Tick | MarketSnapshot) => {
-    deps.metrics?.broadcasts.inc({ event });
+/**
+ * One market message to every socket of `room`: encoded and framed once (the very bytes a
+ * Socket.IO emit would send), then handed to each socket's backlog policy.
+ */
+function marketBroadcaster(
+  server: SocketServer,
+  backlog: Backlog,
+  metrics: GatewayDeps['metrics'],
+) {
+  return (room: string, event: 'tick' | 'market', payload: Tick | MarketSnapshot) => {
+    metrics?.broadcasts.inc({ event });
     // Read the adapter at each call: attaching the Redis adapter replaces it.
     const ids = server.adapter.rooms.get(room);
     if (!ids?.size) return;
@@ -242,95 +284,32 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       const conn = server.sockets.get(id);
       if (conn) backlog.deliver(conn, held);
     }
-    deps.metrics?.deliveries.inc({ event }, ids.size);
+    metrics?.deliveries.inc({ event }, ids.size);
   };
+}
 
-  // One pass over every socket renews the tickets past half their life (admission.ts).
-  const renewer = deps.tickets
-    ? setInterval(
-        () => admission.renewTickets(server.sockets.values()),
-        renewEveryMs(deps.tickets.signer.ttlMs),
-      ).unref()
-    : null;
-
-  const offs = await Promise.all([
-    deps.bus.subscribe('tick', ({ tick }) => {
-      ticksHeard.mark();
-      recentTicks.add(tick);
-      broadcast(`ticks:${tick.id}`, 'tick', tick);
-    }),
-    deps.bus.subscribe('market', ({ market }) => {
-      snapshot = toMarketSnapshot(market);
-      broadcast('market', 'market', snapshot);
-    }),
-    deps.bus.subscribe('product', ({ product }) => {
-      for (const conn of server.sockets.values()) conn.sendEvent('product', product);
-    }),
-  ]);
-
-  /** The market-data channels a socket is in (its rooms, less its user and session rooms). */
-  const channelsOf = (conn: Conn) => {
-    const out = new Set<string>();
-    for (const room of conn.rooms) if (parseChannel(room)) out.add(room);
-    return out;
-  };
-
-  /** Joins the channels named by `raw`; the answer, and on success the channels as parsed. */
-  const subscribe = (conn: Conn, raw: unknown): { answer: SubscribeAck; channels?: string[] } => {
-    const refuse = (error: AckError['error']) => ({ answer: { error } });
-    const parsed = channelsSchema.safeParse(raw);
-    if (!parsed.success)
-      return refuse({ code: 'VALIDATION_FAILED', message: 'channels must be a list of names' });
-    for (const name of parsed.data) {
-      const ch = parseChannel(name);
-      if (!ch) return refuse({ code: 'VALIDATION_FAILED', message: `unknown channel ${name}` });
-      if (ch.kind === 'ticks' && !deps.productIds.has(ch.productId))
-        return refuse({ code: 'NOT_FOUND', message: `unknown product ${ch.productId}` });
-    }
-    const channels = channelsOf(conn);
-    const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
-    if (channels.size + fresh.length > socketLimits.maxChannels)
-      return refuse({ code: 'TOO_MANY_CHANNELS' });
-    if (fresh.length) conn.join(fresh);
-    return { answer: { ok: true }, channels: parsed.data };
-  };
-  /**
-   * What a subscription starts with: the market snapshot; per product the latest tick, or, when
-   * the client said which tick it holds, every one after it the ring has (after a `ticksGap` for
-   * those it no longer has). Sent right after the join, so no broadcast falls in between.
-   */
-  const sendSnapshots = (conn: Conn, channels: string[], after: Record<string, number>) => {
-    for (const name of channels) {
-      const ch = parseChannel(name);
-      if (ch?.kind === 'market' && snapshot) conn.sendEvent('market', snapshot);
-      if (ch?.kind !== 'ticks') continue;
-      const held = after[ch.productId];
-      if (held === undefined) {
-        const t = recentTicks.latest(ch.productId);
-        if (t) conn.sendEvent('tick', t);
-        continue;
-      }
-      const { ticks, gap } = recentTicks.after(ch.productId, held);
-      if (gap) conn.sendEvent('ticksGap', gap);
-      for (const t of ticks) conn.sendEvent('tick', t);
-      backlog.check(conn);
-    }
-  };
-
-  const rooms = (
-    to: ReadonlySet<string>,
-  ): RoomBroadcast & { emit: (event: string, ...args: unknown[]) => void } => ({
-    to: (room) => rooms(new Set([...to, ...(typeof room === 'string' ? [room] : room)])),
+/** A broadcast to `to` through the server's adapter (so through Redis when attached). */
+function roomBroadcast(
+  server: SocketServer,
+  to: ReadonlySet<string>,
+): RoomBroadcast & { emit: (event: string, ...args: unknown[]) => void } {
+  return {
+    to: (room) =>
+      roomBroadcast(server, new Set([...to, ...(typeof room === 'string' ? [room] : room)])),
     emit: (event: string, ...args: unknown[]) => {
       const packet: SioPacket = { type: 2, nsp: '/', data: [event, ...args] };
       server.adapter.broadcast(packet, { rooms: new Set(to), except: new Set() });
     },
     disconnectSockets: (close = false) =>
       server.adapter.disconnectSockets({ rooms: new Set(to), except: new Set() }, close),
-  });
-  const io: GatewayServer = {
-    to: (room) => rooms(new Set(typeof room === 'string' ? [room] : room)),
-    in: (room) => rooms(new Set(typeof room === 'string' ? [room] : room)),
+  };
+}
+
+/** The part of Socket.IO's `Server` the rest of the app uses, over the gateway's own server. */
+function gatewayServer(server: SocketServer): GatewayServer {
+  return {
+    to: (room) => roomBroadcast(server, new Set(typeof room === 'string' ? [room] : room)),
+    in: (room) => roomBroadcast(server, new Set(typeof room === 'string' ? [room] : room)),
     local: {
       emit: (event, ...args) => {
         for (const conn of server.sockets.values()) conn.sendEvent(event, ...args);
@@ -348,9 +327,75 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       server.setAdapter(adapter);
     },
   };
+}
+
+/**
+ * The gateway: market data to anyone, user events to authenticated sockets. Ticks and snapshots
+ * come from the bus and go out only to this gateway's sockets (never through an adapter, which
+ * would repeat them on every gateway): one broadcast per tick per room, encoded and framed once
+ * for all its sockets, each socket's send backlog bounded (backlog.ts).
+ */
+export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): Promise<Gateway> {
+  const market: MarketCache = { snapshot: null, ticks: createTickRing() };
+  const limiter = new RateLimiterMemory({ points: socketLimits.eventsPerSecond, duration: 1 });
+  const admission = createAdmission(deps);
+  const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
+  const ticksHeard = rateMeter();
+  let draining = false;
+
+  const server = new SocketServer(
+    httpServer,
+    {
+      upgrade: admission.upgrade,
+      admit: admission.admit,
+      connected(conn) {
+        deps.metrics?.sockets.inc();
+        admission.welcome(conn);
+      },
+      disconnected(conn) {
+        deps.metrics?.sockets.dec();
+        backlog.forget(conn);
+        void limiter.delete(conn.id);
+      },
+      afterWrite: (conn) => backlog.check(conn),
+      events: clientEventHandlers(limiter, deps.productIds, market, backlog),
+    },
+    {
+      pingIntervalMs: deps.pingIntervalMs ?? 20_000,
+      pingTimeoutMs: deps.pingTimeoutMs ?? 20_000,
+      maxPayload: 16 * 1024,
+      connectTimeoutMs: 45_000,
+      refusedGraceMs: REFUSED_GRACE_MS,
+    },
+  );
+  const broadcast = marketBroadcaster(server, backlog, deps.metrics);
+
+  // One pass over every socket renews the tickets past half their life (admission.ts).
+  const renewer = deps.tickets
+    ? setInterval(
+        () => admission.renewTickets(server.sockets.values()),
+        renewEveryMs(deps.tickets.signer.ttlMs),
+      ).unref()
+    : null;
+
+  const offs = await Promise.all([
+    deps.bus.subscribe('tick', ({ tick }) => {
+      ticksHeard.mark();
+      market.ticks.add(tick);
+      broadcast(`ticks:${tick.id}`, 'tick', tick);
+    }),
+    deps.bus.subscribe('market', ({ market: state }) => {
+      const snapshot = toMarketSnapshot(state);
+      market.snapshot = snapshot;
+      broadcast('market', 'market', snapshot);
+    }),
+    deps.bus.subscribe('product', ({ product }) => {
+      for (const conn of server.sockets.values()) conn.sendEvent('product', product);
+    }),
+  ]);
 
   return {
-    io,
+    io: gatewayServer(server),
     backlogBytes: () => backlog.bytes(server.sockets.values()),
     figures: () => ({ sockets: server.clientsCount, ticksPerSecond: ticksHeard.perSecond() }),
     draining: () => draining,
