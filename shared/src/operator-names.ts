@@ -76,3 +76,7 @@ export const newOperatorName = z
   .regex(/^[A-Za-z][A-Za-z0-9_-]{2,31}$/, operatorNameRule)
   .transform((s) => s.toLowerCase())
   .refine((s) => !isReservedOperatorName(s), 'name: reserved (it reads as a role or the system)');
+
+/** The roles a named operator may hold (the service token is the `service` caller besides). */
+export const operatorRoles = ['reviewer', 'support', 'admin'] as const;
+export type OperatorRole = (typeof operatorRoles)[number];

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
-import { api, onSessionChange, writeSession } from './api';
+import { call, onSessionChange, writeSession } from './api';
 import { opsI18n } from './i18n';
 import { LanguageSwitch } from './components/LanguageSwitch';
 import { useT } from './useT';
 import { go, homeOf, href, opsPages, reaches, useRoute } from './router';
-import type { Me } from './types';
+import * as ops from '@shared/operators.routes';
 import { SignIn } from './pages/SignIn';
 import { ReviewQueue } from './pages/ReviewQueue';
 
@@ -62,7 +62,7 @@ function Shell() {
   const route = useRoute();
   const me = useQuery({
     queryKey: ['me'],
-    queryFn: () => api<Me>('/ops/me'),
+    queryFn: () => call(ops.operatorMe, {}),
     refetchInterval: 30_000,
   });
   const [signingOut, setSigningOut] = useState(false);
@@ -80,7 +80,7 @@ function Shell() {
   }
   const signOut = async () => {
     setSigningOut(true);
-    await api('/ops/session', { method: 'DELETE' }).catch(() => undefined);
+    await call(ops.operatorLogout, {}).catch(() => undefined);
     writeSession(null);
     window.location.hash = '';
   };

@@ -1,3 +1,11 @@
+import {
+  fillPath,
+  type AnswerOf,
+  type EndpointSpec,
+  type InputOf,
+  type Route,
+} from '@shared/contract/endpoint';
+
 /**
  * The console's own small API client: the operator's bearer token from sessionStorage (one tab,
  * gone when it closes), JSON in and out, and any 401 ends the console's session.
@@ -101,4 +109,29 @@ export function query(params: Record<string, string | number | undefined>): stri
     if (v !== undefined && v !== '') search.set(k, String(v));
   const s = search.toString();
   return s ? `?${s}` : '';
+}
+
+/**
+ * Calls an endpoint by its route (shared/src/*.routes.ts) with the operator's token: the path
+ * filled from `params`, the query and JSON body as the endpoint takes them, and the answer typed
+ * by the endpoint's success schema, so a console page that reads a field an endpoint no longer
+ * answers does not compile.
+ */
+export function call<E extends EndpointSpec>(
+  endpoint: Route<E>,
+  input: InputOf<E>,
+): Promise<AnswerOf<E>> {
+  const {
+    params,
+    query: search,
+    body,
+  } = input as {
+    params?: Record<string, string | number>;
+    query?: Record<string, string | number | undefined>;
+    body?: unknown;
+  };
+  return api<AnswerOf<E>>(`${fillPath(endpoint.path, params)}${search ? query(search) : ''}`, {
+    method: endpoint.method.toUpperCase(),
+    body,
+  });
 }

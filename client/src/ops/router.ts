@@ -1,5 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import type { Role } from './types';
+import type { OperatorCaller } from '@shared/operators.routes';
+
+type Role = OperatorCaller['role'];
 
 /** The console's pages (a hash router: /ops/#/deposits), which roles reach each, in nav order. */
 export const opsPages = [

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useT } from '../useT';
-import type { Operator } from '../types';
+import type { Operator } from '@shared/operators.routes';
 
 const roles = ['reviewer', 'support', 'admin'] as const;
 const schema = z.object({ role: z.enum(roles), reason: z.string().trim().max(500) });

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, OpsError } from '../api';
+import * as users from '@shared/ops-users.routes';
+import type { LedgerEntry } from '@shared/ops-users.routes';
+import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
-import type { LedgerEntry, OpsReviewContext } from '../types';
 import { depositStatusText } from '../pages/queue-details';
 
 /** A small table of the console: headings, rows of cells, an empty line when there are none. */
@@ -88,7 +89,7 @@ export function ReviewContext({
   // log (issue 33), and the context does not change while the item waits.
   const context = useQuery({
     queryKey: ['review-context', userId],
-    queryFn: () => api<OpsReviewContext>(`/ops/users/${encodeURIComponent(userId)}/review-context`),
+    queryFn: () => call(users.opsReviewContext, { params: { id: userId } }),
     refetchInterval: false,
     refetchOnWindowFocus: false,
   });

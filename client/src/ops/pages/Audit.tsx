@@ -1,10 +1,11 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, query } from '../api';
+import * as ops from '@shared/operators.routes';
+import type { AuditLine } from '@shared/operators.routes';
+import { call } from '../api';
 import { useT, type OpsT } from '../useT';
 import { dateTime } from '../format';
 import { href } from '../router';
-import type { AccessLine, AuditLine, Page } from '../types';
 
 const PAGE = 50;
 
@@ -129,9 +130,7 @@ function ChangesLog() {
   const page = useQuery({
     queryKey: ['audit', paged.filters, paged.cursor],
     queryFn: () =>
-      api<Page<AuditLine>>(
-        `/ops/audit${query({ ...paged.filters, limit: PAGE, cursor: paged.cursor })}`,
-      ),
+      call(ops.auditLog, { query: { ...paged.filters, limit: PAGE, cursor: paged.cursor } }),
     placeholderData: keepPreviousData,
   });
   return (
@@ -196,9 +195,7 @@ function AccessLog() {
   const page = useQuery({
     queryKey: ['access-log', paged.filters, paged.cursor],
     queryFn: () =>
-      api<Page<AccessLine>>(
-        `/ops/access-log${query({ ...paged.filters, limit: PAGE, cursor: paged.cursor })}`,
-      ),
+      call(ops.accessLog, { query: { ...paged.filters, limit: PAGE, cursor: paged.cursor } }),
     placeholderData: keepPreviousData,
   });
   return (

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api';
+import * as users from '@shared/ops-users.routes';
+import type { OpsDashboard } from '@shared/ops-users.routes';
+import { call } from '../api';
 import { useT } from '../useT';
 import { money } from '../format';
 import { href } from '../router';
-import type { OpsDashboard } from '../types';
 import { OpsTable } from '../components/UserContext';
 
 /** The house at a glance (admin): the review backlog, open exposure per product, today's result. */
@@ -11,7 +12,7 @@ export function DashboardPage() {
   const { t, lang } = useT();
   const board = useQuery({
     queryKey: ['dashboard'],
-    queryFn: () => api<OpsDashboard>('/ops/dashboard'),
+    queryFn: () => call(users.opsDashboard, {}),
     // The processes report every 2 s (the server's process-reports.ts): read as often.
     refetchInterval: 2000,
   });

@@ -1,10 +1,16 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as Radix from '@radix-ui/react-dialog';
-import { api, OpsError } from '../api';
+import type { AnswerOf } from '@shared/contract/endpoint';
+import type * as marketEndpoints from '@shared/market.endpoints';
+import * as market from '@shared/market.routes';
+import * as users from '@shared/ops-users.routes';
+import { call, OpsError } from '../api';
 import { useT, type OpsT } from '../useT';
 import { dateTime } from '../format';
-import type { MarketProduct } from '../types';
+
+/** A product as GET /api/market/products answers it. */
+type MarketProduct = AnswerOf<typeof marketEndpoints.products>[number];
 
 /** A failed call as a line for the operator: a 400's own message (which field, why), else ours. */
 export const failure = (err: unknown, t: OpsT) =>
@@ -16,15 +22,15 @@ export function MarketsPage() {
   const client = useQueryClient();
   const products = useQuery({
     queryKey: ['market-products'],
-    queryFn: () => api<MarketProduct[]>('/market/products'),
+    queryFn: () => call(market.products, { query: {} }),
     refetchInterval: 5000,
   });
   const [starting, setStarting] = useState<MarketProduct | null>(null);
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
   const maintenance = useMutation({
     mutationFn: ({ id, on, opensAt }: { id: string; on: boolean; opensAt?: number }) =>
-      api<{ id: string; on: boolean }>(`/ops/products/${encodeURIComponent(id)}/maintenance`, {
-        method: 'POST',
+      call(users.setMaintenance, {
+        params: { id },
         body: { on, ...(opensAt === undefined ? {} : { opensAt }) },
       }),
     onSuccess: ({ id, on }) => {

@@ -4,15 +4,21 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import QRCode from 'qrcode';
-import { isReservedOperatorName } from '@shared/operator-names';
-import { api, OpsError } from '../api';
+import { isReservedOperatorName, operatorRoles } from '@shared/operator-names';
+import * as ops from '@shared/operators.routes';
+import type {
+  NewOperator,
+  Operator,
+  OperatorCaller,
+  OperatorListItem,
+} from '@shared/operators.routes';
+import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime } from '../format';
 import { ReasonDialog } from '../components/ReasonDialog';
 import { RoleDialog } from '../components/RoleDialog';
-import type { Me, NewOperator, Operator, OperatorListItem } from '../types';
 
-const roles = ['reviewer', 'support', 'admin'] as const;
+const roles = operatorRoles;
 // The server's rule (shared/src/operator-names.ts), with the console's texts; the server also
 // refuses a name that looks like an existing one (ACCOUNT_TAKEN).
 const schema = z.object({
@@ -36,84 +42,23 @@ type Change =
  * role, end their sessions. Each change is audited by the server.
  */
 export function OperatorsPage() {
-  const { t, lang } = useT();
+  const { t } = useT();
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['operators'],
-    queryFn: () => api<{ items: OperatorListItem[] }>('/ops/operators'),
+    queryFn: () => call(ops.operators, {}),
   });
-  const me = client.getQueryData<Me>(['me']);
   const [dialog, setDialog] = useState<{
     kind: 'disable' | 'enable' | 'role';
     operator: Operator;
   } | null>(null);
-  const [notice, setNotice] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const change = useMutation({
-    mutationFn: ({
-      operator,
-      change,
-    }: {
-      operator: Operator;
-      change: Change;
-    }): Promise<Operator | { revoked: number }> => {
-      const path = `/ops/operators/${encodeURIComponent(operator.id)}/${change.action}`;
-      if (change.action === 'sessions') return api<{ revoked: number }>(path, { method: 'DELETE' });
-      const { action: _action, ...body } = change;
-      return api<Operator>(path, { method: 'POST', body });
-    },
-    onSuccess: (answer, { operator, change }) =>
-      setNotice({
-        tone: 'ok',
-        text:
-          change.action === 'sessions'
-            ? t('operators.ended', {
-                name: operator.name,
-                count: (answer as { revoked: number }).revoked,
-              })
-            : t(`operators.changed.${change.action}`, {
-                name: operator.name,
-                role: t(`roles.${(answer as Operator).role}`),
-              }),
-      }),
-    onError: (err) =>
-      setNotice({
-        tone: 'error',
-        text:
-          err instanceof OpsError && err.code === 'LAST_ADMIN'
-            ? t('operators.lastAdmin')
-            : t('common.failed'),
-      }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['operators'] }),
-  });
+  const { change, notice, setNotice } = useOperatorChange();
   const apply = async (operator: Operator, c: Change) => {
     setDialog(null);
     setNotice(null);
     await change.mutateAsync({ operator, change: c }).catch(() => undefined);
   };
   const [created, setCreated] = useState<NewOperator | null>(null);
-  const { register, handleSubmit, formState, reset, setError } = useForm<Fields>({
-    resolver: zodResolver(schema),
-    defaultValues: { name: '', role: 'reviewer' },
-  });
-  const create = useMutation({
-    mutationFn: (fields: Fields) =>
-      api<NewOperator>('/ops/operators', { method: 'POST', body: fields }),
-    onSuccess: (answer) => {
-      setCreated(answer);
-      reset();
-      void client.invalidateQueries({ queryKey: ['operators'] });
-    },
-    onError: (err) =>
-      setError('name', {
-        message:
-          err instanceof OpsError && err.code === 'ACCOUNT_TAKEN'
-            ? 'operators.taken'
-            : err instanceof OpsError && err.field === 'name'
-              ? 'operators.nameFormat'
-              : 'common.failed',
-      }),
-  });
-  const nameError = formState.errors.name?.message;
   const onOff =
     dialog && dialog.kind !== 'role' ? { action: dialog.kind, operator: dialog.operator } : null;
   return (
@@ -121,105 +66,24 @@ export function OperatorsPage() {
       <header className="ops-page-head">
         <h1>{t('nav.operators')}</h1>
       </header>
-      <form
-        className="ops-filters"
-        onSubmit={handleSubmit((fields) => create.mutateAsync(fields).catch(() => undefined))}
-        noValidate
-      >
-        <label className="ops-field">
-          <span>{t('operators.name')}</span>
-          <input autoComplete="off" {...register('name')} />
-          {nameError && <span className="ops-field-error">{t(nameError)}</span>}
-        </label>
-        <label className="ops-field">
-          <span>{t('operators.role')}</span>
-          <select {...register('role')}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {t(`roles.${r}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="ops-btn ops-primary" disabled={create.isPending}>
-          {t('operators.create')}
-        </button>
-      </form>
+      <CreateOperatorForm
+        onCreated={(answer) => {
+          setCreated(answer);
+          void client.invalidateQueries({ queryKey: ['operators'] });
+        }}
+      />
       {created && <Secrets created={created} onDone={() => setCreated(null)} />}
       {notice && (
         <p className={`ops-notice ops-${notice.tone}`} role="status" data-testid="operators-notice">
           {notice.text}
         </p>
       )}
-      <div className="ops-table-wrap">
-        <table className="ops-table" data-testid="operators-table">
-          <thead>
-            <tr>
-              <th>{t('operators.name')}</th>
-              <th>{t('operators.role')}</th>
-              <th>{t('operators.created')}</th>
-              <th>{t('operators.state')}</th>
-              <th>{t('operators.sessions')}</th>
-              <th>{t('operators.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.items.map((o) => (
-              <tr
-                key={o.id}
-                data-testid="operator-row"
-                data-name={o.name}
-                data-disabled={o.disabled}
-              >
-                <td>
-                  {o.name}
-                  {me?.id === o.id && <span className="ops-muted"> ({t('operators.you')})</span>}
-                </td>
-                <td>{t(`roles.${o.role}`)}</td>
-                <td>{dateTime(o.createdAt, lang)}</td>
-                <td>
-                  {o.disabled ? (
-                    <span className="ops-tag ops-tag-danger">{t('operators.disabled')}</span>
-                  ) : (
-                    t('operators.active')
-                  )}
-                </td>
-                <td>{o.liveSessions}</td>
-                <td>
-                  <span className="ops-actions ops-row-actions">
-                    <button
-                      type="button"
-                      className={`ops-btn ${o.disabled ? '' : 'ops-danger'}`}
-                      disabled={change.isPending}
-                      onClick={() =>
-                        setDialog({ kind: o.disabled ? 'enable' : 'disable', operator: o })
-                      }
-                    >
-                      {o.disabled ? t('operators.enable') : t('operators.disable')}
-                    </button>
-                    <button
-                      type="button"
-                      className="ops-btn"
-                      disabled={change.isPending}
-                      onClick={() => setDialog({ kind: 'role', operator: o })}
-                    >
-                      {t('operators.changeRole')}
-                    </button>
-                    <button
-                      type="button"
-                      className="ops-btn"
-                      disabled={change.isPending || o.liveSessions === 0}
-                      onClick={() => void apply(o, { action: 'sessions' })}
-                    >
-                      {t('operators.endSessions')}
-                    </button>
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <OperatorsTable
+        items={list.data?.items}
+        busy={change.isPending}
+        onDialog={(kind, operator) => setDialog({ kind, operator })}
+        onEndSessions={(o) => void apply(o, { action: 'sessions' })}
+      />
       {onOff && (
         <ReasonDialog
           title={t(
@@ -244,6 +108,186 @@ export function OperatorsPage() {
           }
         />
       )}
+    </div>
+  );
+}
+
+/** One change to an operator (disable, enable, role, end sessions) and the notice it leaves. */
+function useOperatorChange() {
+  const { t } = useT();
+  const client = useQueryClient();
+  const [notice, setNotice] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const change = useMutation({
+    mutationFn: ({
+      operator,
+      change,
+    }: {
+      operator: Operator;
+      change: Change;
+    }): Promise<Operator | { revoked: number }> => {
+      const params = { id: operator.id };
+      if (change.action === 'sessions') return call(ops.endOperatorSessions, { params });
+      if (change.action === 'role') {
+        const { action: _action, ...body } = change;
+        return call(ops.setOperatorRole, { params, body });
+      }
+      const body = { reason: change.reason };
+      return change.action === 'disable'
+        ? call(ops.disableOperator, { params, body })
+        : call(ops.enableOperator, { params, body });
+    },
+    onSuccess: (answer, { operator, change }) =>
+      setNotice({
+        tone: 'ok',
+        text:
+          'revoked' in answer
+            ? t('operators.ended', { name: operator.name, count: answer.revoked })
+            : t(`operators.changed.${change.action}`, {
+                name: operator.name,
+                role: t(`roles.${answer.role}`),
+              }),
+      }),
+    onError: (err) =>
+      setNotice({
+        tone: 'error',
+        text:
+          err instanceof OpsError && err.code === 'LAST_ADMIN'
+            ? t('operators.lastAdmin')
+            : t('common.failed'),
+      }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['operators'] }),
+  });
+  return { change, notice, setNotice };
+}
+
+/** The form that creates an operator; the server's refusals land on the name field. */
+function CreateOperatorForm({ onCreated }: { onCreated: (created: NewOperator) => void }) {
+  const { t } = useT();
+  const { register, handleSubmit, formState, reset, setError } = useForm<Fields>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: '', role: 'reviewer' },
+  });
+  const create = useMutation({
+    mutationFn: (fields: Fields) => call(ops.createOperator, { body: fields }),
+    onSuccess: (answer) => {
+      onCreated(answer);
+      reset();
+    },
+    onError: (err) =>
+      setError('name', {
+        message:
+          err instanceof OpsError && err.code === 'ACCOUNT_TAKEN'
+            ? 'operators.taken'
+            : err instanceof OpsError && err.field === 'name'
+              ? 'operators.nameFormat'
+              : 'common.failed',
+      }),
+  });
+  const nameError = formState.errors.name?.message;
+  return (
+    <form
+      className="ops-filters"
+      onSubmit={handleSubmit((fields) => create.mutateAsync(fields).catch(() => undefined))}
+      noValidate
+    >
+      <label className="ops-field">
+        <span>{t('operators.name')}</span>
+        <input autoComplete="off" {...register('name')} />
+        {nameError && <span className="ops-field-error">{t(nameError)}</span>}
+      </label>
+      <label className="ops-field">
+        <span>{t('operators.role')}</span>
+        <select {...register('role')}>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {t(`roles.${r}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="ops-btn ops-primary" disabled={create.isPending}>
+        {t('operators.create')}
+      </button>
+    </form>
+  );
+}
+
+/** The operators with their state, live sessions and the actions on each. */
+function OperatorsTable({
+  items,
+  busy,
+  onDialog,
+  onEndSessions,
+}: {
+  items: OperatorListItem[] | undefined;
+  busy: boolean;
+  onDialog: (kind: 'disable' | 'enable' | 'role', operator: Operator) => void;
+  onEndSessions: (operator: Operator) => void;
+}) {
+  const { t, lang } = useT();
+  const me = useQueryClient().getQueryData<OperatorCaller>(['me']);
+  return (
+    <div className="ops-table-wrap">
+      <table className="ops-table" data-testid="operators-table">
+        <thead>
+          <tr>
+            <th>{t('operators.name')}</th>
+            <th>{t('operators.role')}</th>
+            <th>{t('operators.created')}</th>
+            <th>{t('operators.state')}</th>
+            <th>{t('operators.sessions')}</th>
+            <th>{t('operators.actions')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items?.map((o) => (
+            <tr key={o.id} data-testid="operator-row" data-name={o.name} data-disabled={o.disabled}>
+              <td>
+                {o.name}
+                {me?.id === o.id && <span className="ops-muted"> ({t('operators.you')})</span>}
+              </td>
+              <td>{t(`roles.${o.role}`)}</td>
+              <td>{dateTime(o.createdAt, lang)}</td>
+              <td>
+                {o.disabled ? (
+                  <span className="ops-tag ops-tag-danger">{t('operators.disabled')}</span>
+                ) : (
+                  t('operators.active')
+                )}
+              </td>
+              <td>{o.liveSessions}</td>
+              <td>
+                <span className="ops-actions ops-row-actions">
+                  <button
+                    type="button"
+                    className={`ops-btn ${o.disabled ? '' : 'ops-danger'}`}
+                    disabled={busy}
+                    onClick={() => onDialog(o.disabled ? 'enable' : 'disable', o)}
+                  >
+                    {o.disabled ? t('operators.enable') : t('operators.disable')}
+                  </button>
+                  <button
+                    type="button"
+                    className="ops-btn"
+                    disabled={busy}
+                    onClick={() => onDialog('role', o)}
+                  >
+                    {t('operators.changeRole')}
+                  </button>
+                  <button
+                    type="button"
+                    className="ops-btn"
+                    disabled={busy || o.liveSessions === 0}
+                    onClick={() => onEndSessions(o)}
+                  >
+                    {t('operators.endSessions')}
+                  </button>
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { api, OpsError, writeSession } from '../api';
+import * as ops from '@shared/operators.routes';
+import { call, OpsError, writeSession } from '../api';
 import { useT } from '../useT';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 
@@ -24,10 +25,7 @@ export function SignIn() {
   const onSubmit = async (fields: Fields) => {
     setFailure(null);
     try {
-      const answer = await api<{ token: string; operator: { name: string }; expiresAt: number }>(
-        '/ops/session',
-        { method: 'POST', body: fields },
-      );
+      const answer = await call(ops.operatorLogin, { body: fields });
       writeSession({
         token: answer.token,
         name: answer.operator.name,

@@ -1,53 +1,39 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { orderNumber } from '@client/components/orders/order-number';
-import { api } from '../api';
+import * as users from '@shared/ops-users.routes';
+import type { OpsUserProfile } from '@shared/ops-users.routes';
+import { call } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { href } from '../router';
 import { ReasonDialog } from '../components/ReasonDialog';
 import { CreditScoreDialog } from '../components/CreditScoreDialog';
-import type { OpsUserProfile } from '../types';
 import { depositStatusText, Facts } from './queue-details';
 import { LedgerTable, OpsTable } from '../components/UserContext';
 
 /** One user at a glance, with support's actions: freeze, credit score, end sessions. */
 export function UserProfile({ id }: { id: string }) {
-  const { t, lang } = useT();
-  const client = useQueryClient();
+  const { t } = useT();
   const key = ['user', id];
   // Read when opened and after an action here, not polled: every read of a profile is a line of
   // the access log (issue 33).
   const profile = useQuery({
     queryKey: key,
-    queryFn: () => api<OpsUserProfile>(`/ops/users/${encodeURIComponent(id)}`),
+    queryFn: () => call(users.opsUser, { params: { id } }),
     refetchInterval: false,
     refetchOnWindowFocus: false,
   });
   const [dialog, setDialog] = useState<'freeze' | 'score' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const act = useMutation({
-    mutationFn: ({ path, method, body }: { path: string; method: string; body?: unknown }) =>
-      api<{ revoked?: number }>(`/ops/users/${encodeURIComponent(id)}/${path}`, { method, body }),
-    onSuccess: (answer, { path }) =>
-      setNotice(
-        path === 'sessions'
-          ? t('users.revoked', { count: answer?.revoked ?? 0 })
-          : t(`users.done.${path}`),
-      ),
-    onError: () => setNotice(t('common.failed')),
-    onSettled: () => client.invalidateQueries({ queryKey: key }),
-  });
+  const act = useUserAction(id, setNotice);
   if (!profile.data)
     return (
       <p className={profile.isError ? 'ops-alert' : 'ops-muted'}>
         {profile.isError ? t('common.loadFailed') : t('common.loading')}
       </p>
     );
-  const { user, balances, orders, deposits, withdrawals, ledger, sessions } = profile.data;
-  const table = (heads: string[], rows: ReactNode[][], testId: string) => (
-    <OpsTable heads={heads} rows={rows} testId={testId} />
-  );
+  const { user, sessions } = profile.data;
   return (
     <div className="ops-page" data-testid="user-profile">
       <header className="ops-page-head">
@@ -71,7 +57,7 @@ export function UserProfile({ id }: { id: string }) {
             type="button"
             className="ops-btn"
             disabled={act.isPending || sessions.length === 0}
-            onClick={() => act.mutate({ path: 'sessions', method: 'DELETE' })}
+            onClick={() => act.mutate({ action: 'sessions' })}
           >
             {t('users.endSessions')}
           </button>
@@ -82,37 +68,89 @@ export function UserProfile({ id }: { id: string }) {
           {notice}
         </p>
       )}
-      <div className="ops-columns">
-        <section className="ops-card">
-          <h2>{t('users.profile')}</h2>
-          <Facts
-            rows={[
-              [t('users.phone'), user.phone],
-              [t('users.nickname'), user.nickname],
-              [t('users.creditScore'), user.creditScore],
-              [t('users.kyc'), t(`kycStatus.${user.kycStatus}`)],
-              [
-                t('users.state'),
-                user.frozen
-                  ? `${t('users.frozen')}${user.frozenReason ? ` — ${user.frozenReason}` : ''}`
-                  : t('users.active'),
-              ],
-              [t('users.created'), dateTime(user.createdAt, lang)],
-            ]}
-          />
-        </section>
-        <section className="ops-card">
-          <h2>{t('users.balances')}</h2>
-          <Facts
-            rows={[
-              [t('users.available'), <strong>{money(balances.available, lang)}</strong>],
-              [t('users.inOrders'), money(balances.inOrders, lang)],
-              [t('users.withdrawHold'), money(balances.withdrawHold, lang)],
-              [t('users.savings'), money(balances.savings, lang)],
-            ]}
-          />
-        </section>
-      </div>
+      <ProfileCards profile={profile.data} />
+      <ProfileActivity profile={profile.data} />
+      {dialog === 'freeze' && (
+        <ReasonDialog
+          title={t(user.frozen ? 'users.unfreezeTitle' : 'users.freezeTitle', {
+            user: user.account,
+          })}
+          reasonLabel={t('users.reasonAudit')}
+          confirm={user.frozen ? t('users.unfreeze') : t('users.freeze')}
+          max={500}
+          onClose={() => setDialog(null)}
+          onConfirm={async (reason) => {
+            setDialog(null);
+            await act
+              .mutateAsync({ action: user.frozen ? 'unfreeze' : 'freeze', reason })
+              .catch(() => undefined);
+          }}
+        />
+      )}
+      {dialog === 'score' && (
+        <CreditScoreDialog
+          current={user.creditScore}
+          onClose={() => setDialog(null)}
+          onConfirm={async (score, reason) => {
+            setDialog(null);
+            await act.mutateAsync({ action: 'credit-score', score, reason }).catch(() => undefined);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Who the user is and what they hold. */
+function ProfileCards({ profile: { user, balances } }: { profile: OpsUserProfile }) {
+  const { t, lang } = useT();
+  return (
+    <div className="ops-columns">
+      <section className="ops-card">
+        <h2>{t('users.profile')}</h2>
+        <Facts
+          rows={[
+            [t('users.phone'), user.phone],
+            [t('users.nickname'), user.nickname],
+            [t('users.creditScore'), user.creditScore],
+            [t('users.kyc'), t(`kycStatus.${user.kycStatus}`)],
+            [
+              t('users.state'),
+              user.frozen
+                ? `${t('users.frozen')}${user.frozenReason ? ` — ${user.frozenReason}` : ''}`
+                : t('users.active'),
+            ],
+            [t('users.created'), dateTime(user.createdAt, lang)],
+          ]}
+        />
+      </section>
+      <section className="ops-card">
+        <h2>{t('users.balances')}</h2>
+        <Facts
+          rows={[
+            [t('users.available'), <strong>{money(balances.available, lang)}</strong>],
+            [t('users.inOrders'), money(balances.inOrders, lang)],
+            [t('users.withdrawHold'), money(balances.withdrawHold, lang)],
+            [t('users.savings'), money(balances.savings, lang)],
+          ]}
+        />
+      </section>
+    </div>
+  );
+}
+
+/** What the user did: latest orders, deposits, withdrawals, ledger entries and sessions. */
+function ProfileActivity({
+  profile: { orders, deposits, withdrawals, ledger, sessions },
+}: {
+  profile: OpsUserProfile;
+}) {
+  const { t, lang } = useT();
+  const table = (heads: string[], rows: ReactNode[][], testId: string) => (
+    <OpsTable heads={heads} rows={rows} testId={testId} />
+  );
+  return (
+    <>
       <h2>{t('users.orders')}</h2>
       {table(
         [
@@ -175,39 +213,42 @@ export function UserProfile({ id }: { id: string }) {
         ]),
         'user-sessions',
       )}
-      {dialog === 'freeze' && (
-        <ReasonDialog
-          title={t(user.frozen ? 'users.unfreezeTitle' : 'users.freezeTitle', {
-            user: user.account,
-          })}
-          reasonLabel={t('users.reasonAudit')}
-          confirm={user.frozen ? t('users.unfreeze') : t('users.freeze')}
-          max={500}
-          onClose={() => setDialog(null)}
-          onConfirm={async (reason) => {
-            setDialog(null);
-            await act
-              .mutateAsync({
-                path: user.frozen ? 'unfreeze' : 'freeze',
-                method: 'POST',
-                body: { reason },
-              })
-              .catch(() => undefined);
-          }}
-        />
-      )}
-      {dialog === 'score' && (
-        <CreditScoreDialog
-          current={user.creditScore}
-          onClose={() => setDialog(null)}
-          onConfirm={async (score, reason) => {
-            setDialog(null);
-            await act
-              .mutateAsync({ path: 'credit-score', method: 'POST', body: { score, reason } })
-              .catch(() => undefined);
-          }}
-        />
-      )}
-    </div>
+    </>
   );
+}
+
+type UserAction =
+  | { action: 'sessions' }
+  | { action: 'freeze' | 'unfreeze'; reason: string }
+  | { action: 'credit-score'; score: number; reason?: string };
+
+/** Support's actions on a user (each audited by the server), and the notice each leaves. */
+function useUserAction(id: string, setNotice: (text: string) => void) {
+  const { t } = useT();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (a: UserAction): Promise<number | undefined> => {
+      const params = { id };
+      if (a.action === 'sessions')
+        return (await call(users.revokeUserSessions, { params })).revoked;
+      if (a.action === 'credit-score') {
+        const { action: _action, ...body } = a;
+        await call(users.setCreditScore, { params, body });
+      } else {
+        const body = { reason: a.reason };
+        await (a.action === 'freeze'
+          ? call(users.freezeUser, { params, body })
+          : call(users.unfreezeUser, { params, body }));
+      }
+      return undefined;
+    },
+    onSuccess: (revoked, { action }) =>
+      setNotice(
+        action === 'sessions'
+          ? t('users.revoked', { count: revoked ?? 0 })
+          : t(`users.done.${action}`),
+      ),
+    onError: () => setNotice(t('common.failed')),
+    onSettled: () => client.invalidateQueries({ queryKey: ['user', id] }),
+  });
 }

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, query } from '../api';
+import * as users from '@shared/ops-users.routes';
+import { call } from '../api';
 import { useT } from '../useT';
 import { dateTime } from '../format';
 import { go } from '../router';
-import type { OpsUser } from '../types';
 import { UserProfile } from './UserProfile';
 
 /** Users (support, admin): find one by id, account or phone; `#/users/<id>` is their profile. */
@@ -21,7 +21,7 @@ function UserSearch() {
   const [q, setQ] = useState(lastSearch);
   const results = useQuery({
     queryKey: ['users', q],
-    queryFn: () => api<{ items: OpsUser[] }>(`/ops/users${query({ q })}`),
+    queryFn: () => call(users.searchUsers, { query: { q } }),
     enabled: q !== '',
     refetchInterval: false,
   });

@@ -1,10 +1,7 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { opsDashboardDto, opsReviewContextDto, opsUserDto, opsUserProfileDto } from '@shared/dto';
-import { freeText } from '@shared/text';
+import * as endpoints from '@shared/ops-users.endpoints';
 import { dayStart } from '@server/platform/clock';
-import { parseOrThrow } from '@server/platform/http/validate';
-import { declare } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
 import { notFound } from '@server/platform/http/errors';
 import {
   noteAudit,
@@ -18,13 +15,6 @@ import type { AuthService } from '../auth/auth.service';
 import type { KycService } from '../kyc/kyc.service';
 import type { OrdersService } from '../orders/orders.service';
 import type { WalletService } from '../wallet/wallet.service';
-
-const userIdParam = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
-const userSearchQuery = z.object({
-  q: freeText().trim().min(1, 'q: an id, an account or a phone number').max(64),
-});
 
 /**
  * /api/ops/users (support: find a user, see their account at a glance, end their sessions; a
@@ -57,81 +47,40 @@ export function usersOpsRoutes(deps: {
     ).some((n) => n > 0);
   const now = deps.now ?? Date.now;
   const r = Router();
-  const tag = 'Operators';
-  declare(
+  serve(r, endpoints.searchUsers, gate('support'), async ({ query }) => ({
+    items: await auth.searchUsers(query.q),
+  }));
+  serve(r, endpoints.opsUser, gate('support'), async ({ params: { id } }, { req, res }) => {
+    const user = await auth.opsUser(id);
+    await accessLog.recordRead({
+      operator: operatorOf(res.locals),
+      kind: 'profile',
+      userId: id,
+      address: req.ip ?? '',
+    });
+    const [balances, orderPage, deposits, withdrawals, ledger, sessions] = await Promise.all([
+      wallet.summary(id),
+      orders.list(id, { mode: 'real', limit: 20 }),
+      wallet.deposits.list(id, { limit: 10 }),
+      wallet.withdrawals.list(id, { limit: 10 }),
+      wallet.fundRecords(id, { limit: 20 }),
+      auth.sessionsOf(id),
+    ]);
+    return {
+      user,
+      balances,
+      orders: orderPage.items,
+      deposits: deposits.items,
+      withdrawals: withdrawals.items,
+      ledger: ledger.items,
+      sessions,
+    };
+  });
+  serve(
     r,
-    {
-      method: 'get',
-      path: '/ops/users',
-      operationId: 'searchUsers',
-      summary: 'Find users by id, account (its beginning) or phone (its digits)',
-      tag,
-      auth: gate('support'),
-      query: userSearchQuery,
-      responses: { 200: z.object({ items: z.array(opsUserDto) }) },
-    },
-    async (req, res) => {
-      const { q } = parseOrThrow(userSearchQuery, req.query);
-      res.json({ items: await auth.searchUsers(q) });
-    },
-  );
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/ops/users/:id',
-      operationId: 'opsUser',
-      summary: "A user's profile, balances, latest orders, deposits, withdrawals and sessions",
-      tag,
-      auth: gate('support'),
-      params: userIdParam,
-      responses: { 200: opsUserProfileDto },
-      errors: { 404: ['NOT_FOUND'] },
-    },
-    async (req, res) => {
-      const { id } = parseOrThrow(userIdParam, req.params);
-      const user = await auth.opsUser(id);
-      await accessLog.recordRead({
-        operator: operatorOf(res.locals),
-        kind: 'profile',
-        userId: id,
-        address: req.ip ?? '',
-      });
-      const [balances, orderPage, deposits, withdrawals, ledger, sessions] = await Promise.all([
-        wallet.summary(id),
-        orders.list(id, { mode: 'real', limit: 20 }),
-        wallet.deposits.list(id, { limit: 10 }),
-        wallet.withdrawals.list(id, { limit: 10 }),
-        wallet.fundRecords(id, { limit: 20 }),
-        auth.sessionsOf(id),
-      ]);
-      res.json({
-        user,
-        balances,
-        orders: orderPage.items,
-        deposits: deposits.items,
-        withdrawals: withdrawals.items,
-        ledger: ledger.items,
-        sessions,
-      });
-    },
-  );
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/ops/users/:id/review-context',
-      operationId: 'opsReviewContext',
-      summary:
-        "What a reviewer weighs beside a deposit or withdrawal: the user's identity state, balances, recent deposits, withdrawals and ledger entries. A reviewer gets it only while the user has a deposit, withdrawal or identity check pending (404 otherwise, as for an unknown user); roles that read any profile, always",
-      tag,
-      auth: gate('reviews'),
-      params: userIdParam,
-      responses: { 200: opsReviewContextDto },
-      errors: { 404: ['NOT_FOUND'] },
-    },
-    async (req, res) => {
-      const { id } = parseOrThrow(userIdParam, req.params);
+    endpoints.opsReviewContext,
+    gate('reviews'),
+    async ({ params: { id } }, { req, res }) => {
       const operator = operatorOf(res.locals);
       // A reviewer reads a user's data through their work only: 404 alike for a user with
       // nothing pending and an unknown one, so probing ids tells a reviewer nothing.
@@ -149,60 +98,32 @@ export function usersOpsRoutes(deps: {
         wallet.withdrawals.list(id, { limit: 5 }),
         wallet.fundRecords(id, { limit: 10 }),
       ]);
-      res.json({
+      return {
         user,
         balances,
         deposits: deposits.items,
         withdrawals: withdrawals.items,
         ledger: ledger.items,
-      });
+      };
     },
   );
-  declare(
-    r,
-    {
-      method: 'delete',
-      path: '/ops/users/:id/sessions',
-      operationId: 'revokeUserSessions',
-      summary: 'End every session of a user (their sockets too): they log in again',
-      tag,
-      auth: gate('support'),
-      params: userIdParam,
-      responses: { 200: z.object({ revoked: z.int() }) },
-      errors: { 404: ['NOT_FOUND'] },
-    },
-    async (req, res) => {
-      const { id } = parseOrThrow(userIdParam, req.params);
-      const revoked = await auth.revokeSessions(id);
-      noteAudit(res, { target: `user=${id}` });
-      res.json({ revoked });
-    },
-  );
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/ops/dashboard',
-      operationId: 'opsDashboard',
-      summary:
-        "Pending reviews, open real exposure per product and direction, today's house result, and the processes' live figures (sockets per gateway, ticks per second, settlement lag)",
-      tag,
-      auth: gate('admin'),
-      responses: { 200: opsDashboardDto },
-    },
-    async (_req, res) => {
-      const [deposits, withdrawals, identity, figures] = await Promise.all([
-        wallet.deposits.pendingCount(),
-        wallet.withdrawals.pendingCount(),
-        kyc.pendingCount(),
-        orders.dashboard(new Date(dayStart(now(), deps.offsetMinutes))),
-      ]);
-      res.json({
-        pending: { deposits, withdrawals, kyc: identity },
-        ...figures,
-        live: deps.live.figures(),
-      });
-    },
-  );
+  serve(r, endpoints.revokeUserSessions, gate('support'), async ({ params: { id } }, { res }) => {
+    const revoked = await auth.revokeSessions(id);
+    noteAudit(res, { target: `user=${id}` });
+    return { revoked };
+  });
+  serve(r, endpoints.opsDashboard, gate('admin'), async () => {
+    const [deposits, withdrawals, identity, figures] = await Promise.all([
+      wallet.deposits.pendingCount(),
+      wallet.withdrawals.pendingCount(),
+      kyc.pendingCount(),
+      orders.dashboard(new Date(dayStart(now(), deps.offsetMinutes))),
+    ]);
+    return {
+      pending: { deposits, withdrawals, kyc: identity },
+      ...figures,
+      live: deps.live.figures(),
+    };
+  });
   return r;
 }

@@ -7,6 +7,7 @@ import {
   type OperatorTokenHashes,
 } from './auth';
 import { hasForbiddenCharacters } from '@shared/text';
+import type { OperatorRole } from '@shared/operator-names';
 import { forbidden, unauthenticated } from './errors';
 
 /**
@@ -15,8 +16,7 @@ import { forbidden, unauthenticated } from './errors';
  * the `service` caller. Every route names the areas it belongs to; a role reaches an area when
  * `roleAreas` says so, and the service token reaches every area.
  */
-export const operatorRoles = ['reviewer', 'support', 'admin'] as const;
-export type OperatorRole = (typeof operatorRoles)[number];
+export { operatorRoles, type OperatorRole } from '@shared/operator-names';
 
 /**
  * The areas of the console: the review queues, user support, administration (products, content,

@@ -1,0 +1,33 @@
+import { route, type AnswerOf } from './contract/endpoint';
+import type * as ops from './ops-users.endpoints';
+
+/** The console's endpoints about users and the platform, as it calls them (no zod at run time). */
+export const createInvite = route<typeof ops.createInvite>('post', '/ops/invites');
+export const setCreditScore = route<typeof ops.setCreditScore>(
+  'post',
+  '/ops/users/:id/credit-score',
+);
+export const freezeUser = route<typeof ops.freezeUser>('post', '/ops/users/:id/freeze');
+export const unfreezeUser = route<typeof ops.unfreezeUser>('post', '/ops/users/:id/unfreeze');
+export const setMaintenance = route<typeof ops.setMaintenance>(
+  'post',
+  '/ops/products/:id/maintenance',
+);
+export const searchUsers = route<typeof ops.searchUsers>('get', '/ops/users');
+export const opsUser = route<typeof ops.opsUser>('get', '/ops/users/:id');
+export const opsReviewContext = route<typeof ops.opsReviewContext>(
+  'get',
+  '/ops/users/:id/review-context',
+);
+export const revokeUserSessions = route<typeof ops.revokeUserSessions>(
+  'delete',
+  '/ops/users/:id/sessions',
+);
+export const opsDashboard = route<typeof ops.opsDashboard>('get', '/ops/dashboard');
+
+/** The answers' shapes the console reads, from the endpoints' schemas. */
+export type OpsUserProfile = AnswerOf<typeof ops.opsUser>;
+export type OpsUser = OpsUserProfile['user'];
+export type OpsReviewContext = AnswerOf<typeof ops.opsReviewContext>;
+export type LedgerEntry = OpsReviewContext['ledger'][number];
+export type OpsDashboard = AnswerOf<typeof ops.opsDashboard>;
