@@ -50,131 +50,63 @@ const wrongTradePassword = () =>
 const kycRequired = (what: string) =>
   new AppError(403, 'KYC_REQUIRED', `${what} needs a verified identity`);
 
-/** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
-export function createWithdrawalService({
-  db,
-  config,
-  auth,
-  userEvents,
-  summaries,
-  identity,
-}: WithdrawalDeps) {
-  const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
-  const available = (userId: number) => ({ user: userId, kind: 'available' as const });
+const hold = (userId: number) => ({ user: userId, kind: 'withdraw_hold' as const });
+const available = (userId: number) => ({ user: userId, kind: 'available' as const });
+const feeAccount = { house: 'house_fees' as const };
 
-  const feeAccount = { house: 'house_fees' as const };
+/** 400 AMOUNT_OUT_OF_RANGE outside the bounds; the fee is then always below the amount. */
+function checkAmount(config: WithdrawalDeps['config'], amount: number) {
+  if (amount < config.WITHDRAW_MIN || amount > config.WITHDRAW_MAX)
+    throw badRequest(
+      'AMOUNT_OUT_OF_RANGE',
+      `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
+      'amount',
+    );
+  return withdrawalFee(amount, { bps: config.WITHDRAW_FEE_BPS, min: config.WITHDRAW_FEE_MIN });
+}
 
-  /** 400 AMOUNT_OUT_OF_RANGE outside the bounds; the fee is then always below the amount. */
-  const checkAmount = (amount: number) => {
-    if (amount < config.WITHDRAW_MIN || amount > config.WITHDRAW_MAX)
-      throw badRequest(
-        'AMOUNT_OUT_OF_RANGE',
-        `A withdrawal is between ${config.WITHDRAW_MIN} and ${config.WITHDRAW_MAX} minor units`,
-        'amount',
-      );
-    return withdrawalFee(amount, { bps: config.WITHDRAW_FEE_BPS, min: config.WITHDRAW_FEE_MIN });
-  };
+/**
+ * The verified identity's name, without the invisible characters a name could hold before they
+ * were refused: the form sends it back as the holder, and a holder may not hold them.
+ */
+async function verifiedName(db: Db, userId: number) {
+  const name = await repo.verifiedName(db, userId);
+  return name === null ? null : withoutInvisible(name);
+}
 
-  /**
-   * The name a bank account is bound in (DECISIONS.md, Privacy and names): money leaves only to an
-   * account in the user's own name. With a verified identity the typed holder must be its name
-   * (compared as `comparableName`: NFC, spaces, case), and the identity's own spelling is kept;
-   * without one, 403 KYC_REQUIRED when withdrawals need it (the name could not be checked, and a
-   * withdrawal would need the identity anyway); else, as before, the name as typed. Checked
-   * before the transaction password, so a name typed wrong costs no password attempt.
-   */
-  const bankHolder = async (userId: number, typed: string): Promise<string> => {
-    const verified = await verifiedName(userId);
-    if (verified === null) {
-      if (config.WITHDRAW_REQUIRES_KYC) throw kycRequired('Binding a bank account');
-      return typed;
-    }
-    if (comparableName(typed) !== comparableName(verified))
-      throw badRequest(
-        'HOLDER_NAME_MISMATCH',
-        "The holder name must be the verified identity's name",
-        'holderName',
-      );
-    return verified;
-  };
+/**
+ * The name a bank account is bound in (DECISIONS.md, Privacy and names): money leaves only to an
+ * account in the user's own name. With a verified identity the typed holder must be its name
+ * (compared as `comparableName`: NFC, spaces, case), and the identity's own spelling is kept;
+ * without one, 403 KYC_REQUIRED when withdrawals need it (the name could not be checked, and a
+ * withdrawal would need the identity anyway); else, as before, the name as typed. Checked
+ * before the transaction password, so a name typed wrong costs no password attempt.
+ */
+async function bankHolder(
+  { db, config }: WithdrawalDeps,
+  userId: number,
+  typed: string,
+): Promise<string> {
+  const verified = await verifiedName(db, userId);
+  if (verified === null) {
+    if (config.WITHDRAW_REQUIRES_KYC) throw kycRequired('Binding a bank account');
+    return typed;
+  }
+  if (comparableName(typed) !== comparableName(verified))
+    throw badRequest(
+      'HOLDER_NAME_MISMATCH',
+      "The holder name must be the verified identity's name",
+      'holderName',
+    );
+  return verified;
+}
 
-  /**
-   * The verified identity's name, without the invisible characters a name could hold before they
-   * were refused: the form sends it back as the holder, and a holder may not hold them.
-   */
-  const verifiedName = async (userId: number) => {
-    const name = await repo.verifiedName(db, userId);
-    return name === null ? null : withoutInvisible(name);
-  };
-
-  const byId = async (tx: Queryable, id: number) =>
-    presentOpsWithdrawal((await repo.withdrawalById(tx, id))!);
-
-  /**
-   * Ends a pending withdrawal: its status and the ledger transfer out of withdraw_hold commit
-   * together. Two reviews racing for one withdrawal: one wins, the other gets 409 INVALID_STATE.
-   */
-  const finish = async (
-    id: number,
-    to: 'success' | 'failed',
-    reason: string | null,
-  ): Promise<OpsWithdrawal> => {
-    const { userId, answer, message } = await db.transaction(async (tx) => {
-      const w = await repo.reviewWithdrawal(tx, id, to, reason);
-      if (!w) {
-        const status = await repo.withdrawalStatus(tx, id);
-        throw status
-          ? conflict('INVALID_STATE', `This withdrawal is already ${status}`)
-          : notFound('No such withdrawal');
-      }
-      // The hold is the amount less the fee; a failed withdrawal gives the fee back too.
-      const held = w.amount - w.fee;
-      const legs: Leg[] =
-        to === 'success'
-          ? [
-              { account: hold(w.user_id), amount: -held },
-              { account: { house: 'world' }, amount: held },
-            ]
-          : [
-              { account: hold(w.user_id), amount: -held },
-              { account: feeAccount, amount: -w.fee },
-              { account: available(w.user_id), amount: w.amount },
-            ];
-      await transfer(tx, {
-        kind: to === 'success' ? 'withdraw_paid' : 'withdraw_release',
-        userId: w.user_id,
-        ref: `withdrawal:${id}`,
-        legs,
-      });
-      const message = await writeSystemMessage(
-        tx,
-        w.user_id,
-        to === 'success' ? 'withdrawal_succeeded' : 'withdrawal_failed',
-        { amount: w.amount, ref: String(id), ...(reason ? { reason } : {}) },
-      );
-      return { userId: w.user_id, answer: await byId(tx, id), message };
-    });
-    announceMessage(userEvents, message);
-    await summaries.publish(userId);
-    return answer;
-  };
-
+/** The accounts money leaves to: a bank card or a coin address, bound once. */
+function withdrawalAccounts(deps: WithdrawalDeps) {
+  const { db, config, auth } = deps;
   return {
     async accounts(userId: number): Promise<WithdrawalAccount[]> {
       return (await repo.userWithdrawalAccounts(db, userId)).map(presentWithdrawalAccount);
-    },
-
-    /** What a withdrawal of `amount` to one of the user's accounts costs and pays (no writes). */
-    async quote(userId: number, accountId: number, amount: number): Promise<WithdrawalQuote> {
-      const account = await repo.userWithdrawalAccount(db, userId, accountId);
-      if (!account) throw notFound('No such withdrawal account');
-      const fee = checkAmount(amount);
-      return {
-        amount,
-        fee,
-        receive: amount - fee,
-        arrival: withdrawalArrival[account.type],
-      };
     },
 
     /**
@@ -182,7 +114,7 @@ export function createWithdrawalService({
      * whether one must be verified before a bank account can be bound at all.
      */
     async holder(userId: number): Promise<{ holderName: string | null; verifyFirst: boolean }> {
-      const holderName = await verifiedName(userId);
+      const holderName = await verifiedName(db, userId);
       return { holderName, verifyFirst: holderName === null && config.WITHDRAW_REQUIRES_KYC };
     },
 
@@ -198,7 +130,7 @@ export function createWithdrawalService({
      * (403, and the same throttle): a stolen session alone cannot send the money elsewhere.
      */
     async bind(userId: number, body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
-      const holder = body.type === 'bank' ? await bankHolder(userId, body.holderName) : null;
+      const holder = body.type === 'bank' ? await bankHolder(deps, userId, body.holderName) : null;
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       try {
         const row = await repo.insertWithdrawalAccount(db, {
@@ -224,6 +156,24 @@ export function createWithdrawalService({
         throw err;
       }
     },
+  };
+}
+
+/** A user's withdrawals: quoted, asked for (the amount held at once), listed. */
+function withdrawalRequests({ db, config, auth, identity, summaries }: WithdrawalDeps) {
+  return {
+    /** What a withdrawal of `amount` to one of the user's accounts costs and pays (no writes). */
+    async quote(userId: number, accountId: number, amount: number): Promise<WithdrawalQuote> {
+      const account = await repo.userWithdrawalAccount(db, userId, accountId);
+      if (!account) throw notFound('No such withdrawal account');
+      const fee = checkAmount(config, amount);
+      return {
+        amount,
+        fee,
+        receive: amount - fee,
+        arrival: withdrawalArrival[account.type],
+      };
+    },
 
     /**
      * Asks for a withdrawal. Checks, in order: the account is the user's (404), the amount is
@@ -238,7 +188,7 @@ export function createWithdrawalService({
     ): Promise<Answer<Withdrawal>> {
       if (!(await repo.userWithdrawalAccount(db, userId, body.accountId)))
         throw notFound('No such withdrawal account');
-      const fee = checkAmount(body.amount);
+      const fee = checkAmount(config, body.amount);
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
       if (config.WITHDRAW_REQUIRES_KYC && !(await identity.verified(userId)))
         throw kycRequired('A withdrawal');
@@ -275,7 +225,66 @@ export function createWithdrawalService({
         presentWithdrawal,
       );
     },
+  };
+}
 
+const byId = async (tx: Queryable, id: number) =>
+  presentOpsWithdrawal((await repo.withdrawalById(tx, id))!);
+
+/**
+ * Ends a pending withdrawal: its status and the ledger transfer out of withdraw_hold commit
+ * together. Two reviews racing for one withdrawal: one wins, the other gets 409 INVALID_STATE.
+ */
+async function finishWithdrawal(
+  { db, userEvents, summaries }: WithdrawalDeps,
+  id: number,
+  to: 'success' | 'failed',
+  reason: string | null,
+): Promise<OpsWithdrawal> {
+  const { userId, answer, message } = await db.transaction(async (tx) => {
+    const w = await repo.reviewWithdrawal(tx, id, to, reason);
+    if (!w) {
+      const status = await repo.withdrawalStatus(tx, id);
+      throw status
+        ? conflict('INVALID_STATE', `This withdrawal is already ${status}`)
+        : notFound('No such withdrawal');
+    }
+    // The hold is the amount less the fee; a failed withdrawal gives the fee back too.
+    const held = w.amount - w.fee;
+    const legs: Leg[] =
+      to === 'success'
+        ? [
+            { account: hold(w.user_id), amount: -held },
+            { account: { house: 'world' }, amount: held },
+          ]
+        : [
+            { account: hold(w.user_id), amount: -held },
+            { account: feeAccount, amount: -w.fee },
+            { account: available(w.user_id), amount: w.amount },
+          ];
+    await transfer(tx, {
+      kind: to === 'success' ? 'withdraw_paid' : 'withdraw_release',
+      userId: w.user_id,
+      ref: `withdrawal:${id}`,
+      legs,
+    });
+    const message = await writeSystemMessage(
+      tx,
+      w.user_id,
+      to === 'success' ? 'withdrawal_succeeded' : 'withdrawal_failed',
+      { amount: w.amount, ref: String(id), ...(reason ? { reason } : {}) },
+    );
+    return { userId: w.user_id, answer: await byId(tx, id), message };
+  });
+  announceMessage(userEvents, message);
+  await summaries.publish(userId);
+  return answer;
+}
+
+/** The operators' review queue: each pending withdrawal paid or returned. */
+function withdrawalReviews(deps: WithdrawalDeps) {
+  const { db } = deps;
+  return {
     /** Pending items in the queue, or one user's (whether they have something under review). */
     pendingCount: (userId?: number) => repo.countPending(db, userId),
 
@@ -284,9 +293,18 @@ export function createWithdrawalService({
     },
 
     /** Marks the withdrawal paid: the held amount leaves the platform. */
-    approve: (id: number) => finish(id, 'success', null),
+    approve: (id: number) => finishWithdrawal(deps, id, 'success', null),
 
     /** Marks it failed: the held amount returns to the available balance; the reason is kept. */
-    reject: (id: number, reason: string) => finish(id, 'failed', reason),
+    reject: (id: number, reason: string) => finishWithdrawal(deps, id, 'failed', reason),
+  };
+}
+
+/** Withdrawal accounts and withdrawals: the amount is held at once, an operator pays or returns it. */
+export function createWithdrawalService(deps: WithdrawalDeps) {
+  return {
+    ...withdrawalAccounts(deps),
+    ...withdrawalRequests(deps),
+    ...withdrawalReviews(deps),
   };
 }
