@@ -72,70 +72,118 @@ interface Side {
   pays: number;
 }
 
+/**
+ * Every refusal of API.md a placement can get before anything is written: its duration and
+ * stake, the product's status, a changed rate, and a feed that is away or stale. The product's
+ * spec and the duration's rung when it passes.
+ */
+function checkPlacement(d: OrdersDeps, now: () => number, body: PlaceOrderBody) {
+  const spec = d.market.spec(body.productId);
+  const product = d.market.product(body.productId);
+  const rung = spec.durations.find((r) => r.seconds === body.duration);
+  if (!rung)
+    throw badRequest(
+      'DURATION_INVALID',
+      `Durations: ${spec.durations.map((r) => r.seconds).join(', ')} s`,
+      'duration',
+    );
+  if (body.amount < spec.minStake || body.amount > spec.maxStake)
+    throw new AppError(
+      400,
+      'AMOUNT_OUT_OF_RANGE',
+      `Stake must be between ${spec.minStake} and ${spec.maxStake}`,
+      'amount',
+    );
+  if (product.status === 'maintenance')
+    throw conflict('PRODUCT_MAINTENANCE', 'The product is under maintenance');
+  if (product.status === 'closed') throw conflict('MARKET_CLOSED', 'The market is closed');
+  if (body.rate !== undefined && rateToBp(body.rate) !== rateToBp(rung.rate))
+    throw conflict('RATE_CHANGED', `The rate is now ${rung.rate}`, 'rate');
+  // Prices come over the bus: with it away (Redis down), an outage to wait out, not a stale quote.
+  if (!d.market.feedReachable())
+    throw unavailable('Prices are out of reach; please try again shortly', 2000);
+  const quote = d.market.latestTick(spec.id);
+  if (!quote || now() - quote.ts > d.maxFeedDelayMs)
+    throw conflict('QUOTE_STALE', 'No fresh price; try again');
+  return { spec, rung };
+}
+
+/**
+ * Accepts a timed order: every refusal of API.md is checked before anything is written; then
+ * the order row, the stake's ledger transfer and the idempotency record commit together. The
+ * fresh quote only decides whether the feed is alive: the entry is the first tick recorded after
+ * acceptance, which the settlement worker fills in (entry-rule.ts), so the answer has none yet.
+ */
+async function placeOnce(
+  d: OrdersDeps,
+  now: () => number,
+  place: ReturnType<typeof createPlacementQueue>,
+  userId: number,
+  body: PlaceOrderBody,
+  idempotencyKey?: string,
+): Promise<{ status: number; body: Order }> {
+  const { spec, rung } = checkPlacement(d, now, body);
+  // Practice orders take the same checks and the same path, with the practice accounts.
+  if (body.mode === 'practice') await d.practice?.ensureOpened(userId);
+  const order = {
+    userId,
+    mode: body.mode,
+    productId: spec.id,
+    direction: body.direction,
+    amount: body.amount,
+    duration: body.duration,
+    rateBp: rateToBp(rung.rate),
+  };
+  // The order and its stake are written in one statement, with other placements when the
+  // database is busy; with a key, the key's record commits with them (placement-queue.ts).
+  const answer = await place({ order, key: idempotencyKey, request: body });
+  if (!answer.replayed) {
+    d.userEvents.emit(userId, 'order', answer.body);
+    d.balancesChanged([userId]);
+  }
+  return answer;
+}
+
+/**
+ * The dashboard's real-money figures: exposure per product and direction, placements in the
+ * last minute, and the house's result on orders settled since `dayStart`.
+ */
+async function dashboard(d: OrdersDeps, now: () => number, dayStart: Date) {
+  const [exposure, activity, voids] = await Promise.all([
+    repo.openExposure(d.db),
+    repo.realActivity(d.db, new Date(now() - 60_000), dayStart),
+    repo.voidsSince(d.db, new Date(now() - 3_600_000)),
+  ]);
+  const products = new Map<string, { up: Side; down: Side }>();
+  for (const r of exposure) {
+    const entry = products.get(r.product_id) ?? {
+      up: { stake: 0, pays: 0 },
+      down: { stake: 0, pays: 0 },
+    };
+    entry[r.direction] = { stake: Number(r.stake), pays: Number(r.pays) };
+    products.set(r.product_id, entry);
+  }
+  return {
+    exposure: [...products].map(([productId, sides]) => ({ productId, ...sides })),
+    placementsLastMinute: activity.placements,
+    housePnlToday: activity.houseResult,
+    // Every product, so a quiet one shows its feed too (DECISIONS.md, Voids stay rare).
+    feed: d.market.products().map((p) => {
+      const v = voids.get(p.id);
+      return {
+        productId: p.id,
+        largestGapMs: d.market.feedGap(p.id),
+        settled: v?.settled ?? 0,
+        voids: { FEED_STALE: v?.feedStale ?? 0, NO_ENTRY_TICK: v?.noEntryTick ?? 0 },
+      };
+    }),
+  };
+}
+
 export function createOrdersService(d: OrdersDeps) {
   const now = d.now ?? Date.now;
   const present = (o: repo.OrderRow) => presentOrder(o, d.market.spec(o.product_id).precision);
   const place = createPlacementQueue({ db: d.db, present, ...d.placementBatching });
-
-  /**
-   * Accepts a timed order: every refusal of API.md is checked before anything is written; then
-   * the order row, the stake's ledger transfer and the idempotency record commit together. The
-   * fresh quote only decides whether the feed is alive: the entry is the first tick recorded after
-   * acceptance, which the settlement worker fills in (entry-rule.ts), so the answer has none yet.
-   */
-  const placeOnce = async (
-    userId: number,
-    body: PlaceOrderBody,
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: Order }> => {
-    const spec = d.market.spec(body.productId);
-    const product = d.market.product(body.productId);
-    const rung = spec.durations.find((r) => r.seconds === body.duration);
-    if (!rung)
-      throw badRequest(
-        'DURATION_INVALID',
-        `Durations: ${spec.durations.map((r) => r.seconds).join(', ')} s`,
-        'duration',
-      );
-    if (body.amount < spec.minStake || body.amount > spec.maxStake)
-      throw new AppError(
-        400,
-        'AMOUNT_OUT_OF_RANGE',
-        `Stake must be between ${spec.minStake} and ${spec.maxStake}`,
-        'amount',
-      );
-    if (product.status === 'maintenance')
-      throw conflict('PRODUCT_MAINTENANCE', 'The product is under maintenance');
-    if (product.status === 'closed') throw conflict('MARKET_CLOSED', 'The market is closed');
-    if (body.rate !== undefined && rateToBp(body.rate) !== rateToBp(rung.rate))
-      throw conflict('RATE_CHANGED', `The rate is now ${rung.rate}`, 'rate');
-    // Prices come over the bus: with it away (Redis down), an outage to wait out, not a stale quote.
-    if (!d.market.feedReachable())
-      throw unavailable('Prices are out of reach; please try again shortly', 2000);
-    const quote = d.market.latestTick(spec.id);
-    if (!quote || now() - quote.ts > d.maxFeedDelayMs)
-      throw conflict('QUOTE_STALE', 'No fresh price; try again');
-
-    // Practice orders take the same checks and the same path, with the practice accounts.
-    if (body.mode === 'practice') await d.practice?.ensureOpened(userId);
-    const order = {
-      userId,
-      mode: body.mode,
-      productId: spec.id,
-      direction: body.direction,
-      amount: body.amount,
-      duration: body.duration,
-      rateBp: rateToBp(rung.rate),
-    };
-    // The order and its stake are written in one statement, with other placements when the
-    // database is busy; with a key, the key's record commits with them (placement-queue.ts).
-    const answer = await place({ order, key: idempotencyKey, request: body });
-    if (!answer.replayed) {
-      d.userEvents.emit(userId, 'order', answer.body);
-      d.balancesChanged([userId]);
-    }
-    return answer;
-  };
 
   return {
     present,
@@ -143,41 +191,8 @@ export function createOrdersService(d: OrdersDeps) {
     /** The acceptance time of the oldest open order per product (what a period's reveal waits for). */
     oldestOpenByProduct: () => repo.oldestOpenByProduct(d.db),
 
-    /**
-     * The dashboard's real-money figures: exposure per product and direction, placements in the
-     * last minute, and the house's result on orders settled since `dayStart`.
-     */
-    async dashboard(dayStart: Date) {
-      const [exposure, activity, voids] = await Promise.all([
-        repo.openExposure(d.db),
-        repo.realActivity(d.db, new Date(now() - 60_000), dayStart),
-        repo.voidsSince(d.db, new Date(now() - 3_600_000)),
-      ]);
-      const products = new Map<string, { up: Side; down: Side }>();
-      for (const r of exposure) {
-        const entry = products.get(r.product_id) ?? {
-          up: { stake: 0, pays: 0 },
-          down: { stake: 0, pays: 0 },
-        };
-        entry[r.direction] = { stake: Number(r.stake), pays: Number(r.pays) };
-        products.set(r.product_id, entry);
-      }
-      return {
-        exposure: [...products].map(([productId, sides]) => ({ productId, ...sides })),
-        placementsLastMinute: activity.placements,
-        housePnlToday: activity.houseResult,
-        // Every product, so a quiet one shows its feed too (DECISIONS.md, Voids stay rare).
-        feed: d.market.products().map((p) => {
-          const v = voids.get(p.id);
-          return {
-            productId: p.id,
-            largestGapMs: d.market.feedGap(p.id),
-            settled: v?.settled ?? 0,
-            voids: { FEED_STALE: v?.feedStale ?? 0, NO_ENTRY_TICK: v?.noEntryTick ?? 0 },
-          };
-        }),
-      };
-    },
+    /** See `dashboard`. */
+    dashboard: (dayStart: Date) => dashboard(d, now, dayStart),
 
     /** Placements, exposure and the house's result, real and practice apart (GET /api/ops/house). */
     houseFigures: () => repo.houseFigures(d.db),
@@ -189,7 +204,7 @@ export function createOrdersService(d: OrdersDeps) {
       idempotencyKey?: string,
     ): Promise<{ status: number; body: Order }> {
       try {
-        const answer = await placeOnce(userId, body, idempotencyKey);
+        const answer = await placeOnce(d, now, place, userId, body, idempotencyKey);
         d.metrics?.placements.inc({ mode: body.mode });
         return answer;
       } catch (err) {
