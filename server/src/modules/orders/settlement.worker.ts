@@ -150,6 +150,123 @@ async function closeMany(
 }
 
 /**
+ * Decides one batch of entries (entry-rule.ts): the first tick after acceptance is written on
+ * the order, or the order is void (NO_ENTRY_TICK) with its stake refunded. Only decidable orders
+ * are claimed, so every claim ends in a decision. Returns how many orders it decided.
+ */
+async function entryBatch(d: WorkerDeps, batchSize: number): Promise<number> {
+  const done = await d.db.transaction(async (tx) => {
+    const waiting = await settlementRepo.claimAwaitingEntry(tx, {
+      limit: batchSize,
+      maxFeedDelayMs: d.maxFeedDelayMs,
+      graceMs: SETTLE_GRACE_MS,
+    });
+    const entered: { id: number; entry: { seq: number; ts: number; price: number } }[] = [];
+    const voided: Closing[] = [];
+    for (const o of waiting) {
+      const e = enter(
+        { acceptedMs: o.accepted_ms, expiresMs: o.expires_ms },
+        {
+          first:
+            o.f_seq !== null && o.f_ts !== null && o.f_price !== null
+              ? { seq: o.f_seq, ts: o.f_ts, price: o.f_price }
+              : null,
+          sinceAcceptanceMs: o.since_acceptance_ms,
+          tapeThroughMs: o.tape_through_ms,
+          feedLive: o.feed_live,
+        },
+        d.maxFeedDelayMs,
+      );
+      if (!e.final) continue;
+      if (e.entry) entered.push({ id: o.id, entry: e.entry });
+      else
+        voided.push({
+          order: o,
+          id: o.id,
+          userId: o.user_id,
+          mode: o.mode,
+          amount: o.amount,
+          status: 'void',
+          payout: o.amount,
+          exit: null,
+          voidReason: e.voidReason,
+        });
+    }
+    // A fixed number of statements whatever the batch: the entries, the voids, their transfers.
+    const filled = entered.length ? await settlementRepo.fillEntries(tx, entered) : [];
+    const { rows: closed, messages } = await closeMany(tx, voided);
+    return { decided: filled.length + closed.length, filled, closed, messages };
+  });
+  for (const m of done.messages) announceMessage(d.userEvents, m);
+  const now = Date.now();
+  for (const row of done.filled) {
+    d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
+    d.onEntry?.(now - row.entry_ts!, 'entered', factsOf(row));
+  }
+  for (const row of done.closed) {
+    d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
+    d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void', factsOf(row));
+  }
+  if (done.closed.length) d.balancesChanged([...new Set(done.closed.map((r) => r.user_id))]);
+  return done.decided;
+}
+
+/** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
+async function settleBatch(d: WorkerDeps, batchSize: number): Promise<number> {
+  const done = await d.db.transaction(async (tx) => {
+    const due = await settlementRepo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
+    const outcomes = due.flatMap((o): Closing[] => {
+      const s = settle(
+        {
+          direction: o.direction,
+          amount: o.amount,
+          rateBp: o.rate_bp,
+          entryPrice: o.entry_price,
+          expiresMs: o.expires_ms,
+        },
+        {
+          exit:
+            o.x_seq !== null && o.x_ts !== null && o.x_price !== null
+              ? { seq: o.x_seq, ts: o.x_ts, price: o.x_price }
+              : null,
+          tapeFinal: o.tape_final,
+          sinceExpiryMs: o.since_expiry_ms,
+          feedLive: o.feed_live,
+        },
+        d.maxFeedDelayMs,
+      );
+      return s.final
+        ? [{ order: o, id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
+        : [];
+    });
+    const { rows: settled, messages } = await closeMany(tx, outcomes);
+    return { claimed: due.length, settled, messages };
+  });
+  for (const m of done.messages) announceMessage(d.userEvents, m);
+  for (const row of done.settled) {
+    // One line per settled order: ids and figures, the money state change an operator traces.
+    d.log?.info(
+      {
+        event: 'order.settled',
+        orderId: row.id,
+        userId: row.user_id,
+        mode: row.mode,
+        status: row.status,
+        amount: row.amount,
+        payout: row.payout,
+      },
+      'order settled',
+    );
+    d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
+    // Measured now, committed and announced: what the trader waited since expiry.
+    d.onSettled?.(Date.now() - row.expires_ms, factsOf(row));
+  }
+  if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
+  // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.
+  return done.settled.length ? done.claimed : 0;
+}
+
+/**
  * Gives orders their entry and settles due ones, exactly once whichever of any number of workers
  * claims them: claims with FOR UPDATE SKIP LOCKED, judges acceptance and expiry by the database
  * clock, and writes each decision (with its ledger transfer) in the claiming transaction. A killed
@@ -162,123 +279,6 @@ export function startSettlementWorker(d: WorkerDeps) {
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
-
-  /**
-   * Decides one batch of entries (entry-rule.ts): the first tick after acceptance is written on
-   * the order, or the order is void (NO_ENTRY_TICK) with its stake refunded. Only decidable orders
-   * are claimed, so every claim ends in a decision. Returns how many orders it decided.
-   */
-  const entryBatch = async (): Promise<number> => {
-    const done = await d.db.transaction(async (tx) => {
-      const waiting = await settlementRepo.claimAwaitingEntry(tx, {
-        limit: batchSize,
-        maxFeedDelayMs: d.maxFeedDelayMs,
-        graceMs: SETTLE_GRACE_MS,
-      });
-      const entered: { id: number; entry: { seq: number; ts: number; price: number } }[] = [];
-      const voided: Closing[] = [];
-      for (const o of waiting) {
-        const e = enter(
-          { acceptedMs: o.accepted_ms, expiresMs: o.expires_ms },
-          {
-            first:
-              o.f_seq !== null && o.f_ts !== null && o.f_price !== null
-                ? { seq: o.f_seq, ts: o.f_ts, price: o.f_price }
-                : null,
-            sinceAcceptanceMs: o.since_acceptance_ms,
-            tapeThroughMs: o.tape_through_ms,
-            feedLive: o.feed_live,
-          },
-          d.maxFeedDelayMs,
-        );
-        if (!e.final) continue;
-        if (e.entry) entered.push({ id: o.id, entry: e.entry });
-        else
-          voided.push({
-            order: o,
-            id: o.id,
-            userId: o.user_id,
-            mode: o.mode,
-            amount: o.amount,
-            status: 'void',
-            payout: o.amount,
-            exit: null,
-            voidReason: e.voidReason,
-          });
-      }
-      // A fixed number of statements whatever the batch: the entries, the voids, their transfers.
-      const filled = entered.length ? await settlementRepo.fillEntries(tx, entered) : [];
-      const { rows: closed, messages } = await closeMany(tx, voided);
-      return { decided: filled.length + closed.length, filled, closed, messages };
-    });
-    for (const m of done.messages) announceMessage(d.userEvents, m);
-    const now = Date.now();
-    for (const row of done.filled) {
-      d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(now - row.entry_ts!, 'entered', factsOf(row));
-    }
-    for (const row of done.closed) {
-      d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      d.onEntry?.(row.settled_at!.getTime() - row.accepted_ms, 'void', factsOf(row));
-    }
-    if (done.closed.length) d.balancesChanged([...new Set(done.closed.map((r) => r.user_id))]);
-    return done.decided;
-  };
-
-  /** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
-  const settleBatch = async (): Promise<number> => {
-    const done = await d.db.transaction(async (tx) => {
-      const due = await settlementRepo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
-      const outcomes = due.flatMap((o): Closing[] => {
-        const s = settle(
-          {
-            direction: o.direction,
-            amount: o.amount,
-            rateBp: o.rate_bp,
-            entryPrice: o.entry_price,
-            expiresMs: o.expires_ms,
-          },
-          {
-            exit:
-              o.x_seq !== null && o.x_ts !== null && o.x_price !== null
-                ? { seq: o.x_seq, ts: o.x_ts, price: o.x_price }
-                : null,
-            tapeFinal: o.tape_final,
-            sinceExpiryMs: o.since_expiry_ms,
-            feedLive: o.feed_live,
-          },
-          d.maxFeedDelayMs,
-        );
-        return s.final
-          ? [{ order: o, id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
-          : [];
-      });
-      const { rows: settled, messages } = await closeMany(tx, outcomes);
-      return { claimed: due.length, settled, messages };
-    });
-    for (const m of done.messages) announceMessage(d.userEvents, m);
-    for (const row of done.settled) {
-      // One line per settled order: ids and figures, the money state change an operator traces.
-      d.log?.info(
-        {
-          event: 'order.settled',
-          orderId: row.id,
-          userId: row.user_id,
-          mode: row.mode,
-          status: row.status,
-          amount: row.amount,
-          payout: row.payout,
-        },
-        'order settled',
-      );
-      d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-      // Measured now, committed and announced: what the trader waited since expiry.
-      d.onSettled?.(Date.now() - row.expires_ms, factsOf(row));
-    }
-    if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
-    // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.
-    return done.settled.length ? done.claimed : 0;
-  };
 
   const loop = async () => {
     try {
@@ -293,7 +293,7 @@ export function startSettlementWorker(d: WorkerDeps) {
       ) {
         // The round a stop finds under way is finished, then no other.
         let decided;
-        do decided = (await entryBatch()) + (await settleBatch());
+        do decided = (await entryBatch(d, batchSize)) + (await settleBatch(d, batchSize));
         while (decided > 0 && !stopped);
       }
     } catch (err) {
@@ -304,8 +304,8 @@ export function startSettlementWorker(d: WorkerDeps) {
   running = loop();
 
   return {
-    entryBatch,
-    settleBatch,
+    entryBatch: () => entryBatch(d, batchSize),
+    settleBatch: () => settleBatch(d, batchSize),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
