@@ -99,6 +99,14 @@ module.exports = {
       },
     },
     {
+      name: 'no-shared-cycles',
+      comment:
+        'The contract (shared/src) has no circle at all, types included: a feature\'s value lists are leaves, its answer schemas (dto/) build on them, and its types on those.',
+      severity: 'error',
+      from: { path: '^shared/src/' },
+      to: { circular: true },
+    },
+    {
       name: 'platform-below-modules',
       comment: 'server/src/platform is below the modules: it never imports one.',
       severity: 'error',

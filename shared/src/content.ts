@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import type * as dto from './dto';
+import type * as dto from './dto/content';
 import { defaultLanguage, languages } from './languages';
 import { freeText } from './text';
 import { idValue, pageQuery } from './wallet.schemas';
+import { pageSlugs, bannerThemes, highlightIcons, systemMessageKinds } from './content.values';
+
+export { pageSlugs, bannerThemes, highlightIcons, systemMessageKinds };
 
 /**
  * Content (API.md "Identity, savings, content"; DECISIONS.md "Content"): text pages per language,
  * news, the Home banners and highlights, and system messages.
  */
 
-/** The text pages the client shows, by slug. */
-export const pageSlugs = ['about', 'privacy', 'privacy-2', 'rules', 'savings-rules'] as const;
 export type PageSlug = (typeof pageSlugs)[number];
 
 /**
@@ -21,12 +22,10 @@ export type ContentPage = z.infer<typeof dto.contentPageDto>;
 export type NewsSummary = z.infer<typeof dto.newsSummaryDto>;
 export type NewsItem = z.infer<typeof dto.newsItemDto>;
 
-export const bannerThemes = ['blue', 'green', 'amber', 'violet'] as const;
 export type BannerTheme = (typeof bannerThemes)[number];
 
 export type Banner = HomeContent['banners'][number];
 
-export const highlightIcons = ['tape', 'clock', 'shield', 'support'] as const;
 export type HighlightIcon = (typeof highlightIcons)[number];
 
 export type Highlight = HomeContent['highlights'][number];
@@ -34,23 +33,6 @@ export type Highlight = HomeContent['highlights'][number];
 /** GET /api/content/home: everything Home shows besides the live products. */
 export type HomeContent = z.infer<typeof dto.homeContentDto>;
 
-/**
- * System messages are stored as a kind with parameters, not as text: the client words them in
- * the reader's language at display time (DECISIONS.md, Content). `custom` is an operator's text.
- */
-export const systemMessageKinds = [
-  'deposit_approved',
-  'deposit_credited',
-  'deposit_rejected',
-  'withdrawal_succeeded',
-  'withdrawal_failed',
-  'kyc_verified',
-  'kyc_rejected',
-  'order_won',
-  'order_lost',
-  'order_draw',
-  'order_void',
-] as const;
 export type SystemMessageKind = (typeof systemMessageKinds)[number];
 export type MessageKind = SystemMessageKind | 'custom';
 

@@ -1,6 +1,3 @@
-import type { z } from 'zod';
-import type { errorDto } from './dto';
-
 /** Stable error codes of the public contract (API.md). The client maps each to a translated text. */
 export const errorCodes = [
   'VALIDATION_FAILED',
@@ -50,6 +47,3 @@ export const errorCodes = [
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
-
-/** The one error body of every 4xx and 5xx. */
-export type ErrorBody = z.infer<typeof errorDto>;

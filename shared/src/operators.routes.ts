@@ -26,4 +26,3 @@ export type OperatorListItem = AnswerOf<typeof ops.operators>['items'][number];
 export type NewOperator = AnswerOf<typeof ops.createOperator>;
 export type OperatorCaller = AnswerOf<typeof ops.operatorMe>;
 export type AuditLine = AnswerOf<typeof ops.auditLog>['items'][number];
-export type AccessLine = AnswerOf<typeof ops.accessLog>['items'][number];

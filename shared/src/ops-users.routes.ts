@@ -2,7 +2,6 @@ import { route, type AnswerOf } from './contract/endpoint';
 import type * as ops from './ops-users.endpoints';
 
 /** The console's endpoints about users and the platform, as it calls them (no zod at run time). */
-export const createInvite = route<typeof ops.createInvite>('post', '/ops/invites');
 export const setCreditScore = route<typeof ops.setCreditScore>(
   'post',
   '/ops/users/:id/credit-score',
@@ -27,7 +26,6 @@ export const opsDashboard = route<typeof ops.opsDashboard>('get', '/ops/dashboar
 
 /** The answers' shapes the console reads, from the endpoints' schemas. */
 export type OpsUserProfile = AnswerOf<typeof ops.opsUser>;
-export type OpsUser = OpsUserProfile['user'];
 export type OpsReviewContext = AnswerOf<typeof ops.opsReviewContext>;
 export type LedgerEntry = OpsReviewContext['ledger'][number];
 export type OpsDashboard = AnswerOf<typeof ops.opsDashboard>;

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import type * as dto from './dto';
+import type * as dto from './dto/wallet';
+import { depositChannels, depositStatuses, transferKinds } from './wallet.values';
+
+export { depositChannels, depositStatuses, transferKinds };
 
 /** GET /api/account/summary and the `balance` socket event. Money in minor units. */
 export type AccountSummary = z.infer<typeof dto.accountSummaryDto>;
@@ -10,7 +13,6 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export const depositChannels = ['bank', 'usdt-trc20', 'usdt-erc20'] as const;
 export type DepositChannelId = (typeof depositChannels)[number];
 export type CoinNetwork = 'TRC20' | 'ERC20';
 
@@ -69,13 +71,6 @@ export const depositLimits = { min: 1000, max: 100_000_000 } as const;
 /** GET /api/deposits/channels: the platform's receiving details, shown with a QR code. */
 export type DepositChannel = z.infer<typeof dto.depositChannelDto>;
 
-export const depositStatuses = [
-  'confirming',
-  'pending',
-  'approved',
-  'rejected',
-  'dropped',
-] as const;
 export type DepositStatus = (typeof depositStatuses)[number];
 
 export type Deposit = z.infer<typeof dto.depositDto>;
@@ -95,21 +90,6 @@ export type WithdrawalHolder = z.infer<typeof dto.withdrawalHolderDto>;
 export type WithdrawalQuote = z.infer<typeof dto.withdrawalQuoteDto>;
 export type OpsWithdrawal = z.infer<typeof dto.opsWithdrawalDto>;
 
-/** Ledger transfer kinds; a fund record's `type` is the kind of the transfer that moved it. */
-export const transferKinds = [
-  'deposit',
-  'withdraw_hold',
-  'withdraw_release',
-  'withdraw_paid',
-  'order_stake',
-  'order_payout',
-  'order_refund',
-  'order_loss',
-  'savings_in',
-  'savings_out',
-  'savings_confirm',
-  'savings_income',
-] as const;
 export type TransferKind = (typeof transferKinds)[number];
 
 /** GET /api/wallet/ledger: one movement of the available balance. */
