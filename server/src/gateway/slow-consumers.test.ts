@@ -116,7 +116,7 @@ describe('slow consumers', { timeout: 120_000 }, () => {
     for (const c of stalled) (c.ws as unknown as { _socket: NetSocket })._socket.pause();
 
     // The bound: a socket's backlog passes a limit by at most one message before the policy acts
-    // on it (a market message ≤ 25 KB, a user event below 3 KB here), so the gateway holds at
+    // on it (a market message ≤ 25 KB, a user event below 17 KB here), so the gateway holds at
     // most this for the stalled sockets, the readers' backlogs aside (they read: near zero).
     const perSocket = limits.disconnectBytes + 32 * 1024;
     const bound = STALLED * perSocket + READERS * 4 * 1024;
@@ -151,6 +151,8 @@ describe('slow consumers', { timeout: 120_000 }, () => {
     expect(await metrics.conflated.get().then((m) => m.values[0]?.value ?? 0)).toBeGreaterThan(0);
 
     // User events are never conflated: they pile up until the stalled sockets are disconnected.
+    // 16 KB each: the paused sockets' kernel buffers (megabytes on loopback) fill first, and at
+    // 2 KB a CI machine loaded by other suites took more than the minute to fill them.
     await expect
       .poll(
         async () => {
@@ -158,7 +160,7 @@ describe('slow consumers', { timeout: 120_000 }, () => {
           for (let i = 0; i < STALLED; i++)
             gateway.io
               .to(userRoom(`stalled-${i}`))
-              .emit('message', { id: String(seq), title: 'x'.repeat(2000) });
+              .emit('message', { id: String(seq), title: 'x'.repeat(16_000) });
           note(gateway.backlogBytes());
           return value('disconnected');
         },
