@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Dialog, DialogTitle } from './Dialog';
+import { PickerDialog } from './form/PickerDialog';
 import './wallet/picker.css';
 import './choice-picker.css';
 
@@ -12,7 +11,7 @@ export interface Choice<T extends string> {
 /**
  * The app's picker in place of a native <select> (docs/VISUAL-SYSTEM.md): a button showing the
  * current choice that opens a sheet of the choices, each a 44 px row; the chosen one is pressed.
- * The same pattern as the nationality picker (wallet/CountrySelect.tsx), without the search.
+ * Its sheet is the one picker of form/PickerDialog.tsx, without the search.
  */
 export function ChoicePicker<T extends string>({
   label,
@@ -30,7 +29,6 @@ export function ChoicePicker<T extends string>({
   /** The label is read to screen readers only (a filter whose list says what it is). */
   hideLabel?: boolean;
 }) {
-  const { t } = useTranslation();
   const id = useId();
   const [open, setOpen] = useState(false);
   const current = choices.find((c) => c.value === value);
@@ -52,41 +50,20 @@ export function ChoicePicker<T extends string>({
         <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <Dialog
-          className="dialog sheet sheet--fit"
-          testId={`${testId}-dialog`}
+        <PickerDialog
+          title={label}
+          testId={testId}
+          options={choices}
+          selected={value}
+          optionTestId={(v) => `${testId}-${v || 'all'}`}
+          fit
+          markChosen
+          onPick={(v) => {
+            onValue(v as T);
+            setOpen(false);
+          }}
           onClose={() => setOpen(false)}
-        >
-          <div className="sheet__head">
-            <DialogTitle className="dialog__title">{label}</DialogTitle>
-            <button
-              type="button"
-              className="button button--secondary button--small"
-              onClick={() => setOpen(false)}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
-          <ul className="sheet__list" aria-label={label}>
-            {choices.map((c) => (
-              <li key={c.value}>
-                <button
-                  type="button"
-                  className="sheet__option"
-                  aria-pressed={c.value === value}
-                  data-testid={`${testId}-${c.value || 'all'}`}
-                  onClick={() => {
-                    onValue(c.value);
-                    setOpen(false);
-                  }}
-                >
-                  <span>{c.label}</span>
-                  {c.value === value && <span aria-hidden="true">✓</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </Dialog>
+        />
       )}
     </div>
   );

@@ -16,8 +16,11 @@ export interface PickerOption {
 
 /**
  * A choice in a modal list (components/Dialog.tsx: focus kept inside, Escape closes, focus back
- * to the opener): the app's own picker instead of a native select. Each option is a 44 px
- * button, the chosen one pressed; `searchLabel` adds a search input that takes the focus.
+ * to the opener): the app's one picker instead of a native select, for languages, calling codes,
+ * nationalities and the short choices of ChoicePicker. Each option is a 44 px button, the chosen
+ * one pressed; `searchLabel` adds a search input that takes the focus, `filter` replaces the
+ * plain match of `search` (the countries' exact code first), `fit` sizes a short list's sheet to
+ * its rows and `markChosen` ticks the chosen row.
  */
 export function PickerDialog({
   title,
@@ -25,6 +28,10 @@ export function PickerDialog({
   options,
   selected,
   searchLabel,
+  filter,
+  optionTestId = (value) => `${testId}-option-${value}`,
+  fit = false,
+  markChosen = false,
   onPick,
   onClose,
 }: {
@@ -33,6 +40,10 @@ export function PickerDialog({
   options: readonly PickerOption[];
   selected: string;
   searchLabel?: string;
+  filter?: (query: string) => readonly PickerOption[];
+  optionTestId?: (value: string) => string;
+  fit?: boolean;
+  markChosen?: boolean;
   onPick: (value: string) => void;
   onClose: () => void;
 }) {
@@ -40,12 +51,13 @@ export function PickerDialog({
   const searchRef = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState('');
   const shown = useMemo(() => {
+    if (filter) return filter(query);
     const q = query.trim().toLowerCase().replace(/^\+/, '');
     return q ? options.filter((o) => o.search?.includes(q)) : options;
-  }, [options, query]);
+  }, [options, query, filter]);
   return (
     <Dialog
-      className="dialog sheet picker-dialog"
+      className={`dialog sheet${fit ? ' sheet--fit' : ''} picker-dialog`}
       testId={`${testId}-dialog`}
       initialFocus={searchLabel ? searchRef : undefined}
       onClose={onClose}
@@ -75,11 +87,12 @@ export function PickerDialog({
               type="button"
               className="sheet__option"
               aria-pressed={o.value === selected}
-              data-testid={`${testId}-option-${o.value}`}
+              data-testid={optionTestId(o.value)}
               onClick={() => onPick(o.value)}
             >
               <span lang={o.lang}>{o.label}</span>
               {o.aside && <span className="sheet__code">{o.aside}</span>}
+              {markChosen && o.value === selected && <span aria-hidden="true">✓</span>}
             </button>
           </li>
         ))}

@@ -1,9 +1,9 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog, DialogTitle } from '@client/components/Dialog';
+import { PickerDialog, type PickerOption } from '@client/components/form/PickerDialog';
 import { messageText } from '@client/components/error-text';
 import type { MessageKey } from '@client/components/form/validation';
-import { countryList, countryName, searchCountries } from './countries';
+import { countryList, countryName, searchCountries, type Country } from './countries';
 import './picker.css';
 
 /**
@@ -76,6 +76,9 @@ export function CountrySelect({
   );
 }
 
+const asOption = (c: Country): PickerOption => ({ value: c.code, label: c.name, aside: c.code });
+
+/** The countries named in `lang`, searchable by name or code (an exact code first). */
 function CountryDialog({
   title,
   lang,
@@ -92,51 +95,19 @@ function CountryDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const searchRef = useRef<HTMLInputElement>(null);
-  const [query, setQuery] = useState('');
   const all = useMemo(() => countryList(lang), [lang]);
-  const shown = useMemo(() => searchCountries(all, query), [all, query]);
-
+  const filter = useCallback((query: string) => searchCountries(all, query).map(asOption), [all]);
   return (
-    <Dialog
-      className="dialog sheet"
-      testId={`${testId}-dialog`}
-      initialFocus={searchRef}
+    <PickerDialog
+      title={title}
+      testId={testId}
+      options={all.map(asOption)}
+      selected={selected}
+      searchLabel={t('wallet.country.search')}
+      filter={filter}
+      optionTestId={(code) => `country-${code}`}
+      onPick={onPick}
       onClose={onClose}
-    >
-      <div className="sheet__head">
-        <DialogTitle className="dialog__title">{title}</DialogTitle>
-        <button type="button" className="button button--secondary button--small" onClick={onClose}>
-          {t('common.cancel')}
-        </button>
-      </div>
-      <input
-        ref={searchRef}
-        type="search"
-        className="field__input"
-        placeholder={t('wallet.country.search')}
-        aria-label={t('wallet.country.search')}
-        data-testid={`${testId}-search`}
-        value={query}
-        onChange={(event) => setQuery(event.target.value)}
-      />
-      <ul className="sheet__list" aria-label={title}>
-        {shown.map((c) => (
-          <li key={c.code}>
-            <button
-              type="button"
-              className="sheet__option"
-              aria-pressed={c.code === selected}
-              data-testid={`country-${c.code}`}
-              onClick={() => onPick(c.code)}
-            >
-              <span>{c.name}</span>
-              <span className="sheet__code">{c.code}</span>
-            </button>
-          </li>
-        ))}
-        {shown.length === 0 && <li className="state">{t('common.noData')}</li>}
-      </ul>
-    </Dialog>
+    />
   );
 }
