@@ -99,6 +99,73 @@ export interface ComposeOverrides {
   chainSources?: ChainSources;
 }
 
+/** Where the throttles count (ComposeApiOptions). */
+type Throttles = ComposeApiOptions['throttles'];
+
+/** The auth service with its throttles: sign-in's and registration's, and confirmations'. */
+function composeAuth(
+  config: Config,
+  db: Db,
+  userEvents: UserEvents,
+  identity: ReturnType<typeof composeAccounts>['identity'],
+  throttles: Throttles,
+  overrides: ComposeOverrides,
+) {
+  return createAuthService(
+    db,
+    {
+      ...createLimiters({ ...authLimits, ...overrides.authLimits }, throttles),
+      confirm: createCheckLimiter({
+        ...(overrides.confirmLimit ?? confirmLimit),
+        ...throttles,
+        keyPrefix: `${throttles.keyPrefix}:confirm`,
+      }),
+    },
+    userEvents,
+    identity,
+    config.TERMS_VERSION,
+  );
+}
+
+/** The operators service with its sign-in throttles (per name, per address). */
+function composeOperators(db: Db, throttles: Throttles) {
+  return createOperatorsService(db, {
+    perName: createCheckLimiter({
+      ...operatorLoginLimits.perName,
+      ...throttles,
+      keyPrefix: `${throttles.keyPrefix}:ops-login`,
+    }),
+    perAddress: createLimiter({
+      ...operatorLoginLimits.perAddress,
+      ...throttles,
+      keyPrefix: `${throttles.keyPrefix}:ops-login-address`,
+    }),
+  });
+}
+
+/** Savings on the platform clock: the service, its job, and the movable clock of TEST_CLOCK=1. */
+function composeSavings(
+  config: Config,
+  db: Db,
+  balancesChanged: (ids: number[]) => void,
+  log: Logger,
+  overrides: ComposeOverrides,
+) {
+  // TEST_CLOCK=1 (browser journeys, tests): a platform clock /api/test/clock can move forward.
+  const testClock = config.TEST_CLOCK === '1' ? (overrides.clock ?? movableClock()) : null;
+  const clock = overrides.clock ?? testClock ?? systemClock;
+  const policy = savingsPolicy(config);
+  const savings = createSavingsService({ db, clock, policy, balancesChanged });
+  const savingsJob = createSavingsJob({
+    db,
+    clock,
+    policy,
+    balancesChanged,
+    log: log.child({ part: 'savings' }),
+  });
+  return { testClock, clock, policy, savings, savingsJob };
+}
+
 /**
  * The one place the api's services are built and wired: `startApi` (every api process, and the
  * embedded app) and the tests' `buildTestApi` both call it, so a test runs the services exactly
@@ -121,20 +188,7 @@ export async function composeApi(
   });
   const accounts = composeAccounts(config, db, userEvents, overrides.now);
   const { practice, summaries, balancesChanged } = accounts;
-  const auth = createAuthService(
-    db,
-    {
-      ...createLimiters({ ...authLimits, ...overrides.authLimits }, throttles),
-      confirm: createCheckLimiter({
-        ...(overrides.confirmLimit ?? confirmLimit),
-        ...throttles,
-        keyPrefix: `${throttles.keyPrefix}:confirm`,
-      }),
-    },
-    userEvents,
-    accounts.identity,
-    config.TERMS_VERSION,
-  );
+  const auth = composeAuth(config, db, userEvents, accounts.identity, throttles, overrides);
   const uploads = createUploadService(db, config.uploadsDir);
   const wallet = createWalletService({
     db,
@@ -173,18 +227,13 @@ export async function composeApi(
     spec: (id) => market.spec(id),
     log: log.child({ part: 'fairness' }),
   });
-  // TEST_CLOCK=1 (browser journeys, tests): a platform clock /api/test/clock can move forward.
-  const testClock = config.TEST_CLOCK === '1' ? (overrides.clock ?? movableClock()) : null;
-  const clock = overrides.clock ?? testClock ?? systemClock;
-  const policy = savingsPolicy(config);
-  const savings = createSavingsService({ db, clock, policy, balancesChanged });
-  const savingsJob = createSavingsJob({
+  const { testClock, clock, policy, savings, savingsJob } = composeSavings(
+    config,
     db,
-    clock,
-    policy,
     balancesChanged,
-    log: log.child({ part: 'savings' }),
-  });
+    log,
+    overrides,
+  );
   // What the routes serve, each service once.
   const services = {
     market,
@@ -200,18 +249,7 @@ export async function composeApi(
     content: createContentService(db),
     messages: createMessagesService(db, userEvents),
   };
-  const operators = createOperatorsService(db, {
-    perName: createCheckLimiter({
-      ...operatorLoginLimits.perName,
-      ...throttles,
-      keyPrefix: `${throttles.keyPrefix}:ops-login`,
-    }),
-    perAddress: createLimiter({
-      ...operatorLoginLimits.perAddress,
-      ...throttles,
-      keyPrefix: `${throttles.keyPrefix}:ops-login-address`,
-    }),
-  });
+  const operators = composeOperators(db, throttles);
   // The processes' live figures for the dashboard, heard on the bus (process-reports.ts).
   const board = await processBoard(bus);
   const app = createApiApp({
