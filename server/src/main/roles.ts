@@ -90,27 +90,7 @@ export async function startApi(
       config.SOCKET_TICKET_TTL_MS,
       log,
     );
-  const operator = await resolveOperatorToken(db, {
-    configured: config.OPERATOR_TOKEN,
-    dataDir: config.DATA_DIR,
-    embedded,
-  });
-  // The token itself never goes to the log (logs are shipped, kept and read by many): only
-  // where to find it, a file only this user can read.
-  if (operator.created)
-    log.info(
-      { file: operatorTokenFile(config.DATA_DIR) },
-      `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
-    );
-  if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
-  // A rotation in progress: the replaced token keeps working until it is removed (the config
-  // accepts OPERATOR_TOKEN_PREVIOUS only beside OPERATOR_TOKEN).
-  const operatorTokenHashes =
-    operator.hash && config.OPERATOR_TOKEN_PREVIOUS
-      ? [operator.hash, sha256(config.OPERATOR_TOKEN_PREVIOUS)]
-      : operator.hash;
-  if (config.OPERATOR_TOKEN_PREVIOUS)
-    log.info('operator token rotation: OPERATOR_TOKEN_PREVIOUS is still accepted');
+  const operatorTokenHashes = await operatorTokens(config, db, log, embedded);
   if (embedded && (await seedWelcomeInviteOnce(db)))
     log.info('invitation code for the first accounts: WELCOME');
   if (embedded && (await seedContentOnce(db)))
@@ -132,18 +112,20 @@ export async function startApi(
   // Every api process settles; the claims (SKIP LOCKED) keep them from settling one order twice.
   const worker =
     config.SETTLEMENT_WORKER === 'on'
-      ? startSettlementWorker({
-          db: settlementDb,
-          orders,
-          userEvents,
-          balancesChanged,
-          maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-          batchSize: config.SETTLE_BATCH_SIZE,
-          log: log.child({ part: 'settlement' }),
-          ...settlementObservers(metrics, lags),
-        })
+      ? startObservedSettlement(
+          config,
+          {
+            db: settlementDb,
+            orders,
+            userEvents,
+            balancesChanged,
+            log: log.child({ part: 'settlement' }),
+          },
+          metrics,
+          lags,
+          db,
+        )
       : null;
-  if (worker) metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
   const ledgerCheck = startLedgerCheckJob({
     db,
     everyMs: config.LEDGER_CHECK_MINUTES * 60_000,
@@ -190,6 +172,35 @@ export async function startApi(
       redis?.disconnect();
     },
   };
+}
+
+/**
+ * The hashes of the accepted operator tokens (null keeps /api/ops closed), with what the log
+ * says of them.
+ */
+async function operatorTokens(config: Config, db: Db, log: Logger, embedded: boolean) {
+  const operator = await resolveOperatorToken(db, {
+    configured: config.OPERATOR_TOKEN,
+    dataDir: config.DATA_DIR,
+    embedded,
+  });
+  // The token itself never goes to the log (logs are shipped, kept and read by many): only
+  // where to find it, a file only this user can read.
+  if (operator.created)
+    log.info(
+      { file: operatorTokenFile(config.DATA_DIR) },
+      `operator token generated; read it from ${operatorTokenFile(config.DATA_DIR)} (mode 0600)`,
+    );
+  if (!operator.hash) log.warn('no OPERATOR_TOKEN: operator endpoints are closed');
+  // A rotation in progress: the replaced token keeps working until it is removed (the config
+  // accepts OPERATOR_TOKEN_PREVIOUS only beside OPERATOR_TOKEN).
+  const hashes =
+    operator.hash && config.OPERATOR_TOKEN_PREVIOUS
+      ? [operator.hash, sha256(config.OPERATOR_TOKEN_PREVIOUS)]
+      : operator.hash;
+  if (config.OPERATOR_TOKEN_PREVIOUS)
+    log.info('operator token rotation: OPERATOR_TOKEN_PREVIOUS is still accepted');
+  return hashes;
 }
 
 export async function attachGateway(
@@ -311,6 +322,32 @@ export function settlementObservers(
       else count(order);
     },
   };
+}
+
+/**
+ * A settlement worker wired the one way every process runs it (the api's and the worker role's):
+ * the configured batch and feed delay, its decisions observed by the metrics and the lag window,
+ * and the orders it owes counted when scraped (on `backlogDb`, the worker's own connection
+ * unless told otherwise).
+ */
+export function startObservedSettlement(
+  config: Pick<Config, 'MAX_FEED_DELAY_MS' | 'SETTLE_BATCH_SIZE'>,
+  deps: Pick<WorkerDeps, 'db' | 'orders' | 'userEvents' | 'balancesChanged' | 'log'>,
+  metrics: Pick<
+    Metrics,
+    'settlementLag' | 'settled' | 'voided' | 'entryLag' | 'watchSettlementBacklog'
+  >,
+  lags: ReturnType<typeof lagWindow>,
+  backlogDb: Db = deps.db,
+) {
+  const worker = startSettlementWorker({
+    ...deps,
+    maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
+    batchSize: config.SETTLE_BATCH_SIZE,
+    ...settlementObservers(metrics, lags),
+  });
+  metrics.watchSettlementBacklog(() => countSettlementBacklog(backlogDb));
+  return worker;
 }
 
 /**

@@ -1,7 +1,5 @@
 import { loadConfigOrExit, redisTarget } from '@server/config';
 import { presentOrder } from '@server/modules/orders/orders.service';
-import { countSettlementBacklog } from '@server/modules/orders/orders.repo';
-import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
 import { openDatabase } from '@infra/db';
 import { createLogger } from '@infra/logger';
 import { createMetrics } from '@server/platform/metrics';
@@ -17,7 +15,7 @@ import {
   startingServer,
 } from '@server/platform/startup';
 import { redisUserEvents } from '@server/platform/user-events';
-import { healthApp, serveMetrics, settlementObservers, watchProcess } from './roles';
+import { healthApp, serveMetrics, startObservedSettlement, watchProcess } from './roles';
 import { composeAccounts } from './compose';
 
 /**
@@ -44,17 +42,18 @@ const metrics = createMetrics('worker');
 // Its settlement lags reach the operators' dashboard over the bus (process-reports.ts).
 const bus = config.REDIS_URL ? openBus(redisTarget(config), log, config.REDIS_NAMESPACE) : null;
 const lags = lagWindow();
-const worker = startSettlementWorker({
-  db,
-  orders: { present: (row) => presentOrder(row, findProduct(row.product_id)?.precision ?? 2) },
-  userEvents,
-  balancesChanged,
-  maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
-  batchSize: config.SETTLE_BATCH_SIZE,
-  log,
-  ...settlementObservers(metrics, lags),
-});
-metrics.watchSettlementBacklog(() => countSettlementBacklog(db));
+const worker = startObservedSettlement(
+  config,
+  {
+    db,
+    orders: { present: (row) => presentOrder(row, findProduct(row.product_id)?.precision ?? 2) },
+    userEvents,
+    balancesChanged,
+    log,
+  },
+  metrics,
+  lags,
+);
 watchProcess(metrics, db);
 if (redis) metrics.watchRedis('emitter', () => redis.status === 'ready');
 const reporter = bus
