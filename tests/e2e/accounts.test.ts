@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { registerOverApi } from '@tests/support/journey';
 
 /**
@@ -8,27 +9,19 @@ import { registerOverApi } from '@tests/support/journey';
  * languages, logout with confirmation, the route guard, and the server's refusals translated.
  */
 describe('account journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let serial = 0;
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
 
   /** A fresh account name per test (4-20 word characters). */
   const newAccount = () => `e2e_${process.pid % 10_000}_${++serial}`;
 
   /** Registers through the API, for tests whose subject is not registration. */
   const registerByApi = (account: string, password = 'first-pass-1') =>
-    registerOverApi(app, account, password);
+    registerOverApi(e2e.app, account, password);
 
   const open = async (page: Page, route: string) => {
-    await page.goto(`${app.url}/#${route}`);
+    await page.goto(`${e2e.app.url}/#${route}`);
   };
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
   // Page-side code as strings: this file is type-checked with Node types, without the DOM's.
@@ -48,8 +41,8 @@ describe('account journeys (Chromium, embedded app)', () => {
   };
 
   it('registers, logs in, copies the code, switches language, logs out', async () => {
-    const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.app.url });
     const account = newAccount();
 
     // Step 1, with the shared rules checked as the user types.
@@ -170,7 +163,7 @@ describe('account journeys (Chromium, embedded app)', () => {
       ['zh-CN', '账号或密码错误。'],
       ['en', 'Wrong account or password.'],
     ] as const) {
-      const { context, page, errors } = await phonePage(browser, { locale });
+      const { context, page, errors } = await phonePage(e2e.browser, { locale });
       await open(page, '/pages/login/login');
       await logIn(page, account, 'not-the-password');
       expect(await text(page, 'form-error')).toBe(message);
@@ -183,7 +176,7 @@ describe('account journeys (Chromium, embedded app)', () => {
   it('refuses an account that is taken on step 1, on the account input', async () => {
     const account = newAccount();
     await registerByApi(account);
-    const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
     await open(page, '/pages/login/registerCheck');
     await page.getByTestId('account').fill(account);
     await page.getByTestId('phone').fill('13800138000');
@@ -204,7 +197,7 @@ describe('account journeys (Chromium, embedded app)', () => {
   it('changes the login password from settings, refusing a wrong old one', async () => {
     const account = newAccount();
     await registerByApi(account);
-    const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
     page.setDefaultTimeout(8000);
     await open(page, '/pages/set/set');
     await page.waitForURL(/login\?redirect=%2Fpages%2Fset%2Fset$/);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { logInOverApi, registerOverApi } from '@tests/support/journey';
 
 /**
@@ -9,23 +10,14 @@ import { logInOverApi, registerOverApi } from '@tests/support/journey';
  * password show/hide button and the phone's country code, stored as picked.
  */
 describe('brand, trust and forms (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
 
   const riskText = 'Trading carries a high risk';
-  const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const open = (page: Page, route: string) => page.goto(`${e2e.app.url}/#${route}`);
   const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
 
   it('shows the logo and the app name in the header, and the way to customer support from login', async () => {
-    const { context, page, errors } = await phonePage(browser, { locale: 'en' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'en' });
     await open(page, '/pages/index/index');
     const h1 = page.locator('h1');
     await expect.poll(() => h1.getByTestId('app-name').innerText()).toBe('Trade');
@@ -66,7 +58,7 @@ describe('brand, trust and forms (Chromium, embedded app)', () => {
   });
 
   it('registers with a picked country code and the terms accepted, showing the risk and the company', async () => {
-    const { context, page, errors } = await phonePage(browser, { locale: 'en' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'en' });
     const account = `bt_${process.pid % 10_000}_${Date.now() % 100_000}`;
     await open(page, '/pages/login/registerCheck');
     expect(await text(page, 'risk-warning')).toContain(riskText);
@@ -104,9 +96,9 @@ describe('brand, trust and forms (Chromium, embedded app)', () => {
     await page.waitForURL(/#\/pages\/login\/login/);
 
     // The server keeps the number with the code picked.
-    const token = await logInOverApi(app, { account, password: 'brand-pass-1' });
+    const token = await logInOverApi(e2e.app, { account, password: 'brand-pass-1' });
     const me = (await (
-      await fetch(`${app.url}/api/me`, { headers: { Authorization: `Bearer ${token}` } })
+      await fetch(`${e2e.app.url}/api/me`, { headers: { Authorization: `Bearer ${token}` } })
     ).json()) as { phone: string };
     expect(me.phone).toBe('+819012345678');
     expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
@@ -114,8 +106,11 @@ describe('brand, trust and forms (Chromium, embedded app)', () => {
   });
 
   it('shows the risk line in the docked ticket, one line, the buy buttons on a 360×780 screen', async () => {
-    const token = await logInOverApi(app, await registerOverApi(app, `btt_${Date.now() % 1e6}`));
-    const context = await browser.newContext({
+    const token = await logInOverApi(
+      e2e.app,
+      await registerOverApi(e2e.app, `btt_${Date.now() % 1e6}`),
+    );
+    const context = await e2e.browser.newContext({
       viewport: { width: 360, height: 780 },
       locale: 'en',
       deviceScaleFactor: 1,

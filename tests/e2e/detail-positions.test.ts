@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { axeViolations, layoutProblems } from '@tests/support/page-checks';
 import {
   fundByDeposit,
@@ -20,37 +20,16 @@ import {
  * listed in a strip, through several positions, a reload and a lost socket.
  */
 describe('detail page: docked ticket and positions on the chart (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
-
-  const api = async <T>(route: string, init: RequestInit = {}, token?: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      ...init,
-      headers: {
-        ...(init.body ? { 'Content-Type': 'application/json' } : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        ...(init.headers as Record<string, string> | undefined),
-      },
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${route}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const { api } = e2e;
 
   let users = 0;
   /** A registered, logged-in user with 5 000.00 USDT deposited the real way. */
   const fundedUser = async (): Promise<string> => {
     const account = `dp_${process.pid % 10_000}_${Date.now() % 100_000}_${users++}`;
-    const token = await logInOverApi(app, await registerOverApi(app, account));
-    await fundByDeposit(app, token, { channel: 'bank', amount: 500_000 }, png);
+    const token = await logInOverApi(e2e.app, await registerOverApi(e2e.app, account));
+    await fundByDeposit(e2e.app, token, { channel: 'bank', amount: 500_000 }, png);
     return token;
   };
 
@@ -59,7 +38,7 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
     locale: string,
     viewport = { width: 390, height: 844 },
   ): Promise<BrowserContext> => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport,
       locale,
       deviceScaleFactor: 1,
@@ -82,7 +61,7 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
     return errors;
   };
 
-  const detailUrl = () => `${app.url}/#/pages/Detail/Detail?id=BTCUSDT`;
+  const detailUrl = () => `${e2e.app.url}/#/pages/Detail/Detail?id=BTCUSDT`;
   const live = { timeout: 15_000 };
   const chart = (page: Page) => page.getByTestId('chart');
   const positionLines = (page: Page) => chart(page).getAttribute('data-position-lines');
@@ -240,7 +219,7 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
     const context = await signedInContext(token, 'en');
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(`${app.url}/#/pages/set/set`);
+    await page.goto(`${e2e.app.url}/#/pages/set/set`);
     const toggle = page.getByTestId('skip-confirm');
     await toggle.waitFor();
     expect(await toggle.isChecked()).toBe(false);
@@ -263,7 +242,7 @@ describe('detail page: docked ticket and positions on the chart (Chromium, embed
       amount: 2_000,
     });
     // Turned off again, the dialog is back.
-    await page.goto(`${app.url}/#/pages/set/set`);
+    await page.goto(`${e2e.app.url}/#/pages/set/set`);
     await page.getByTestId('skip-confirm').uncheck();
     await page.goto(detailUrl());
     await page.getByTestId('buy-down').click();

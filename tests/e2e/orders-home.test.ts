@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
 import type { AccountSummary } from '@shared/wallet';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
   logInOverApi,
@@ -22,29 +22,9 @@ import { axeViolations } from '@tests/support/page-checks';
  * by category and sorts by change.
  */
 describe('orders and home (Chromium, embedded app, English)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
-
-  const api = async <T>(route: string, init: RequestInit = {}, token?: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      ...init,
-      headers: {
-        ...(init.body ? { 'Content-Type': 'application/json' } : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${route}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const { api } = e2e;
 
   /** Places a real "up" order on BTCUSDT, retried while the simulator's first ticks arrive. */
   const place = async (token: string, amount: number, duration: number): Promise<Order> => {
@@ -73,11 +53,11 @@ describe('orders and home (Chromium, embedded app, English)', () => {
   const signed = (minor: number) => (minor > 0 ? '+' : minor < 0 ? '-' : '') + en(minor);
   const live = { timeout: 15_000 };
 
-  const open = async (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const open = async (page: Page, route: string) => page.goto(`${e2e.app.url}/#${route}`);
 
   /** An English phone page collecting console errors; CSP bypassed so axe-core can be injected. */
   const phone = async () => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'en',
       deviceScaleFactor: 1,
@@ -96,10 +76,10 @@ describe('orders and home (Chromium, embedded app, English)', () => {
 
   it('shows a trader the open-trades pill, the balance card, and the orders led by P&L', async () => {
     const token = await logInOverApi(
-      app,
-      await registerOverApi(app, `oh_${process.pid % 10_000}_${Date.now() % 100_000}`),
+      e2e.app,
+      await registerOverApi(e2e.app, `oh_${process.pid % 10_000}_${Date.now() % 100_000}`),
     );
-    await fundByDeposit(app, token, { channel: 'bank', amount: 500_000 }, png);
+    await fundByDeposit(e2e.app, token, { channel: 'bank', amount: 500_000 }, png);
     const closing = await place(token, 10_000, 30);
     const opened = await place(token, 20_000, 300);
     // The 30 s order settles by itself; the 300 s one stays open for the rest of the test.

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Order } from '@shared/orders';
 import type { AccountSummary } from '@shared/wallet';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 
 /**
  * Issue 19 journey: a newcomer registers with the invitation code WELCOME, opens BTCUSDT, and
@@ -11,24 +11,9 @@ import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/su
  * real trading starts with a deposit.
  */
 describe('practice account (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
-
-  const api = async <T>(route: string, token: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    if (!res.ok) throw new Error(`GET ${route}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
+  const { api } = e2e;
   const zh = (minor: number) =>
     new Intl.NumberFormat('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
       minor / 100,
@@ -37,13 +22,13 @@ describe('practice account (Chromium, embedded app)', () => {
   const live = { timeout: 15_000 };
 
   it('registers, trades practice money within 10 s, settles, and keeps the real balance at 0.00', async () => {
-    const { page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
     const text = (testId: string) => page.getByTestId(testId).first().innerText();
     const account = `prac_${process.pid % 10_000}_${Date.now() % 100_000}`;
     const password = 'practice-pass-1';
 
     // Register in the app's two steps, then log in.
-    await page.goto(`${app.url}/#/pages/login/registerCheck`);
+    await page.goto(`${e2e.app.url}/#/pages/login/registerCheck`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('phone').fill('+8613800138000');
     await page.getByTestId('invite-code').fill('WELCOME');
@@ -62,7 +47,7 @@ describe('practice account (Chromium, embedded app)', () => {
     await page.waitForURL(/#\/pages\/index\/index/);
 
     // BTCUSDT: a newcomer with no real money lands in practice, marked as such, with the hint.
-    await page.goto(`${app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
+    await page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
     await expect.poll(() => text('available-balance'), live).toBe(zh(1_000_000));
     expect(await page.getByTestId('mode-practice').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('header-mode-practice').getAttribute('aria-pressed')).toBe(
@@ -85,22 +70,25 @@ describe('practice account (Chromium, embedded app)', () => {
 
     // It settles by itself (the same worker and rules as real orders).
     const token = (await page.evaluate<string>('JSON.parse(localStorage.getItem("token"))')) ?? '';
-    const orders = await api<{ items: Order[] }>('/api/orders?mode=practice', token);
+    const orders = await api<{ items: Order[] }>('/api/orders?mode=practice', {}, token);
     expect(orders.items).toHaveLength(1);
     const placed = orders.items[0]!;
     expect(placed).toMatchObject({ mode: 'practice', amount: 10_000, status: 'open' });
-    expect((await api<{ items: Order[] }>('/api/orders', token)).items).toEqual([]);
+    expect((await api<{ items: Order[] }>('/api/orders', {}, token)).items).toEqual([]);
     let settled = placed;
     await expect
-      .poll(async () => (settled = await api<Order>(`/api/orders/${placed.id}`, token)).status, {
-        timeout: placed.expiresAt - Date.now() + 15_000,
-        interval: 500,
-      })
+      .poll(
+        async () => (settled = await api<Order>(`/api/orders/${placed.id}`, {}, token)).status,
+        {
+          timeout: placed.expiresAt - Date.now() + 15_000,
+          interval: 500,
+        },
+      )
       .not.toBe('open');
     const practiceNow = 1_000_000 - 10_000 + settled.payout!;
     console.log(`practice order ${settled.status}: payout ${settled.payout}`);
     await expect.poll(() => text('available-balance'), live).toBe(zh(practiceNow));
-    const summary = await api<AccountSummary>('/api/account/summary', token);
+    const summary = await api<AccountSummary>('/api/account/summary', {}, token);
     expect(summary).toMatchObject({
       available: 0,
       inOrders: 0,
