@@ -1,16 +1,51 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { depositStatuses } from '@shared/wallet';
-import { api, OpsError } from '../api';
+import type { AnswerOf } from '@shared/contract/endpoint';
+import type * as endpoints from '@shared/reviews.endpoints';
+import * as reviews from '@shared/reviews.routes';
+import { depositStatuses, type DepositStatus } from '@shared/wallet';
+import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { ReasonDialog } from '../components/ReasonDialog';
-import type { OpsDeposit, OpsKyc, OpsWithdrawal, Page } from '../types';
 import { DepositDetail, depositStatusText, KycDetail, WithdrawalDetail } from './queue-details';
 import { ReviewContext } from '../components/UserContext';
 
 type Kind = 'deposits' | 'withdrawals' | 'kyc';
-type Item = OpsDeposit | OpsWithdrawal | OpsKyc;
+type Deposit = AnswerOf<typeof endpoints.depositQueue>['items'][number];
+type Withdrawal = AnswerOf<typeof endpoints.withdrawalQueue>['items'][number];
+type Kyc = AnswerOf<typeof endpoints.kycQueue>['items'][number];
+type Item = Deposit | Withdrawal | Kyc;
+/** A page of any of the queues. */
+type Page = Omit<AnswerOf<typeof endpoints.depositQueue>, 'items'> & { items: Item[] };
+
+/**
+ * Each queue's three endpoints. Only the deposits are looked through by another status than
+ * pending (the filter is theirs; App mounts a new page per queue), so the others list pending.
+ */
+interface Queue {
+  list: (status: DepositStatus) => Promise<Page>;
+  approve: (id: string) => Promise<Item>;
+  reject: (id: string, reason: string) => Promise<Item>;
+}
+
+const queues: Record<Kind, Queue> = {
+  deposits: {
+    list: (status) => call(reviews.depositQueue, { query: { status, limit: 100 } }),
+    approve: (id) => call(reviews.approveDeposit, { params: { id } }),
+    reject: (id, reason) => call(reviews.rejectDeposit, { params: { id }, body: { reason } }),
+  },
+  withdrawals: {
+    list: () => call(reviews.withdrawalQueue, { query: { status: 'pending', limit: 100 } }),
+    approve: (id) => call(reviews.approveWithdrawal, { params: { id } }),
+    reject: (id, reason) => call(reviews.rejectWithdrawal, { params: { id }, body: { reason } }),
+  },
+  kyc: {
+    list: () => call(reviews.kycQueue, { query: { status: 'pending', limit: 100 } }),
+    approve: (id) => call(reviews.approveKyc, { params: { id } }),
+    reject: (id, reason) => call(reviews.rejectKyc, { params: { id }, body: { reason } }),
+  },
+};
 
 /** How long the keys wait after the item on screen was replaced by the next one. */
 const SETTLE_MS = 800;
@@ -30,12 +65,12 @@ const typing = (target: EventTarget | null) =>
 export function ReviewQueue({ kind }: { kind: Kind }) {
   const { t, lang } = useT();
   const client = useQueryClient();
-  const [status, setStatus] = useState<string>('pending');
+  const [status, setStatus] = useState<DepositStatus>('pending');
   const reviewable = status === 'pending';
   const key = ['queue', kind, status];
   const list = useQuery({
     queryKey: key,
-    queryFn: () => api<Page<Item>>(`/ops/${kind}?status=${status}&limit=100`),
+    queryFn: () => queues[kind].list(status),
   });
   const items = list.data?.items ?? [];
   // The selection by id; when that item leaves the queue, the one now at its place.
@@ -57,10 +92,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
 
   const decide = useMutation({
     mutationFn: ({ item, reason }: { item: Item; reason?: string }) =>
-      api(`/ops/${kind}/${item.id}/${reason === undefined ? 'approve' : 'reject'}`, {
-        method: 'POST',
-        body: reason === undefined ? undefined : { reason },
-      }),
+      reason === undefined ? queues[kind].approve(item.id) : queues[kind].reject(item.id, reason),
     onSuccess: (_answer, { item, reason }) => {
       setNotice({
         tone: 'ok',
@@ -68,14 +100,14 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
           user: item.userAccount,
         }),
       });
-      client.setQueryData<Page<Item>>(key, (page) =>
+      client.setQueryData<Page>(key, (page) =>
         page ? { ...page, items: page.items.filter((i) => i.id !== item.id) } : page,
       );
     },
     onError: (err, { item }) => {
       if (err instanceof OpsError && (err.code === 'INVALID_STATE' || err.status === 404)) {
         setNotice({ tone: 'info', text: t('review.alreadyDecided', { user: item.userAccount }) });
-        client.setQueryData<Page<Item>>(key, (page) =>
+        client.setQueryData<Page>(key, (page) =>
           page ? { ...page, items: page.items.filter((i) => i.id !== item.id) } : page,
         );
       } else setNotice({ tone: 'error', text: t('common.failed') });
@@ -139,7 +171,7 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
               value={status}
               data-testid="status-filter"
               onChange={(e) => {
-                setStatus(e.target.value);
+                setStatus(e.target.value as DepositStatus);
                 setSelection({ id: null, index: 0 });
                 setNotice(null);
               }}
@@ -227,13 +259,13 @@ export function ReviewQueue({ kind }: { kind: Kind }) {
                   </>
                 )}
               </div>
-              {kind === 'deposits' && <DepositDetail item={selected as OpsDeposit} />}
-              {kind === 'withdrawals' && <WithdrawalDetail item={selected as OpsWithdrawal} />}
-              {kind === 'kyc' && <KycDetail item={selected as OpsKyc} />}
+              {kind === 'deposits' && <DepositDetail item={selected as Deposit} />}
+              {kind === 'withdrawals' && <WithdrawalDetail item={selected as Withdrawal} />}
+              {kind === 'kyc' && <KycDetail item={selected as Kyc} />}
               {kind !== 'kyc' && (
                 <ReviewContext
                   key={selected.id}
-                  userId={(selected as OpsDeposit | OpsWithdrawal).userId}
+                  userId={selected.userId}
                   kind={kind}
                   current={selected.id}
                 />

@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
+import type { OpsKycSubmission } from '@shared/kyc';
+import type { OpsDeposit, OpsWithdrawal } from '@shared/wallet';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { ZoomImage } from '../components/ZoomImage';
 import type { OpsT } from '../useT';
-import type { ChainFacts, OpsDeposit, OpsKyc, OpsWithdrawal } from '../types';
+
+/** A USDT transfer as the network shows it (a deposit's `chain`). */
+type ChainFacts = NonNullable<OpsDeposit['chain']>;
 
 export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -129,7 +133,7 @@ export function WithdrawalDetail({ item }: { item: OpsWithdrawal }) {
   );
 }
 
-export function KycDetail({ item }: { item: OpsKyc }) {
+export function KycDetail({ item }: { item: OpsKycSubmission }) {
   const { t, lang } = useT();
   return (
     <div className="ops-kyc">
