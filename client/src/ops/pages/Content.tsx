@@ -3,9 +3,9 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { languages } from '@shared/languages';
-import { api } from '../api';
+import * as ops from '@shared/content-ops.routes';
+import { call } from '../api';
 import { useT } from '../useT';
-import type { PublishedNews, SentMessage } from '../types';
 import { FieldError, refuse, required } from '../components/form-bits';
 import { BannersForm, PageForm } from './ContentTexts';
 
@@ -59,8 +59,7 @@ function MessageForm() {
   const send = async ({ userId, title, body }: MessageFields) => {
     setSent(null);
     try {
-      const message = await api<SentMessage>('/ops/messages', {
-        method: 'POST',
+      const message = await call(ops.sendMessage, {
         body: { ...(userId ? { userId } : {}), title, body },
       });
       setSent(
@@ -123,7 +122,7 @@ function NewsForm() {
   const publish = async (fields: NewsFields) => {
     setPublished(null);
     try {
-      const item = await api<PublishedNews>('/ops/news', { method: 'POST', body: fields });
+      const item = await call(ops.publishNews, { body: fields });
       setPublished(t('content.published', { title: fields.title, id: item.id }));
       reset({ lang: fields.lang, title: '', body: '' });
     } catch (err) {

@@ -5,7 +5,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { languages, type Language } from '@shared/languages';
 import { bannerThemes, pageSlugs, type PageSlug } from '@shared/content';
-import { api } from '../api';
+import * as content from '@shared/content.routes';
+import * as ops from '@shared/content-ops.routes';
+import { call } from '../api';
 import { useT } from '../useT';
 import { FieldError, refuse, required } from '../components/form-bits';
 
@@ -50,8 +52,7 @@ export function PageForm() {
   const [saved, setSaved] = useState<string | null>(null);
   const page = useQuery({
     queryKey: ['page', slug, lang],
-    queryFn: () =>
-      api<{ lang: string; title: string; body: string }>(`/pages/${slug}?lang=${lang}`),
+    queryFn: () => call(content.page, { params: { slug }, query: { lang } }),
     ...readOnce,
   });
   const { register, handleSubmit, formState, reset, setError } = useForm<PageFields>({
@@ -65,7 +66,7 @@ export function PageForm() {
   const save = async (fields: PageFields) => {
     setSaved(null);
     try {
-      await api(`/ops/pages/${slug}`, { method: 'PUT', body: { lang, ...fields } });
+      await call(ops.setPage, { params: { slug }, body: { lang, ...fields } });
       setSaved(t('content.saved', { title: fields.title, lang: t(`content.languages.${lang}`) }));
       await page.refetch();
     } catch (err) {
@@ -151,14 +152,6 @@ const bannersSchema = z.object({
     .max(maxBanners),
 });
 type BannerFields = z.infer<typeof bannersSchema>;
-type HomeBanners = {
-  banners: {
-    title: string;
-    subtitle: string;
-    link: string | null;
-    theme: BannerFields['banners'][number]['theme'];
-  }[];
-};
 
 /** One language's Home banners, in order: edit, add, remove, save the whole set. */
 export function BannersForm() {
@@ -167,7 +160,7 @@ export function BannersForm() {
   const [saved, setSaved] = useState<string | null>(null);
   const home = useQuery({
     queryKey: ['home-banners', lang],
-    queryFn: () => api<HomeBanners>(`/content/home?lang=${lang}`),
+    queryFn: () => call(content.home, { query: { lang } }),
     ...readOnce,
   });
   const { register, handleSubmit, formState, reset, setError, control } = useForm<BannerFields>({
@@ -182,8 +175,8 @@ export function BannersForm() {
   const save = async ({ banners }: BannerFields) => {
     setSaved(null);
     try {
-      await api(`/ops/banners/${lang}`, {
-        method: 'PUT',
+      await call(ops.setBanners, {
+        params: { lang },
         body: { banners: banners.map((b) => ({ ...b, link: b.link || null })) },
       });
       setSaved(
