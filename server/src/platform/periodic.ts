@@ -31,11 +31,12 @@ export function periodicJob<T>(o: {
 
   return {
     runOnce,
-    /** Runs now and then every `everyMs`. */
-    start(everyMs = o.defaultEveryMs) {
+    /** Runs after `firstAfterMs` (now by default), then every `everyMs`. */
+    start(everyMs = o.defaultEveryMs, firstAfterMs = 0) {
       intervalMs = everyMs;
       stopped = false;
-      void tick();
+      if (firstAfterMs > 0) timer = setTimeout(() => void tick(), firstAfterMs);
+      else void tick();
     },
     async stop() {
       stopped = true;

@@ -1,6 +1,7 @@
 import type { Queryable } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { Metrics } from '@server/platform/metrics';
+import { periodicJob } from '@server/platform/periodic';
 import { checkLedger } from './ledger';
 
 /**
@@ -23,10 +24,6 @@ export function startLedgerCheckJob({
   metrics?: Pick<Metrics, 'ledgerCheckOk' | 'ledgerCheckLastRun'>;
   now?: () => number;
 }) {
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let running: Promise<boolean> | null = null;
-
   const run = async (): Promise<boolean> => {
     let ok = false;
     try {
@@ -41,37 +38,13 @@ export function startLedgerCheckJob({
     metrics?.ledgerCheckLastRun.set(Math.floor(now() / 1000));
     return ok;
   };
-
-  const runOnce = (): Promise<boolean> => {
-    running ??= run().finally(() => {
-      running = null;
-    });
-    return running;
-  };
-
-  const schedule = () => {
-    if (stopped || everyMs <= 0) return;
-    timer = setTimeout(() => {
-      void runOnce().finally(schedule);
-    }, everyMs);
-    timer.unref();
-  };
-
+  const job = periodicJob({ run, defaultEveryMs: everyMs });
   return {
     /** Runs a first check soon after start, then every `everyMs`. */
     start(firstAfterMs = Math.min(everyMs, 60_000)) {
-      if (everyMs <= 0) return;
-      stopped = false;
-      timer = setTimeout(() => {
-        void runOnce().finally(schedule);
-      }, firstAfterMs);
-      timer.unref();
+      if (everyMs > 0) job.start(everyMs, firstAfterMs);
     },
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
+    runOnce: job.runOnce,
+    stop: () => job.stop(),
   };
 }

@@ -4,6 +4,7 @@ import { encodeState } from '@sim/index';
 import { listPeriods, markRevealed, unrevealedEnded, type PeriodRow } from '@sim/index';
 import type { Db } from '@infra/db';
 import type { Logger } from '@infra/logger';
+import { periodicJob } from '@server/platform/periodic';
 
 /**
  * How long after a period's end its secret stays sealed at least, and how late an order may have
@@ -76,17 +77,11 @@ export type FairnessService = ReturnType<typeof createFairnessService>;
 
 /** Runs `revealDue` every `everyMs` (every api process; revealing twice is harmless). */
 export function startRevealJob(fairness: FairnessService, everyMs: number, log?: Logger) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = fairness
-      .revealDue()
-      .catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'reveal failed'));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = periodicJob({
+    run: () => fairness.revealDue(),
+    defaultEveryMs: everyMs,
+    failed: (err) => log?.warn({ err: (err as Error).message }, 'reveal failed'),
+  });
+  job.start(everyMs, everyMs);
+  return { stop: () => job.stop() };
 }
