@@ -1,7 +1,8 @@
 import { gradientPng as png } from '@tests/support/png';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { startLocalChain, type LocalChain } from '@tests/support/chain';
 import { opsJson, registerOverApi } from '@tests/support/journey';
 
@@ -13,42 +14,36 @@ import { opsJson, registerOverApi } from '@tests/support/journey';
  * with the reason shown. Also the bank card page.
  */
 describe('money journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let chain: LocalChain;
   let serial = 0;
   const CONFIRMATIONS = 3;
 
+  // The local node starts first (the app's env names it) and stops last, after the app.
   beforeAll(async () => {
     chain = await startLocalChain();
-    [app, browser] = await Promise.all([
-      startApp({
-        SIM_BACKFILL_HOURS: '1',
-        WITHDRAW_REQUIRES_KYC: '0',
-        // The embedded app runs the watcher when a node is configured.
-        ETH_RPC_URL: chain.url,
-        ETH_USDT_CONTRACT: chain.token,
-        ERC20_CONFIRMATIONS: String(CONFIRMATIONS),
-        ETH_START_BLOCK: String((await chain.head()) + 1),
-        CHAIN_POLL_MS: '200',
-      }),
-      launchBrowser(),
-    ]);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
     await chain?.stop();
   });
+  const e2e = useAppAndBrowser(async () => ({
+    SIM_BACKFILL_HOURS: '1',
+    WITHDRAW_REQUIRES_KYC: '0',
+    // The embedded app runs the watcher when a node is configured.
+    ETH_RPC_URL: chain.url,
+    ETH_USDT_CONTRACT: chain.token,
+    ERC20_CONFIRMATIONS: String(CONFIRMATIONS),
+    ETH_START_BLOCK: String((await chain.head()) + 1),
+    CHAIN_POLL_MS: '200',
+  }));
 
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
-  const ops = (...args: string[]) => opsJson<unknown>(app, ...args);
+  const ops = (...args: string[]) => opsJson<unknown>(e2e.app, ...args);
 
   const register = async () =>
-    (await registerOverApi(app, `money_${process.pid % 10_000}_${++serial}`, 'money-pass-1'))
+    (await registerOverApi(e2e.app, `money_${process.pid % 10_000}_${++serial}`, 'money-pass-1'))
       .account;
 
-  const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const open = (page: Page, route: string) => page.goto(`${e2e.app.url}/#${route}`);
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
   /** The id in the first `prefix<id>` test id on the page. */
   const firstId = async (page: Page, prefix: string) => {
@@ -70,9 +65,9 @@ describe('money journeys (Chromium, embedded app)', () => {
 
   it('deposits USDT-ERC20 to the user’s own address, is credited live, binds a coin address, withdraws, and gets the hold back on rejection', async () => {
     const account = await register();
-    const { context, page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
     page.setDefaultTimeout(10_000);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.app.url });
     await logIn(page, account);
 
     // The personal centre: figures at zero, and the deposit button.
@@ -225,9 +220,9 @@ describe('money journeys (Chromium, embedded app)', () => {
 
   it('bank transfer deposit in English: copy buttons, whole numbers, and a rejection with its reason', async () => {
     const account = await register();
-    const { context, page, errors } = await phonePage(browser, { locale: 'en' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.app.url });
     await logIn(page, account);
     await open(page, '/pages/recharge/recharge');
     await page.getByTestId('channel-bank').check();
@@ -294,7 +289,7 @@ describe('money journeys (Chromium, embedded app)', () => {
 
   it('binds a bank account in Japanese: the branch asked for Japan only, 7 digits, shown on the detail', async () => {
     const account = await register();
-    const { context, page, errors } = await phonePage(browser, { locale: 'ja' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'ja' });
     page.setDefaultTimeout(10_000);
     await logIn(page, account);
     await open(page, '/pages/account/account?bind=bank');
@@ -327,7 +322,7 @@ describe('money journeys (Chromium, embedded app)', () => {
 
   it('binds a French IBAN at 360 px: the number read back whole in groups of four, sent as typed', async () => {
     const account = await register();
-    const { context, page, errors } = await phonePage(browser, { locale: 'fr' });
+    const { context, page, errors } = await phonePage(e2e.browser, { locale: 'fr' });
     page.setDefaultTimeout(10_000);
     await page.setViewportSize({ width: 360, height: 780 });
     await logIn(page, account);

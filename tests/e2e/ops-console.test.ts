@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { generate } from 'otplib';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { logInOverApi, opsJson, registerOverApi } from '@tests/support/journey';
 import { gradientPng } from '@tests/support/png';
 
@@ -18,21 +19,16 @@ interface NewOperator {
  * reviewer.
  */
 describe('operator console', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
+  const e2e = useAppAndBrowser();
+  // Registered after the fixture, so it runs before the browser closes.
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await app?.dispose();
   });
 
   const signInOverApi = async (o: NewOperator): Promise<string> => {
-    const res = await fetch(`${app.url}/api/ops/session`, {
+    const res = await fetch(`${e2e.app.url}/api/ops/session`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({
@@ -45,7 +41,7 @@ describe('operator console', () => {
     return ((await res.json()) as { token: string }).token;
   };
   const createOperator = async (adminToken: string, name: string, role: string) => {
-    const res = await fetch(`${app.url}/api/ops/operators`, {
+    const res = await fetch(`${e2e.app.url}/api/ops/operators`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${adminToken}` },
       body: JSON.stringify({ name, role }),
@@ -54,7 +50,7 @@ describe('operator console', () => {
     return (await res.json()) as NewOperator;
   };
   const consolePage = async (locale = 'en'): Promise<{ page: Page; errors: string[] }> => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 1280, height: 800 },
       locale,
       deviceScaleFactor: 1,
@@ -67,7 +63,7 @@ describe('operator console', () => {
     return { page, errors };
   };
   const signInThroughConsole = async (page: Page, o: NewOperator) => {
-    await page.goto(`${app.url}/ops/`);
+    await page.goto(`${e2e.app.url}/ops/`);
     await page.getByLabel('Operator name').fill(o.operator.name);
     await page.getByLabel('Password').fill(o.password);
     await page.getByLabel('6-digit code').fill(await generate({ secret: o.totpSecret }));
@@ -90,7 +86,7 @@ describe('operator console', () => {
       new Blob([new Uint8Array(gradientPng(480, 640))], { type: 'image/png' }),
       'transfer.png',
     );
-    const made = await fetch(`${app.url}/api/deposits`, {
+    const made = await fetch(`${e2e.app.url}/api/deposits`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}` },
       body: form,
@@ -101,19 +97,19 @@ describe('operator console', () => {
   const live = { timeout: 20_000 };
 
   it('serves the console at /ops/, and the trader page never references its code', async () => {
-    const consoleHtml = await fetch(`${app.url}/ops/`);
+    const consoleHtml = await fetch(`${e2e.app.url}/ops/`);
     expect(consoleHtml.status).toBe(200);
     expect(consoleHtml.headers.get('cache-control')).toBe('no-cache');
     const html = await consoleHtml.text();
     expect(html).toMatch(/<div id="ops-root">/);
     expect(html).toMatch(/\/ops-assets\/ops-[\w-]+\.js/);
     // A deep link of the console is the same page (a hash router inside).
-    expect(await (await fetch(`${app.url}/ops`)).text()).toBe(html);
-    const trader = await (await fetch(`${app.url}/`)).text();
+    expect(await (await fetch(`${e2e.app.url}/ops`)).text()).toBe(html);
+    const trader = await (await fetch(`${e2e.app.url}/`)).text();
     expect(trader).toMatch(/\/assets\/index-/);
     expect(trader).not.toMatch(/ops-assets|\/ops[-/.]/);
     // The trader's service worker leaves the console alone.
-    const sw = await (await fetch(`${app.url}/sw.js`)).text();
+    const sw = await (await fetch(`${e2e.app.url}/sw.js`)).text();
     expect(sw).toMatch(/url\.pathname\.startsWith\('\/ops'\)/);
   });
 
@@ -122,7 +118,7 @@ describe('operator console', () => {
   const adminSession = async () => {
     if (adminToken) return adminToken;
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `admin${stamp}`, '--role', 'admin'],
     );
     adminToken = await signInOverApi(admin);
@@ -135,16 +131,16 @@ describe('operator console', () => {
     const second = await createOperator(adminToken, `rev2_${stamp}`, 'reviewer');
 
     // The trader, with a pending bank deposit and a screenshot, watching the personal centre.
-    const trader = await registerOverApi(app, `trader_${stamp}`);
-    const traderToken = await logInOverApi(app, trader);
+    const trader = await registerOverApi(e2e.app, `trader_${stamp}`);
+    const traderToken = await logInOverApi(e2e.app, trader);
     const depositId = await bankDeposit(traderToken, 25_000);
 
-    const phone = await phonePage(browser, { locale: 'en' });
+    const phone = await phonePage(e2e.browser, { locale: 'en' });
     contexts.push(phone.context);
     await phone.context.addInitScript(
       `localStorage.setItem('token', ${JSON.stringify(JSON.stringify(traderToken))})`,
     );
-    await phone.page.goto(`${app.url}/#/pages/user/user`);
+    await phone.page.goto(`${e2e.app.url}/#/pages/user/user`);
     const balance = () => phone.page.getByTestId('available-balance').innerText();
     await expect.poll(balance, live).toBe('0.00');
     await phone.page.evaluate('window.__noReload = 1');
@@ -202,7 +198,7 @@ describe('operator console', () => {
     await item.waitFor();
     const queueReads = (url: URL) => url.pathname === '/api/ops/deposits';
     await two.page.route(queueReads, (route) => route.abort());
-    const approved = await fetch(`${app.url}/api/ops/deposits/${nextId}/approve`, {
+    const approved = await fetch(`${e2e.app.url}/api/ops/deposits/${nextId}/approve`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${adminToken}` },
     });
@@ -217,7 +213,7 @@ describe('operator console', () => {
     await expect.poll(balance, live).toBe('350.00');
 
     // A reviewer's direct link to the audit log: not available; and the API says 403.
-    await two.page.goto(`${app.url}/ops/#/audit`);
+    await two.page.goto(`${e2e.app.url}/ops/#/audit`);
     await two.page.getByTestId('not-available').waitFor();
     expect(await two.page.getByTestId('not-available').innerText()).toMatch(
       /not available for your role/,
@@ -232,10 +228,10 @@ describe('operator console', () => {
 
   it('support finds a user, freezes them with a reason and ends their sessions; no queues in its navigation', async () => {
     const support = await createOperator(await adminSession(), `sup_${stamp}`, 'support');
-    const user = await registerOverApi(app, `frozen_${stamp}`);
-    await logInOverApi(app, user);
+    const user = await registerOverApi(e2e.app, `frozen_${stamp}`);
+    await logInOverApi(e2e.app, user);
     const { page, errors } = await consolePage('zh-CN');
-    await page.goto(`${app.url}/ops/`);
+    await page.goto(`${e2e.app.url}/ops/`);
     await page.getByLabel('操作员名称').fill(support.operator.name);
     await page.getByLabel('密码').fill(support.password);
     await page.getByLabel('6 位验证码').fill(await generate({ secret: support.totpSecret }));
@@ -260,7 +256,7 @@ describe('operator console', () => {
       .poll(() => page.getByTestId('user-sessions').locator('tbody tr').count(), live)
       .toBe(0);
     // The user's own API calls now fail to sign in: frozen.
-    const login = await fetch(`${app.url}/api/auth/login`, {
+    const login = await fetch(`${e2e.app.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(user),
@@ -274,7 +270,7 @@ describe('operator console', () => {
     await page.getByRole('button', { name: '退出登录' }).click();
     await page.getByRole('button', { name: '登录', exact: true }).waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('ops.session'))).toBeNull();
-    const me = await fetch(`${app.url}/api/ops/me`, {
+    const me = await fetch(`${e2e.app.url}/api/ops/me`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(me.status).toBe(401);

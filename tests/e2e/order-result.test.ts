@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Order, TickRef } from '@shared/orders';
 import type { Page as ListPage } from '@shared/wallet';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
   logInOverApi,
@@ -25,25 +25,9 @@ const SPAN_MS = 5_000;
  * with the rule's picks marked. In Chinese (light) and English (dark), on a 360 px phone.
  */
 describe('order result sheet and audit (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
-
-  const api = async <T>(route: string, token?: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`GET ${route}: ${res.status} ${text}`);
-    return JSON.parse(text) as T;
-  };
+  const { api } = e2e;
 
   /** The tape between two times, in the order the rules read it (time, then sequence). */
   const tape = async (from: number, to: number): Promise<TickRef[]> =>
@@ -77,14 +61,14 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
     '%s: the result shows on Home within 3 s of expiry, and its details audit the tape',
     async (lang) => {
       const user = await registerOverApi(
-        app,
+        e2e.app,
         `res${lang === 'en' ? 'e' : 'z'}_${process.pid % 10_000}_${Date.now() % 100_000}`,
       );
-      const token = await logInOverApi(app, user);
+      const token = await logInOverApi(e2e.app, user);
       // 1 000.00 (the amount is in minor units).
-      await fundByDeposit(app, token, { channel: 'bank', amount: 100_000 }, png);
+      await fundByDeposit(e2e.app, token, { channel: 'bank', amount: 100_000 }, png);
 
-      const context = await browser.newContext({
+      const context = await e2e.browser.newContext({
         viewport: { width: 360, height: 740 },
         locale: lang,
         deviceScaleFactor: 1,
@@ -120,7 +104,7 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
         window.__vibrations = [];
         navigator.vibrate = (pattern) => { window.__vibrations.push(pattern); return true; };
       `);
-      await page.goto(`${app.url}/#/pages/set/set`);
+      await page.goto(`${e2e.app.url}/#/pages/set/set`);
       const vibration = page.getByTestId('result-vibration');
       expect(await vibration.isChecked()).toBe(false);
       expect(await page.getByTestId('result-sound').isChecked()).toBe(false);
@@ -142,7 +126,7 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       await page.getByTestId('confirm-ok').click();
       await page.getByTestId('toast').filter({ hasText: texts[lang].placed }).waitFor();
 
-      const open = await api<ListPage<Order>>('/api/orders?status=open', token);
+      const open = await api<ListPage<Order>>('/api/orders?status=open', {}, token);
       expect(open.items).toHaveLength(1);
       const placed = open.items[0]!;
       expect(placed).toMatchObject({ direction: 'up', duration: 30, amount: 10_000 });
@@ -167,7 +151,7 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       }
 
       // What it shows is what the server settled.
-      const settled = await api<Order>(`/api/orders/${placed.id}`, token);
+      const settled = await api<Order>(`/api/orders/${placed.id}`, {}, token);
       expect(settled.status).not.toBe('open');
       expect(await result.getAttribute('data-status')).toBe(settled.status);
       const sheet = page.getByTestId('result-sheet');

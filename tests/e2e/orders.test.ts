@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Order } from '@shared/orders';
 import type { Product } from '@shared/product';
 import type { AccountSummary } from '@shared/wallet';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
   logInOverApi,
@@ -26,45 +26,22 @@ interface TapeTick {
  * the public tape, and sees balance and P&L change live, all without a reload.
  */
 describe('timed orders (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
   // No backfill: these journeys need live ticks only, and a quick start leaves the CPU to the
   // browser journeys running beside them.
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
-  const api = async <T>(route: string, init: RequestInit = {}, token?: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      ...init,
-      headers: {
-        ...(init.body && !(init.body instanceof FormData)
-          ? { 'Content-Type': 'application/json' }
-          : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-        ...(init.headers as Record<string, string> | undefined),
-      },
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${route}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const { api } = e2e;
 
   /** Registers with the invitation code WELCOME and logs in; returns the session token. */
   const newUser = async (): Promise<string> =>
     logInOverApi(
-      app,
-      await registerOverApi(app, `ord_${process.pid % 10_000}_${Date.now() % 100_000}`),
+      e2e.app,
+      await registerOverApi(e2e.app, `ord_${process.pid % 10_000}_${Date.now() % 100_000}`),
     );
 
   /** Funds the user the real way: a bank deposit with a screenshot, approved by the operator CLI. */
   const fund = async (token: string, amount: number): Promise<void> => {
-    await fundByDeposit(app, token, { channel: 'bank', amount }, png);
+    await fundByDeposit(e2e.app, token, { channel: 'bank', amount }, png);
   };
 
   /** A phone page whose storage already holds the session (as after a login). */
@@ -78,7 +55,7 @@ describe('timed orders (Chromium, embedded app)', () => {
       if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
     });
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}/#${route}`);
+    await page.goto(`${e2e.app.url}/#${route}`);
     // Set once here: a reload would lose it, so it proves the page was never reloaded.
     await page.evaluate('window.__sameDocument = true');
     return page;
@@ -111,7 +88,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     const stake = 100_000;
     const winPays = stake + Math.floor((stake * rateBp) / 10_000);
 
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'zh-CN',
       deviceScaleFactor: 1,
@@ -288,7 +265,7 @@ describe('timed orders (Chromium, embedded app)', () => {
   it('retries a purchase whose answer was lost with the same Idempotency-Key: one order', async () => {
     const token = await newUser();
     await fund(token, 100_000); // 1 000.00
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'zh-CN',
     });
@@ -341,7 +318,7 @@ describe('timed orders (Chromium, embedded app)', () => {
 
   it('shows maintenance live when an operator stops a product: notice with the opening time, no buying, then trading again', async () => {
     const token = await newUser();
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'en',
     });
@@ -355,7 +332,8 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await buyUp.isEnabled()).toBe(true);
     expect(await page.getByTestId('market-notice').count()).toBe(0);
 
-    const ops = (...args: string[]) => runOps(app, 'products', 'maintenance', 'ETHUSDT', ...args);
+    const ops = (...args: string[]) =>
+      runOps(e2e.app, 'products', 'maintenance', 'ETHUSDT', ...args);
     const opensAt = new Date(Date.now() + 2 * 3_600_000);
     opensAt.setSeconds(0, 0);
     await ops('on', '--opens-at', opensAt.toISOString());
@@ -380,12 +358,12 @@ describe('timed orders (Chromium, embedded app)', () => {
   });
 
   it('asks visitors to log in instead of showing the ticket', async () => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'en',
     });
     const page = await context.newPage();
-    await page.goto(`${app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
+    await page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
     await page.getByTestId('ticket-login').waitFor();
     expect(await page.getByTestId('buy-up').count()).toBe(0);
     await page.getByTestId('ticket-login').getByRole('link').click();

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { SavingsOverview, TestClockState } from '@shared/savings';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { phonePage, startApp } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { images } from '@tests/support/wallet';
 import { fundByDeposit, logInOverApi, registerOverApi } from '@tests/support/journey';
 
@@ -10,40 +11,17 @@ import { fundByDeposit, logInOverApi, registerOverApi } from '@tests/support/jou
  * see them confirmed with the first income; transfer out; the details list all three.
  */
 describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
+  const e2e = useAppAndBrowser({ TEST_CLOCK: '1', SIM_BACKFILL_HOURS: '1' });
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([
-      startApp({ TEST_CLOCK: '1', SIM_BACKFILL_HOURS: '1' }),
-      launchBrowser(),
-    ]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
-
-  const api = async <T>(route: string, init: RequestInit = {}, token?: string): Promise<T> => {
-    const res = await fetch(`${app.url}${route}`, {
-      ...init,
-      headers: {
-        ...(typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}),
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${route}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const { api } = e2e;
 
   const account = `sav_${process.pid % 10_000}_${Date.now() % 100_000}`;
   const password = 'savings-pass-1';
 
   /** Registers with WELCOME, then funds the account the real way: deposit + operator CLI. */
   const fundedUser = async (amount: number): Promise<string> => {
-    const token = await logInOverApi(app, await registerOverApi(app, account, password));
-    await fundByDeposit(app, token, { channel: 'bank', amount }, images.png);
+    const token = await logInOverApi(e2e.app, await registerOverApi(e2e.app, account, password));
+    await fundByDeposit(e2e.app, token, { channel: 'bank', amount }, images.png);
     return token;
   };
 
@@ -60,10 +38,10 @@ describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
 
   it('transfers in, sees pending shares confirmed with the first income after the cut-off, transfers out, and lists all three', async () => {
     const token = await fundedUser(500_000); // 5 000.00
-    const { page, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { page, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
 
     // Log in through the page, then the savings tab.
-    await page.goto(`${app.url}/#/pages/login/login`);
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('password').fill(password);
     await page.getByTestId('submit').click();
@@ -135,7 +113,7 @@ describe('savings balance (Chromium, embedded app with TEST_CLOCK=1)', () => {
     }
 
     // The rules page answers with the rules, or says plainly that they are not there yet.
-    await page.goto(`${app.url}/#/pages/money/detail`);
+    await page.goto(`${e2e.app.url}/#/pages/money/detail`);
     await page
       .locator('[data-testid="savings-rules"], [data-testid="savings-rules-missing"]')
       .waitFor();
