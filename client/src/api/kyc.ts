@@ -1,11 +1,12 @@
 import type { KycBody, KycState } from '@shared/kyc';
-import { request, upload } from './client';
+import * as kyc from '@shared/kyc.routes';
+import { call, upload } from './client';
 import { fileName, type UploadProgress } from './wallet';
 
 /** Identity verification (API.md, Identity). */
 
 export function getKyc(signal?: AbortSignal): Promise<KycState> {
-  return request('/kyc', { signal });
+  return call(kyc.getKyc, {}, { signal });
 }
 
 /** Sends the details and both ID photos; 409 INVALID_STATE while one is under review or verified. */
