@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   logInOverApi,
   opsJson,
@@ -17,21 +18,12 @@ import { defaultCatalogue } from '@sim/catalogue';
  * Home without a reload, and reading the message lowers it.
  */
 describe('content journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
 
   /** `npm run ops -- …` against this app (its data dir holds the operator token). */
-  const ops = (...args: string[]) => opsJson<Record<string, unknown>>(app, ...args);
+  const ops = (...args: string[]) => opsJson<Record<string, unknown>>(e2e.app, ...args);
   const api = async (route: string, init: RequestInit = {}) => {
-    const res = await fetch(`${app.url}/api${route}`, init);
+    const res = await fetch(`${e2e.app.url}/api${route}`, init);
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
@@ -50,10 +42,10 @@ describe('content journeys (Chromium, embedded app)', () => {
       ['de-DE', 'dark'],
       ['ja-JP', 'light'],
     ] as const) {
-      const { context, page, errors } = await phonePage(browser, { locale });
+      const { context, page, errors } = await phonePage(e2e.browser, { locale });
       await page.emulateMedia({ colorScheme });
       await page.route('**/assets/*.js', (route) => route.abort());
-      await page.goto(`${app.url}/#/pages/index/index`);
+      await page.goto(`${e2e.app.url}/#/pages/index/index`);
       const shell = await page.evaluate<Record<string, string | null>>(boxes);
       expect(shell.busy).toBe('true');
       expect(shell.theme).toBe(colorScheme);
@@ -69,8 +61,8 @@ describe('content journeys (Chromium, embedded app)', () => {
   });
 
   it('shows a newcomer every Home section with live prices, in the chosen language', async () => {
-    const { page, errors } = await phonePage(browser);
-    await page.goto(`${app.url}/#/pages/index/index`);
+    const { page, errors } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.app.url}/#/pages/index/index`);
 
     // Banners: three, turning by themselves every 3 s.
     const banner = page.getByTestId('banner');
@@ -145,8 +137,8 @@ describe('content journeys (Chromium, embedded app)', () => {
   }, 90_000);
 
   it('opens a news item, and the privacy, second privacy and about pages', async () => {
-    const { page, errors } = await phonePage(browser);
-    await page.goto(`${app.url}/#/pages/index/index`);
+    const { page, errors } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.app.url}/#/pages/index/index`);
     const item = page.locator('[data-testid^="news-"]').filter({ hasText: 'USDT' });
     await item.click();
     await page.waitForURL(/#\/pages\/index\/detail\?id=\d+$/);
@@ -158,7 +150,7 @@ describe('content journeys (Chromium, embedded app)', () => {
       ['/pages/yinsi/gy', '隐私声明', '绝不出售'],
       ['/pages/aboutUs/aboutUs', '关于我们', '在线客服'],
     ] as const) {
-      await page.goto(`${app.url}/#${route}`);
+      await page.goto(`${e2e.app.url}/#${route}`);
       await expect.poll(() => text(page, 'page-title')).toBe(title);
       expect(await text(page, 'page-body')).toContain(body);
     }
@@ -169,7 +161,7 @@ describe('content journeys (Chromium, embedded app)', () => {
   it('raises the message badge live when the operator approves a deposit, and lowers it once read', async () => {
     const account = `content_${process.pid % 10_000}`;
     const password = 'content-pass-1';
-    const token = await logInOverApi(app, await registerOverApi(app, account, password));
+    const token = await logInOverApi(e2e.app, await registerOverApi(e2e.app, account, password));
     const form = new FormData();
     for (const [k, v] of Object.entries({
       channel: 'bank',
@@ -188,8 +180,8 @@ describe('content journeys (Chromium, embedded app)', () => {
     expect(deposit.body).toMatchObject({ status: 'pending' });
 
     // Signed in on a phone, on Home: no unread messages yet.
-    const { page, errors } = await phonePage(browser);
-    await page.goto(`${app.url}/#/pages/login/login`);
+    const { page, errors } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('password').fill(password);
     await page.getByTestId('submit').click();
@@ -254,8 +246,8 @@ describe('content journeys (Chromium, embedded app)', () => {
       'A new product.',
     );
     expect(en).toMatchObject({ id: zh.id, lang: 'en', title: 'New product' });
-    const { page } = await phonePage(browser, { locale: 'de' });
-    await page.goto(`${app.url}/#/pages/index/detail?id=${zh.id as string}`);
+    const { page } = await phonePage(e2e.browser, { locale: 'de' });
+    await page.goto(`${e2e.app.url}/#/pages/index/detail?id=${zh.id as string}`);
     // German has no text of its own: the zh-CN text is shown, marked as Chinese.
     expect(await text(page, 'news-title')).toBe('新品上线');
     expect(await page.locator('article').getAttribute('lang')).toBe('zh-CN');

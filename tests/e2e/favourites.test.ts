@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { logInOverApi, registerOverApi } from '@tests/support/journey';
 
 /**
@@ -9,19 +10,10 @@ import { logInOverApi, registerOverApi } from '@tests/support/journey';
  * restart of the app.
  */
 describe('favourite products (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
   const logIn = async (page: Page, account: string, password: string) => {
-    await page.goto(`${app.url}/#/pages/login/login`);
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('password').fill(password);
     await page.getByTestId('submit').click();
@@ -36,7 +28,7 @@ describe('favourite products (Chromium, embedded app)', () => {
       })),
     );
   const firstRows = async (page: Page, route: string) => {
-    await page.goto(`${app.url}/#${route}`);
+    await page.goto(`${e2e.app.url}/#${route}`);
     await page.getByTestId('product-row-BTCUSDT').waitFor();
     return (await rows(page)).slice(0, 3);
   };
@@ -49,7 +41,7 @@ describe('favourite products (Chromium, embedded app)', () => {
     route: string,
     expected: { id: string; starred: boolean }[],
   ) => {
-    await page.goto(`${app.url}/#${route}`);
+    await page.goto(`${e2e.app.url}/#${route}`);
     await page.getByTestId('product-row-BTCUSDT').waitFor();
     await expect
       .poll(async () => (await rows(page)).slice(0, 3), { timeout: 15_000 })
@@ -62,13 +54,13 @@ describe('favourite products (Chromium, embedded app)', () => {
   ];
 
   it('stars a product on one phone and finds it first on another, after a logout and a restart', async () => {
-    const user = await registerOverApi(app, `fav_${process.pid % 10_000}`, 'fav-pass-1');
+    const user = await registerOverApi(e2e.app, `fav_${process.pid % 10_000}`, 'fav-pass-1');
 
     // Phone A: star gold, then the euro, on their detail pages.
-    const a = await phonePage(browser, { locale: 'en' });
+    const a = await phonePage(e2e.browser, { locale: 'en' });
     await logIn(a.page, user.account, user.password);
     for (const id of ['XAUUSD', 'EURUSD']) {
-      await a.page.goto(`${app.url}/#/pages/Detail/Detail?id=${id}`);
+      await a.page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=${id}`);
       const star = a.page.getByTestId('favourite-toggle');
       expect(await star.getAttribute('aria-pressed')).toBe('false');
       expect(await star.getAttribute('aria-label')).toBe('Add to favourites');
@@ -77,11 +69,11 @@ describe('favourite products (Chromium, embedded app)', () => {
       expect(await star.getAttribute('aria-label')).toBe('Remove from favourites');
     }
     // The server has both, in the order starred (the star waits for nothing: check the source).
-    const token = await logInOverApi(app, user);
+    const token = await logInOverApi(e2e.app, user);
     await expect
       .poll(
         async () =>
-          (await fetch(`${app.url}/api/me/favourites`, {
+          (await fetch(`${e2e.app.url}/api/me/favourites`, {
             headers: { Authorization: `Bearer ${token}` },
           }).then((r) => r.json())) as unknown,
       )
@@ -90,12 +82,12 @@ describe('favourite products (Chromium, embedded app)', () => {
     await expectFirstRows(a.page, '/pages/product/product', starredFirst);
 
     // Phone B, another device of the same user: the same list.
-    const b = await phonePage(browser, { locale: 'zh-CN' });
+    const b = await phonePage(e2e.browser, { locale: 'zh-CN' });
     await logIn(b.page, user.account, user.password);
     await expectFirstRows(b.page, '/pages/index/index', starredFirst);
 
     // Phone A signs out: a guest has no favourites; signing in again brings them back.
-    await a.page.goto(`${app.url}/#/pages/user/user`);
+    await a.page.goto(`${e2e.app.url}/#/pages/user/user`);
     await a.page.getByTestId('logout').click();
     await a.page.getByTestId('confirm-ok').click();
     await a.page.waitForURL(/#\/pages\/login\/login/);
@@ -109,9 +101,9 @@ describe('favourite products (Chromium, embedded app)', () => {
     expect(b.errors).toEqual([]);
 
     // A restart of the app keeps them; unstarring on B moves the euro back.
-    await app.stop();
-    await app.start();
-    await b.page.goto(`${app.url}/#/pages/Detail/Detail?id=EURUSD`);
+    await e2e.app.stop();
+    await e2e.app.start();
+    await b.page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=EURUSD`);
     const star = b.page.getByTestId('favourite-toggle');
     await expect.poll(() => star.getAttribute('aria-pressed'), { timeout: 15_000 }).toBe('true');
     await star.click();

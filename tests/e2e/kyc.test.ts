@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gradientPng as png } from '@tests/support/png';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { opsJson, registerOverApi } from '@tests/support/journey';
 
 /** Width and height of a baseline or progressive JPEG, from its SOF marker. */
@@ -35,20 +36,12 @@ interface OpsKyc {
  * submitted again; and the withdrawal rule that asks for it.
  */
 describe('identity verification journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let serial = 0;
 
-  beforeAll(async () => {
-    // Withdrawals need a verified identity (the default).
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  // Withdrawals need a verified identity (the default).
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
 
-  const ops = (...args: string[]) => opsJson<unknown>(app, ...args);
+  const ops = (...args: string[]) => opsJson<unknown>(e2e.app, ...args);
   const pendingOf = async (account: string): Promise<OpsKyc> => {
     const list = (await ops('kyc', 'list', '--status', 'pending')) as { items: OpsKyc[] };
     const mine = list.items.find((k) => k.userAccount === account);
@@ -57,9 +50,10 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
   };
 
   const register = async () =>
-    (await registerOverApi(app, `kyc_${process.pid % 10_000}_${++serial}`, 'kyc-pass-1')).account;
+    (await registerOverApi(e2e.app, `kyc_${process.pid % 10_000}_${++serial}`, 'kyc-pass-1'))
+      .account;
 
-  const open = (page: Page, route: string) => page.goto(`${app.url}/#${route}`);
+  const open = (page: Page, route: string) => page.goto(`${e2e.app.url}/#${route}`);
   const text = (page: Page, testId: string) => page.getByTestId(testId).innerText();
   const unexpected = (errors: string[]) =>
     errors.filter((e) => !/Failed to load resource: .* status of 4\d\d/.test(e));
@@ -81,7 +75,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
 
   it('submits with two photos, shows verifying, and the approval shows the verified badge', async () => {
     const account = await register();
-    const { page, context, errors } = await phonePage(browser, { locale: 'zh-CN' });
+    const { page, context, errors } = await phonePage(e2e.browser, { locale: 'zh-CN' });
     page.setDefaultTimeout(10_000);
     await logIn(page, account);
     await page.getByRole('link', { name: '我的' }).click();
@@ -138,8 +132,10 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     // The operator sees the submission; the front arrived as a JPEG at most 1600 px wide.
     const check = await pendingOf(account);
     expect(check).toMatchObject({ idNumber: '11010519491231002X', nationality: 'CN' });
-    const operatorToken = fs.readFileSync(path.join(app.dataDir, 'operator-token'), 'utf8').trim();
-    const front = await fetch(`${app.url}/api/uploads/${check.frontId}`, {
+    const operatorToken = fs
+      .readFileSync(path.join(e2e.app.dataDir, 'operator-token'), 'utf8')
+      .trim();
+    const front = await fetch(`${e2e.app.url}/api/uploads/${check.frontId}`, {
       headers: { Authorization: `Bearer ${operatorToken}` },
     });
     expect(front.headers.get('content-type')).toBe('image/jpeg');
@@ -158,7 +154,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
 
   it('a bank account waits for the verified identity, then is bound in its name only', async () => {
     const account = await register();
-    const { page, context, errors } = await phonePage(browser, { locale: 'en' });
+    const { page, context, errors } = await phonePage(e2e.browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
     await logIn(page, account);
 
@@ -177,7 +173,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     form.set('idNumber', 'L01X00T47');
     for (const side of ['front', 'back'])
       form.set(side, new Blob([new Uint8Array(png(60, 40))], { type: 'image/png' }), `${side}.png`);
-    const submitted = await fetch(`${app.url}/api/kyc`, {
+    const submitted = await fetch(`${e2e.app.url}/api/kyc`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}` },
       body: form,
@@ -190,7 +186,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     const holder = page.getByTestId('holder-name');
     await expect.poll(() => holder.inputValue()).toBe('Jane Doe');
     expect(await holder.getAttribute('readonly')).not.toBeNull();
-    const other = await fetch(`${app.url}/api/withdrawal-accounts`, {
+    const other = await fetch(`${e2e.app.url}/api/withdrawal-accounts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({
@@ -212,13 +208,13 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
 
   it('is rejected with a reason, submits again; withdrawing before that explains KYC_REQUIRED', async () => {
     const account = await register();
-    const { page, context, errors } = await phonePage(browser, { locale: 'en' });
+    const { page, context, errors } = await phonePage(e2e.browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
     await logIn(page, account);
 
     // Withdrawals need a verified identity: the page says so and links to verification.
     const token = await page.evaluate<string>('JSON.parse(localStorage.getItem("token"))');
-    const bound = await fetch(`${app.url}/api/withdrawal-accounts`, {
+    const bound = await fetch(`${e2e.app.url}/api/withdrawal-accounts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({

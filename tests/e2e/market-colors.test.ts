@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { OPERATOR_TOKEN, registerUser, type HttpApi } from '@tests/support/api';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 
 /**
  * Issue 24: which colour means "up". Readers of zh-CN (and zh-TW, ko) start red-up, others
@@ -10,20 +11,11 @@ import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/su
  * choice survives a reload.
  */
 describe('market colour convention (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let api: HttpApi;
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([
-      startApp({ SIM_BACKFILL_HOURS: '1', OPERATOR_TOKEN }),
-      launchBrowser(),
-    ]);
-    api = { http: request(app.url) };
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1', OPERATOR_TOKEN });
+  beforeAll(() => {
+    api = { http: request(e2e.app.url) };
   });
 
   /** The theme's red and green, as the computed colour of text and as the token's text. */
@@ -67,8 +59,8 @@ describe('market colour convention (Chromium, embedded app)', () => {
 
   const signedIn = async (locale: string) => {
     const user = await registerUser(api, 'e2ecolor');
-    const { context, page, errors } = await phonePage(browser, { locale });
-    await page.goto(`${app.url}/#/pages/login/login`);
+    const { context, page, errors } = await phonePage(e2e.browser, { locale });
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(user.account);
     await page.getByTestId('password').fill(user.password);
     await page.getByTestId('submit').click();
@@ -77,12 +69,12 @@ describe('market colour convention (Chromium, embedded app)', () => {
   };
 
   const openCandles = async (page: Page) => {
-    await page.goto(`${app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
+    await page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
     await page.getByTestId('interval-1m').click();
   };
 
   const choose = async (page: Page, colours: 'green-up' | 'red-up') => {
-    await page.goto(`${app.url}/#/pages/set/set`);
+    await page.goto(`${e2e.app.url}/#/pages/set/set`);
     await page.getByTestId('market-colors-select').click();
     await page.getByTestId(`market-colors-select-${colours}`).click();
   };

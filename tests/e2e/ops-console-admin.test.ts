@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { generate } from 'otplib';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { logInOverApi, opsJson, registerOverApi } from '@tests/support/journey';
 import { axeViolations } from '@tests/support/page-checks';
 
@@ -17,23 +17,18 @@ interface NewOperator {
  * a reviewer's navigation holds neither page.
  */
 describe('operator console: Markets and Content', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   const contexts: BrowserContext[] = [];
   const stamp = `${process.pid % 10_000}${Date.now() % 100_000}`;
   const live = { timeout: 30_000, interval: 250 };
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launchBrowser()]);
-  });
+  const e2e = useAppAndBrowser();
+  // Registered after the fixture, so it runs before the browser closes.
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
-    await app?.dispose();
   });
 
   const consolePage = async (): Promise<{ page: Page; errors: string[] }> => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 1280, height: 800 },
       locale: 'en',
       deviceScaleFactor: 1,
@@ -48,7 +43,7 @@ describe('operator console: Markets and Content', () => {
     return { page, errors };
   };
   const signIn = async (page: Page, o: NewOperator) => {
-    await page.goto(`${app.url}/ops/`);
+    await page.goto(`${e2e.app.url}/ops/`);
     await page.getByLabel('Operator name').fill(o.operator.name);
     await page.getByLabel('Password').fill(o.password);
     await page.getByLabel('6-digit code').fill(await generate({ secret: o.totpSecret }));
@@ -57,12 +52,12 @@ describe('operator console: Markets and Content', () => {
   };
   const navLinks = (page: Page) => page.getByRole('navigation').getByRole('link').allInnerTexts();
   const productStatus = async (id: string) =>
-    ((await (await fetch(`${app.url}/api/market/products/${id}`)).json()) as { status: string })
+    ((await (await fetch(`${e2e.app.url}/api/market/products/${id}`)).json()) as { status: string })
       .status;
 
   it('an admin starts and ends maintenance on EURUSD from Markets', async () => {
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `mk_admin${stamp}`, '--role', 'admin'],
     );
     const { page, errors } = await consolePage();
@@ -104,10 +99,10 @@ describe('operator console: Markets and Content', () => {
   });
 
   it('an admin sends a broadcast from Content, and a trader finds it among their messages', async () => {
-    const trader = await registerOverApi(app, `reader_${stamp}`);
-    const traderToken = await logInOverApi(app, trader);
+    const trader = await registerOverApi(e2e.app, `reader_${stamp}`);
+    const traderToken = await logInOverApi(e2e.app, trader);
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `ct_admin${stamp}`, '--role', 'admin'],
     );
     const { page, errors } = await consolePage();
@@ -137,7 +132,7 @@ describe('operator console: Markets and Content', () => {
       .toBe(`“${title}” is sent to every user.`);
 
     const inbox = async () => {
-      const res = await fetch(`${app.url}/api/messages`, {
+      const res = await fetch(`${e2e.app.url}/api/messages`, {
         headers: { Authorization: `Bearer ${traderToken}` },
       });
       const { items } = (await res.json()) as {
@@ -164,7 +159,7 @@ describe('operator console: Markets and Content', () => {
 
   it("an admin edits a text page and a language's Home banners; readers see them", async () => {
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `tx_admin${stamp}`, '--role', 'admin'],
     );
     const { page, errors } = await consolePage();
@@ -176,7 +171,7 @@ describe('operator console: Markets and Content', () => {
     await pageForm.getByLabel('Page').selectOption('rules');
     await pageForm.getByLabel('Language').selectOption('de');
     const publicPage = async (slug: string, lang: string) =>
-      (await (await fetch(`${app.url}/api/pages/${slug}?lang=${lang}`)).json()) as {
+      (await (await fetch(`${e2e.app.url}/api/pages/${slug}?lang=${lang}`)).json()) as {
         lang: string;
         title: string;
         body: string;
@@ -218,7 +213,7 @@ describe('operator console: Markets and Content', () => {
     await expect
       .poll(() => page.getByTestId('banners-saved').innerText(), live)
       .toBe('1 banner is saved for French.');
-    const home = (await (await fetch(`${app.url}/api/content/home?lang=fr`)).json()) as {
+    const home = (await (await fetch(`${e2e.app.url}/api/content/home?lang=fr`)).json()) as {
       banners: { title: string; subtitle: string; link: string | null; theme: string }[];
     };
     expect(home.banners).toEqual([
@@ -238,9 +233,9 @@ describe('operator console: Markets and Content', () => {
    * embedded process's live report: one gateway, its sockets counted.
    */
   it('every console page passes axe and keeps its controls at 44 px or more', async () => {
-    const trader = await registerOverApi(app, `axe_${stamp}`);
+    const trader = await registerOverApi(e2e.app, `axe_${stamp}`);
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `axe_admin${stamp}`, '--role', 'admin'],
     );
     const { page, errors } = await consolePage();
@@ -272,7 +267,7 @@ describe('operator console: Markets and Content', () => {
     for (const [path, testId] of pages) {
       // The profile is reached from the search's result, as support reaches it.
       if (path === 'user') await page.getByRole('link', { name: trader.account }).click();
-      else await page.goto(`${app.url}/ops/#/${path}`);
+      else await page.goto(`${e2e.app.url}/ops/#/${path}`);
       if (path === 'users') {
         await page.getByRole('searchbox').or(page.locator('input[name=q]')).fill(trader.account);
         await page.getByRole('button', { name: 'Find' }).click();
@@ -284,7 +279,7 @@ describe('operator console: Markets and Content', () => {
       found.push(...(await small()).map((v) => `${path}: ${v} under 44 px`));
     }
     expect(found).toEqual([]);
-    await page.goto(`${app.url}/ops/#/dashboard`);
+    await page.goto(`${e2e.app.url}/ops/#/dashboard`);
     await expect
       .poll(() => page.getByTestId('gateway-table').locator('tbody tr').count(), live)
       .toBe(1);
@@ -294,11 +289,11 @@ describe('operator console: Markets and Content', () => {
 
   it("an admin disables a reviewer from Operators: the reviewer's open console signs out", async () => {
     const admin = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `op_admin${stamp}`, '--role', 'admin'],
     );
     const reviewer = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `op_rev${stamp}`, '--role', 'reviewer'],
     );
     const watched = await consolePage();
@@ -323,7 +318,7 @@ describe('operator console: Markets and Content', () => {
     // The reviewer's next poll is refused (401): their console is back at the sign-in form.
     await watched.page.getByLabel('Operator name').waitFor({ timeout: 20_000 });
     const audit = await opsJson<{ items: { action: string; reason: string; operator: string }[] }>(
-      app,
+      e2e.app,
       ...['audit', 'list', '--target', `operator=${reviewer.operator.id}`],
     );
     expect(audit.items[0]).toMatchObject({
@@ -336,15 +331,15 @@ describe('operator console: Markets and Content', () => {
 
   it("a reviewer's navigation holds neither Markets nor Content, and a direct link is closed", async () => {
     const reviewer = await opsJson<NewOperator>(
-      app,
+      e2e.app,
       ...['operators', 'create', '--name', `mk_rev${stamp}`, '--role', 'reviewer'],
     );
     const { page } = await consolePage();
     await signIn(page, reviewer);
     expect(await navLinks(page)).toEqual(['Deposits', 'Withdrawals', 'Identity checks']);
-    await page.goto(`${app.url}/ops/#/markets`);
+    await page.goto(`${e2e.app.url}/ops/#/markets`);
     await page.getByTestId('not-available').waitFor();
-    await page.goto(`${app.url}/ops/#/content`);
+    await page.goto(`${e2e.app.url}/ops/#/content`);
     await page.getByTestId('not-available').waitFor();
   });
 });
