@@ -57,138 +57,192 @@ export interface TapeWriter {
   stop(): Promise<void>;
 }
 
+interface TapeWriterOptions {
+  flushMs?: number;
+  maxBuffer?: number;
+  log?: Logger;
+  /** Run first in each write; throws `FencedOut` when this simulator lost its lease. */
+  fence?: (tx: Queryable) => Promise<void>;
+  /**
+   * The time (epoch ms) through which every tick has been handed to the writer, and after
+   * which only later ticks will come; null while not known (a feed still backfilling). Read
+   * when a write takes its batch, and written with it as the tape's watermark. An hour is over
+   * once this reaches its end: the write rolls it up.
+   */
+  through?: () => number | null;
+  /**
+   * Told of each batch's ticks, in order, once their write has committed (under the fence):
+   * what may now be published. A batch that is fenced out is never told.
+   */
+  onWritten?: (ticks: readonly TapeRow[]) => void;
+}
+
+/** What the writer holds between writes, and what it knows of the last one. */
+interface TapeBuffer {
+  ticks: TapeRow[];
+  candles: Map<string, ProductCandle>;
+  starts: PeriodStartRecord[];
+  /** Hours to roll up once over, by `${productId}:${t}`; kept until a write has rolled them up. */
+  hours: Map<string, ProductHour>;
+  catchUp: { productIds: readonly string[]; before: number } | null;
+  dropped: number;
+  lastWriteMs: number | null;
+  watermark: number;
+}
+
+/** One write's share of the buffer, taken out of it when the write starts. */
+interface TapeBatch {
+  ticks: TapeRow[];
+  candles: Map<string, ProductCandle>;
+  starts: PeriodStartRecord[];
+  catchUp: TapeBuffer['catchUp'];
+  /** The hours over by the batch's `through`, rolled up after its candles. */
+  over: ProductHour[];
+  /** The new watermark, or null when it does not move. */
+  advanceTo: number | null;
+}
+
+/**
+ * Takes the buffer's ticks, candles and period starts for a write, with the hours that are over
+ * and the watermark to write; null when there is nothing to write.
+ */
+function takeBatch(buf: TapeBuffer, through: number | null): TapeBatch | null {
+  const advanceTo = through !== null && through > buf.watermark ? through : null;
+  // Over: every tick up to the hour's end has been handed over, so its minutes are in the tape
+  // or in this batch. Rolled up after the batch's candles, in its transaction.
+  const over =
+    through === null ? [] : [...buf.hours.values()].filter((h) => h.t + HOUR_MS <= through + 1);
+  if (
+    !buf.ticks.length &&
+    !buf.candles.size &&
+    !buf.starts.length &&
+    advanceTo === null &&
+    !over.length &&
+    !buf.catchUp
+  )
+    return null;
+  const batch = {
+    ticks: buf.ticks,
+    candles: buf.candles,
+    starts: buf.starts,
+    catchUp: buf.catchUp,
+    over,
+    advanceTo,
+  };
+  buf.ticks = [];
+  buf.candles = new Map();
+  buf.starts = [];
+  return batch;
+}
+
+/** Writes a batch in one transaction, under the fence; how many hours its catch-up rolled up. */
+async function writeBatch(
+  db: Db,
+  fence: TapeWriterOptions['fence'],
+  batch: TapeBatch,
+): Promise<number> {
+  let caughtUp = 0;
+  await db.transaction(async (tx) => {
+    await fence?.(tx);
+    await recordPeriodStarts(tx, batch.starts);
+    for (let i = 0; i < batch.ticks.length; i += 5000)
+      await insertTicks(tx, batch.ticks.slice(i, i + 5000));
+    await upsertCandles(tx, [...batch.candles.values()]);
+    if (batch.catchUp)
+      caughtUp = await rollUpHoursBefore(tx, batch.catchUp.productIds, batch.catchUp.before);
+    await rollUpHours(tx, batch.over);
+    if (batch.advanceTo !== null) await advanceWatermark(tx, batch.advanceTo);
+  });
+  return caughtUp;
+}
+
+/**
+ * A failed write's batch back in front of the buffer (newer candle states win over the failed
+ * ones), the oldest ticks dropped past `maxBuffer`.
+ */
+function putBack(buf: TapeBuffer, batch: TapeBatch, maxBuffer: number) {
+  buf.ticks = batch.ticks.concat(buf.ticks);
+  buf.starts = batch.starts.concat(buf.starts);
+  for (const [k, c] of batch.candles) if (!buf.candles.has(k)) buf.candles.set(k, c);
+  if (buf.ticks.length > maxBuffer) {
+    buf.dropped += buf.ticks.length - maxBuffer;
+    buf.ticks = buf.ticks.slice(buf.ticks.length - maxBuffer);
+  }
+}
+
+/** One write of what is buffered: committed and told, refused (fenced out), or put back. */
+async function writeOnce(db: Db, o: TapeWriterOptions, maxBuffer: number, buf: TapeBuffer) {
+  // Taken with the batch: every tick handed over until now is in it (the feed emits ticks
+  // synchronously, stamped with its clock), so the tape is complete through this time once
+  // the batch is written.
+  const batch = takeBatch(buf, o.through?.() ?? null);
+  if (!batch) {
+    // Nothing to write (a closed market): the tape is as current as it can be.
+    buf.lastWriteMs = Date.now();
+    return;
+  }
+  try {
+    const caughtUp = await writeBatch(db, o.fence, batch);
+    if (batch.advanceTo !== null) buf.watermark = batch.advanceTo;
+    for (const h of batch.over) buf.hours.delete(`${h.productId}:${h.t}`);
+    if (batch.catchUp) {
+      if (buf.catchUp === batch.catchUp) buf.catchUp = null;
+      if (caughtUp) o.log?.info({ hours: caughtUp }, 'rolled up hourly candles');
+    }
+    buf.lastWriteMs = Date.now();
+    if (batch.ticks.length) o.onWritten?.(batch.ticks);
+  } catch (err) {
+    if (err instanceof FencedOut) {
+      // Another simulator leads now: what this one buffered must never reach the tape. Nor
+      // its roll-ups: the leader rolls up the hours that are over when it starts.
+      buf.hours.clear();
+      buf.catchUp = null;
+      o.log?.error(
+        { dropped: batch.ticks.length, err: err.message },
+        'tape write refused: not the leader',
+      );
+      return;
+    }
+    putBack(buf, batch, maxBuffer);
+    o.log?.warn(
+      { err: (err as Error).message, buffered: buf.ticks.length, dropped: buf.dropped },
+      'tape write failed; will retry',
+    );
+  }
+}
+
 /**
  * Buffers the tape and writes it every `flushMs` in one transaction; what a write committed is
  * handed to `onWritten` (the feed publishes it then, never before). When the database is away the buffer is kept (up to `maxBuffer` ticks, oldest
  * dropped first, with a warning) and written when it is back.
  */
-export function createTapeWriter(
-  db: Db,
-  {
-    flushMs = 250,
-    maxBuffer = 500_000,
-    log,
-    fence,
-    through: throughOf,
-    onWritten,
-  }: {
-    flushMs?: number;
-    maxBuffer?: number;
-    log?: Logger;
-    /** Run first in each write; throws `FencedOut` when this simulator lost its lease. */
-    fence?: (tx: Queryable) => Promise<void>;
-    /**
-     * The time (epoch ms) through which every tick has been handed to the writer, and after
-     * which only later ticks will come; null while not known (a feed still backfilling). Read
-     * when a write takes its batch, and written with it as the tape's watermark. An hour is over
-     * once this reaches its end: the write rolls it up.
-     */
-    through?: () => number | null;
-    /**
-     * Told of each batch's ticks, in order, once their write has committed (under the fence):
-     * what may now be published. A batch that is fenced out is never told.
-     */
-    onWritten?: (ticks: readonly TapeRow[]) => void;
-  } = {},
-): TapeWriter {
-  let ticks: TapeRow[] = [];
-  let candles = new Map<string, ProductCandle>();
-  let starts: PeriodStartRecord[] = [];
-  /** Hours to roll up once over, by `${productId}:${t}`; kept until a write has rolled them up. */
-  const hours = new Map<string, ProductHour>();
-  let catchUp: { productIds: readonly string[]; before: number } | null = null;
+export function createTapeWriter(db: Db, o: TapeWriterOptions = {}): TapeWriter {
+  const flushMs = o.flushMs ?? 250;
+  const maxBuffer = o.maxBuffer ?? 500_000;
+  const buf: TapeBuffer = {
+    ticks: [],
+    candles: new Map(),
+    starts: [],
+    hours: new Map(),
+    catchUp: null,
+    dropped: 0,
+    lastWriteMs: null,
+    watermark: 0,
+  };
   const watchHour = (productId: string, ts: number) => {
     const t = ts - (ts % HOUR_MS);
-    hours.set(`${productId}:${t}`, { productId, t });
+    buf.hours.set(`${productId}:${t}`, { productId, t });
   };
   let inFlight: Promise<void> | null = null;
-  let dropped = 0;
-  let lastWriteMs: number | null = null;
-  let watermark = 0;
-
-  const writeOnce = async () => {
-    // Taken with the batch: every tick handed over until now is in it (the feed emits ticks
-    // synchronously, stamped with its clock), so the tape is complete through this time once
-    // the batch is written.
-    const through = throughOf?.() ?? null;
-    const advanceTo = through !== null && through > watermark ? through : null;
-    // Over: every tick up to the hour's end has been handed over, so its minutes are in the tape
-    // or in this batch. Rolled up after the batch's candles, in its transaction.
-    const over =
-      through === null ? [] : [...hours.values()].filter((h) => h.t + HOUR_MS <= through + 1);
-    if (
-      !ticks.length &&
-      !candles.size &&
-      !starts.length &&
-      advanceTo === null &&
-      !over.length &&
-      !catchUp
-    ) {
-      // Nothing to write (a closed market): the tape is as current as it can be.
-      lastWriteMs = Date.now();
-      return;
-    }
-    const batch = ticks;
-    const batchCandles = candles;
-    const batchStarts = starts;
-    const batchCatchUp = catchUp;
-    let caughtUp = 0;
-    ticks = [];
-    candles = new Map();
-    starts = [];
-    try {
-      await db.transaction(async (tx) => {
-        await fence?.(tx);
-        await recordPeriodStarts(tx, batchStarts);
-        for (let i = 0; i < batch.length; i += 5000)
-          await insertTicks(tx, batch.slice(i, i + 5000));
-        await upsertCandles(tx, [...batchCandles.values()]);
-        if (batchCatchUp)
-          caughtUp = await rollUpHoursBefore(tx, batchCatchUp.productIds, batchCatchUp.before);
-        await rollUpHours(tx, over);
-        if (advanceTo !== null) await advanceWatermark(tx, advanceTo);
-      });
-      if (advanceTo !== null) watermark = advanceTo;
-      for (const h of over) hours.delete(`${h.productId}:${h.t}`);
-      if (batchCatchUp) {
-        if (catchUp === batchCatchUp) catchUp = null;
-        if (caughtUp) log?.info({ hours: caughtUp }, 'rolled up hourly candles');
-      }
-      lastWriteMs = Date.now();
-      if (batch.length) onWritten?.(batch);
-    } catch (err) {
-      if (err instanceof FencedOut) {
-        // Another simulator leads now: what this one buffered must never reach the tape. Nor
-        // its roll-ups: the leader rolls up the hours that are over when it starts.
-        hours.clear();
-        catchUp = null;
-        log?.error(
-          { dropped: batch.length, err: err.message },
-          'tape write refused: not the leader',
-        );
-        return;
-      }
-      // Put the batch back in front; newer candle states win over the failed ones.
-      ticks = batch.concat(ticks);
-      starts = batchStarts.concat(starts);
-      for (const [k, c] of batchCandles) if (!candles.has(k)) candles.set(k, c);
-      if (ticks.length > maxBuffer) {
-        dropped += ticks.length - maxBuffer;
-        ticks = ticks.slice(ticks.length - maxBuffer);
-      }
-      log?.warn(
-        { err: (err as Error).message, buffered: ticks.length, dropped },
-        'tape write failed; will retry',
-      );
-    }
-  };
 
   const flush = (): Promise<void> => {
     if (inFlight)
       return inFlight.then(() =>
-        ticks.length || candles.size || starts.length || catchUp ? flush() : undefined,
+        buf.ticks.length || buf.candles.size || buf.starts.length || buf.catchUp
+          ? flush()
+          : undefined,
       );
-    inFlight = writeOnce().finally(() => {
+    inFlight = writeOnce(db, o, maxBuffer, buf).finally(() => {
       inFlight = null;
     });
     return inFlight;
@@ -198,17 +252,17 @@ export function createTapeWriter(
   timer.unref();
 
   return {
-    addTick: (row) => void ticks.push(row),
+    addTick: (row) => void buf.ticks.push(row),
     setCandle(c) {
-      candles.set(`${c.productId}:${c.t}`, c);
+      buf.candles.set(`${c.productId}:${c.t}`, c);
       watchHour(c.productId, c.t);
     },
     rollUpWhenOver: (h) => watchHour(h.productId, h.t),
-    rollUpBefore: (productIds, before) => void (catchUp = { productIds, before }),
-    addPeriodStart: (r) => void starts.push(r),
+    rollUpBefore: (productIds, before) => void (buf.catchUp = { productIds, before }),
+    addPeriodStart: (r) => void buf.starts.push(r),
     flush,
-    pending: () => ticks.length,
-    lastWriteMs: () => lastWriteMs,
+    pending: () => buf.ticks.length,
+    lastWriteMs: () => buf.lastWriteMs,
     async stop() {
       clearInterval(timer);
       await flush();
