@@ -47,6 +47,131 @@ export interface TapeReport {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
+ * One period's verdict, its ticks that count as history, and where its replay ended (null:
+ * unknown).
+ */
+interface PeriodCheck {
+  report: PeriodReport;
+  history: number;
+  end: PeriodStart | null;
+}
+
+/**
+ * Recomputes a period's live ticks from its secret and model, from its recorded start: each
+ * mismatch is a problem of the period. Where the replay ended, when it reached the period's end.
+ */
+function replayPeriod(
+  productId: string,
+  p: FairnessPeriod,
+  secret: string,
+  start: PeriodStart,
+  live: TapeTickDto[],
+  fail: (problem: string) => void,
+): PeriodStart | null {
+  const replay = replayTicks(
+    productId,
+    p.model,
+    Buffer.from(secret, 'hex'),
+    start,
+    live.map((t) => ({
+      seq: t.seq,
+      ts: t.ts,
+      price: tapePriceUnits(t.price, p.model),
+      qty: t.qty,
+    })),
+  );
+  const price = (units: number) => unitsToPrice(units, p.model.precision);
+  for (const m of replay.mismatches) {
+    if (m.field === 'price')
+      fail(
+        `tick seq ${m.seq}: price ${price(m.actual)} on the tape, ${price(m.expected)} recomputed`,
+      );
+    else if (m.field === 'qty')
+      fail(`tick seq ${m.seq}: quantity ${m.actual} on the tape, ${m.expected} recomputed`);
+    else fail(`tick seq ${m.seq} is missing from the tape (the next recorded is ${m.actual})`);
+  }
+  return replay.complete ? replay.end : null;
+}
+
+/**
+ * Checks one period: its secret against its commitment, the commitment's time against the
+ * period's ticks, its start against where the previous period ended (`prevEnd`), then replays it.
+ */
+async function verifyPeriod(
+  source: TapeSource,
+  productId: string,
+  p: FairnessPeriod,
+  prevEnd: PeriodStart | null,
+): Promise<PeriodCheck> {
+  const report: PeriodReport = {
+    periodStart: p.periodStart,
+    periodEnd: p.periodEnd,
+    status: 'ok',
+    ticks: 0,
+    problems: [],
+  };
+  const failed = () => report.status === 'failed';
+  const fail = (problem: string) => {
+    report.status = 'failed';
+    report.problems.push(problem);
+  };
+
+  if (p.secret === null) {
+    report.status = 'sealed';
+    return { report, history: 0, end: null };
+  }
+  if (
+    !/^[0-9a-f]{64}$/.test(p.secret) ||
+    commitmentOf(Buffer.from(p.secret, 'hex')) !== p.commitment
+  ) {
+    fail(`the revealed secret does not match the commitment ${p.commitment}`);
+    return { report, history: 0, end: null };
+  }
+  const tape = await source.ticks(productId, p.periodStart, p.periodEnd);
+  // Ticks up to the recorded start (all of them when there is none) came before the period's
+  // first live tick: the first start's seeded backfill, made before the commitment existed.
+  const pre = p.start ? tape.filter((x) => x.seq <= p.start!.seq) : tape;
+  const live = p.start ? tape.filter((x) => x.seq > p.start!.seq) : [];
+  for (const x of pre)
+    if (x.ts > p.committedAt)
+      fail(`tick seq ${x.seq} was recorded after the commitment but is not drawn from it`);
+  const history = pre.length;
+  report.ticks = live.length;
+  if (!p.start || failed()) {
+    if (!failed()) report.status = 'empty';
+    return { report, history, end: null };
+  }
+  if (!live.length) {
+    report.status = 'pruned';
+    return { report, history, end: null };
+  }
+  const start: PeriodStart = {
+    seq: p.start.seq,
+    ts: p.start.ts,
+    state: decodeState({ logPrice: p.start.logPrice, logVol: p.start.logVol }),
+  };
+  if (p.committedAt > live[0]!.ts)
+    fail(`committed at ${iso(p.committedAt)}, after its first tick at ${iso(live[0]!.ts)}`);
+  if (prevEnd) {
+    const same =
+      prevEnd.seq === start.seq &&
+      prevEnd.ts === start.ts &&
+      JSON.stringify(encodeState(prevEnd.state)) === JSON.stringify(encodeState(start.state));
+    if (!same)
+      fail(
+        `starts at seq ${start.seq} in a state that is not where the previous period ended (seq ${prevEnd.seq})`,
+      );
+  }
+  if (live[0]!.seq > start.seq + 1) {
+    // The tape keeps raw ticks for a limited time: the period's beginning is gone.
+    if (!failed()) report.status = 'pruned';
+    report.problems.push(`the tape starts at seq ${live[0]!.seq}, not ${start.seq + 1}`);
+    return { report, history, end: null };
+  }
+  return { report, history, end: replayPeriod(productId, p, p.secret, start, live, fail) };
+}
+
+/**
  * Verifies the periods of `productId` overlapping [from, to). Never throws on what it finds:
  * every problem is a line of the report; `failed` counts the periods that failed.
  */
@@ -73,100 +198,10 @@ export async function verifyTape(
       uncovered += (await source.ticks(productId, prevPeriodEnd, p.periodStart)).length;
     }
     prevPeriodEnd = p.periodEnd;
-    const report: PeriodReport = {
-      periodStart: p.periodStart,
-      periodEnd: p.periodEnd,
-      status: 'ok',
-      ticks: 0,
-      problems: [],
-    };
-    const failed = () => report.status === 'failed';
-    reports.push(report);
-    const fail = (problem: string) => {
-      report.status = 'failed';
-      report.problems.push(problem);
-    };
-
-    if (p.secret === null) {
-      report.status = 'sealed';
-      prevEnd = null;
-      continue;
-    }
-    if (
-      !/^[0-9a-f]{64}$/.test(p.secret) ||
-      commitmentOf(Buffer.from(p.secret, 'hex')) !== p.commitment
-    ) {
-      fail(`the revealed secret does not match the commitment ${p.commitment}`);
-      prevEnd = null;
-      continue;
-    }
-    const tape = await source.ticks(productId, p.periodStart, p.periodEnd);
-    // Ticks up to the recorded start (all of them when there is none) came before the period's
-    // first live tick: the first start's seeded backfill, made before the commitment existed.
-    const pre = p.start ? tape.filter((x) => x.seq <= p.start!.seq) : tape;
-    const live = p.start ? tape.filter((x) => x.seq > p.start!.seq) : [];
-    for (const x of pre)
-      if (x.ts > p.committedAt)
-        fail(`tick seq ${x.seq} was recorded after the commitment but is not drawn from it`);
-    history += pre.length;
-    report.ticks = live.length;
-    if (!p.start || failed()) {
-      if (!failed()) report.status = 'empty';
-      prevEnd = null;
-      continue;
-    }
-    if (!live.length) {
-      report.status = 'pruned';
-      prevEnd = null;
-      continue;
-    }
-    const start: PeriodStart = {
-      seq: p.start.seq,
-      ts: p.start.ts,
-      state: decodeState({ logPrice: p.start.logPrice, logVol: p.start.logVol }),
-    };
-    if (p.committedAt > live[0]!.ts)
-      fail(`committed at ${iso(p.committedAt)}, after its first tick at ${iso(live[0]!.ts)}`);
-    if (prevEnd) {
-      const same =
-        prevEnd.seq === start.seq &&
-        prevEnd.ts === start.ts &&
-        JSON.stringify(encodeState(prevEnd.state)) === JSON.stringify(encodeState(start.state));
-      if (!same)
-        fail(
-          `starts at seq ${start.seq} in a state that is not where the previous period ended (seq ${prevEnd.seq})`,
-        );
-    }
-    if (live[0]!.seq > start.seq + 1) {
-      // The tape keeps raw ticks for a limited time: the period's beginning is gone.
-      if (!failed()) report.status = 'pruned';
-      report.problems.push(`the tape starts at seq ${live[0]!.seq}, not ${start.seq + 1}`);
-      prevEnd = null;
-      continue;
-    }
-    const replay = replayTicks(
-      productId,
-      p.model,
-      Buffer.from(p.secret, 'hex'),
-      start,
-      live.map((t) => ({
-        seq: t.seq,
-        ts: t.ts,
-        price: tapePriceUnits(t.price, p.model),
-        qty: t.qty,
-      })),
-    );
-    const price = (units: number) => unitsToPrice(units, p.model.precision);
-    for (const m of replay.mismatches) {
-      if (m.field === 'price')
-        fail(
-          `tick seq ${m.seq}: price ${price(m.actual)} on the tape, ${price(m.expected)} recomputed`,
-        );
-      else if (m.field === 'qty')
-        fail(`tick seq ${m.seq}: quantity ${m.actual} on the tape, ${m.expected} recomputed`);
-      else fail(`tick seq ${m.seq} is missing from the tape (the next recorded is ${m.actual})`);
-    }
-    prevEnd = replay.complete ? replay.end : null;
+    const checked = await verifyPeriod(source, productId, p, prevEnd);
+    reports.push(checked.report);
+    history += checked.history;
+    prevEnd = checked.end;
   }
   if (prevPeriodEnd !== null && prevPeriodEnd < to)
     uncovered += (await source.ticks(productId, prevPeriodEnd, to)).length;
