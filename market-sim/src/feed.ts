@@ -126,7 +126,10 @@ const tickTime = (clock: FeedClock) => Math.max(clock.now(), clock.throughMs + 1
 
 type Publish = (m: Parameters<Bus['publish']>[0]) => Promise<void>;
 
-/** Publishes on the bus, with one warning per outage (Redis away drops every publish), not one per message. */
+/**
+ * Publishes on the bus, with one warning per outage (Redis away drops every publish), not one
+ * per message.
+ */
 function busPublisher(o: FeedOptions): Publish {
   let warnedAt = -Infinity;
   return (m) =>
@@ -258,7 +261,10 @@ interface FeedProducts {
   /** Since when each product has been open without a break: a gap counts only inside that time. */
   openSince: Map<string, number>;
   gaps: FeedGaps;
-  /** The last tick published (or on the tape at start): one made but not yet written is nobody's to see. */
+  /**
+   * The last tick published (or on the tape at start): one made but not yet written is nobody's
+   * to see.
+   */
   lastPublished: Map<string, Tick>;
 }
 

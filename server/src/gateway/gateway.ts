@@ -151,7 +151,7 @@ export function wsTextFrame(text: string): Buffer {
 
 type Backlog = ReturnType<typeof createBacklog>;
 
-/** What the gateway keeps of the market for the sockets that subscribe: the last snapshot, recent ticks. */
+/** What the gateway keeps of the market for sockets that subscribe: last snapshot, recent ticks. */
 interface MarketCache {
   snapshot: MarketSnapshot | null;
   ticks: ReturnType<typeof createTickRing>;

@@ -45,7 +45,7 @@ export interface Round {
 
 const channelOf = (s: ChainSource) => (s.network === 'ERC20' ? 'usdt-erc20' : 'usdt-trc20');
 
-/** Where the network's watcher reads from: its cursor, created at its start block the first time. */
+/** Where the network's watcher reads from: its cursor, created at its start block at first. */
 async function readCursor(o: WatcherOptions, head: number): Promise<number> {
   const network = o.source.network;
   const { rows } = await o.db.query<{ next_block: string }>(
