@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { defaultCatalogue } from '@sim/catalogue';
 
 /** Issue 3 journeys: live prices on Home, search, the detail chart, and the offline banner. */
 describe('market journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([
-      startApp({ SIM_BACKFILL_HOURS: '24', SIM_HISTORY_DAYS: '130' }),
-      launchBrowser(),
-    ]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '24', SIM_HISTORY_DAYS: '130' });
 
   const open = async (route: string): Promise<{ page: Page; errors: string[] }> => {
-    const { page, errors } = await phonePage(browser);
-    await page.goto(`${app.url}/#${route}`);
+    const { page, errors } = await phonePage(e2e.browser);
+    await page.goto(`${e2e.app.url}/#${route}`);
     return { page, errors };
   };
   const priceOf = (page: Page, id: string) =>
@@ -132,11 +121,11 @@ describe('market journeys (Chromium, embedded app)', () => {
       .getByTestId('price')
       .filter({ hasText: /\d/ })
       .waitFor();
-    await app.stop();
+    await e2e.app.stop();
     await page.getByTestId('network-lost').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('network-lost').innerText()).toContain('网络信号丢失');
     const frozen = await priceOf(page, 'BTCUSDT');
-    await app.start();
+    await e2e.app.start();
     await page.getByTestId('network-lost').waitFor({ state: 'detached', timeout: 30_000 });
     await expect.poll(() => priceOf(page, 'BTCUSDT'), { timeout: 15_000 }).not.toBe(frozen);
     await page.close();

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 
 /**
  * Issue 18 (search): the product list finds a market by its code or by its name in the reader's
@@ -8,16 +9,7 @@ import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/su
  * (`GET /api/market/products?q=`), so both sides use one rule.
  */
 describe('product search (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '0' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
 
   /** The product ids the list shows, top to bottom. */
   const shownIds = (page: Page) =>
@@ -27,7 +19,7 @@ describe('product search (Chromium, embedded app)', () => {
         rows.map((r) => r.getAttribute('data-testid')!.replace('product-row-', '')),
       );
   const serverIds = async (q: string) => {
-    const res = await fetch(`${app.url}/api/market/products?q=${encodeURIComponent(q)}`);
+    const res = await fetch(`${e2e.app.url}/api/market/products?q=${encodeURIComponent(q)}`);
     const body = (await res.json()) as { id: string }[] | { items: { id: string }[] };
     return (Array.isArray(body) ? body : body.items).map((p) => p.id).sort();
   };
@@ -62,8 +54,8 @@ describe('product search (Chromium, embedded app)', () => {
   ] as { locale: string; queries: [string, string[]][] }[])(
     'finds markets by code and by their $locale names, and an empty query shows them all',
     async ({ locale, queries }) => {
-      const { context, page, errors } = await phonePage(browser, { locale });
-      await page.goto(`${app.url}/#/pages/product/product`);
+      const { context, page, errors } = await phonePage(e2e.browser, { locale });
+      await page.goto(`${e2e.app.url}/#/pages/product/product`);
       await page.getByTestId('product-row-BTCUSDT').waitFor();
       const all = (await shownIds(page)).sort();
       expect(all.length).toBe(12);

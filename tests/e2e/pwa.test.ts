@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { registerOverApi } from '@tests/support/journey';
 
 /**
@@ -9,24 +9,16 @@ import { registerOverApi } from '@tests/support/journey';
  * light and dark themes, and a page chunk that fails to load.
  */
 describe('installable app, themes and chunk errors (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let serial = 0;
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp({ SIM_BACKFILL_HOURS: '1' }), launchBrowser()]);
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
 
   const HOME = '/pages/index/index';
   /** A phone-sized page in a fresh context (its own cache, storage and service workers). */
   const phone = async (
     options: { colorScheme?: 'light' | 'dark'; serviceWorkers?: 'allow' | 'block' } = {},
   ): Promise<{ context: BrowserContext; page: Page }> => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'zh-CN',
       deviceScaleFactor: 1,
@@ -73,11 +65,11 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
   /** Registers through the API and logs in through the form. */
   const logIn = async (page: Page) => {
     const { account, password } = await registerOverApi(
-      app,
+      e2e.app,
       `pwa_${process.pid % 10_000}_${++serial}`,
       'first-pass-1',
     );
-    await page.goto(`${app.url}/#/pages/login/login`);
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(account);
     await page.getByTestId('password').fill(password);
     await page.getByTestId('submit').click();
@@ -85,12 +77,12 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
   };
 
   it('serves a valid manifest whose icons load, linked from index.html', async () => {
-    const html = await (await fetch(app.url)).text();
+    const html = await (await fetch(e2e.app.url)).text();
     expect(html).toMatch(/<link rel="manifest" href="\/manifest\.webmanifest"/);
     const touchIcon = /<link rel="apple-touch-icon" href="([^"]+)"/.exec(html)?.[1];
     expect(touchIcon).toBeTruthy();
 
-    const res = await fetch(`${app.url}/manifest.webmanifest`);
+    const res = await fetch(`${e2e.app.url}/manifest.webmanifest`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
@@ -116,7 +108,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
 
     const icons = [
       ...manifest.icons.map((i) => ({ url: new URL(i.src, res.url).href, sizes: i.sizes })),
-      { url: new URL(touchIcon!, app.url).href, sizes: '180x180' },
+      { url: new URL(touchIcon!, e2e.app.url).href, sizes: '180x180' },
     ];
     for (const { url, sizes } of icons) {
       const icon = await fetch(url);
@@ -129,29 +121,31 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
     }
 
     // The worker script is revalidated on every use; hashed assets stay immutable.
-    const sw = await fetch(`${app.url}/sw.js`);
+    const sw = await fetch(`${e2e.app.url}/sw.js`);
     expect(sw.status).toBe(200);
     expect(sw.headers.get('cache-control')).toBe('no-cache');
     const entry = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
-    const asset = await fetch(new URL(entry!, app.url), { headers: { 'Accept-Encoding': 'gzip' } });
+    const asset = await fetch(new URL(entry!, e2e.app.url), {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
     expect(asset.headers.get('cache-control')).toMatch(/immutable/);
     // Sent compressed to a browser that takes gzip (a third of the bytes on a phone's network).
     expect(asset.headers.get('content-encoding')).toBe('gzip');
 
     // And the browser reads it as the page's manifest.
     const { context, page } = await phone();
-    await page.goto(`${app.url}/#${HOME}`);
+    await page.goto(`${e2e.app.url}/#${HOME}`);
     const href = await page.evaluate<string>(`document.querySelector('link[rel="manifest"]').href`);
-    expect(href).toBe(`${app.url}/manifest.webmanifest`);
+    expect(href).toBe(`${e2e.app.url}/manifest.webmanifest`);
     await context.close();
   }, 90_000);
 
   it('registers the service worker, which controls the page after reload, caches the shell and no API answer, and gives way to a new version', async () => {
     const { context, page } = await phone();
-    await page.goto(`${app.url}/#${HOME}`);
+    await page.goto(`${e2e.app.url}/#${HOME}`);
     await livePrice(page);
     const scriptUrl = await activeWorker(page);
-    expect(scriptUrl).toMatch(new RegExp(`^${app.url}/sw\\.js\\?v=\\w+$`));
+    expect(scriptUrl).toMatch(new RegExp(`^${e2e.app.url}/sw\\.js\\?v=\\w+$`));
 
     await page.reload();
     await livePrice(page);
@@ -160,8 +154,8 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
     const version = new URL(scriptUrl).searchParams.get('v');
     expect(await cacheNames(page)).toEqual([`trade-shell-${version}`]);
     const cached = await cachedUrls(page);
-    expect(cached).toContain(`${app.url}/`);
-    expect(cached).toContain(`${app.url}/manifest.webmanifest`);
+    expect(cached).toContain(`${e2e.app.url}/`);
+    expect(cached).toContain(`${e2e.app.url}/manifest.webmanifest`);
     const entry = await page.evaluate<string>(
       `document.querySelector('script[type="module"]').src`,
     );
@@ -169,28 +163,28 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
     // The page and its prices did use the API and the socket; none of it is cached.
     expect(cached.filter((u) => /\/api\/|\/socket\.io\//.test(u))).toEqual([]);
     expect(
-      cached.every((u) => u === `${app.url}/` || /\/(assets|icons)\/|\.webmanifest$/.test(u)),
+      cached.every((u) => u === `${e2e.app.url}/` || /\/(assets|icons)\/|\.webmanifest$/.test(u)),
     ).toBe(true);
 
     // A new build registers another version: it takes over at once and drops the old cache.
     await page.evaluate(`navigator.serviceWorker.register('/sw.js?v=next')`);
     await expect
       .poll(() => controllerUrl(page), { timeout: 15_000 })
-      .toBe(`${app.url}/sw.js?v=next`);
+      .toBe(`${e2e.app.url}/sw.js?v=next`);
     await expect.poll(() => cacheNames(page), { timeout: 15_000 }).toEqual(['trade-shell-next']);
     await context.close();
   }, 90_000);
 
   it('follows the system theme by default; settings switch it, and the choice persists across reload', async () => {
     const dark = await phone({ colorScheme: 'dark' });
-    await dark.page.goto(`${app.url}/#${HOME}`);
+    await dark.page.goto(`${e2e.app.url}/#${HOME}`);
     await livePrice(dark.page);
     expect(await dataTheme(dark.page)).toBe('dark');
     await dark.context.close();
 
     const { context, page } = await phone({ colorScheme: 'light' });
     await logIn(page);
-    await page.goto(`${app.url}/#/pages/set/set`);
+    await page.goto(`${e2e.app.url}/#/pages/set/set`);
     const select = page.getByTestId('theme-select');
     await select.waitFor();
     expect(await dataTheme(page)).toBe('light');
@@ -228,7 +222,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
 
   it('repaints the price chart when the theme changes', async () => {
     const { context, page } = await phone({ colorScheme: 'light' });
-    await page.goto(`${app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
+    await page.goto(`${e2e.app.url}/#/pages/Detail/Detail?id=BTCUSDT`);
     const chart = page.getByTestId('chart');
     await expect
       .poll(() => chart.getAttribute('data-bars').then(Number), { timeout: 20_000 })
@@ -254,7 +248,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
       attempts++;
       return blocked ? route.abort('internetdisconnected') : route.continue();
     });
-    await page.goto(`${app.url}/#${HOME}`);
+    await page.goto(`${e2e.app.url}/#${HOME}`);
     await livePrice(page);
     await page.evaluate(`location.hash = '#/pages/product/product'`);
     const error = page.getByTestId('chunk-error');
@@ -279,7 +273,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
 
   it('offline: with the server stopped, a reload shows the cached shell and "network signal lost"', async () => {
     const { context, page } = await phone();
-    await page.goto(`${app.url}/#${HOME}`);
+    await page.goto(`${e2e.app.url}/#${HOME}`);
     await livePrice(page);
     expect(await activeWorker(page)).toMatch(/\/sw\.js\?v=\w+$/);
     await expect.poll(() => controllerUrl(page), { timeout: 15_000 }).not.toBeNull();
@@ -296,7 +290,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
       })
       .toEqual([]);
 
-    await app.stop();
+    await e2e.app.stop();
     try {
       const response = await page.reload();
       expect(response?.fromServiceWorker()).toBe(true);
@@ -308,7 +302,7 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
       // The app's name (APP_NAME) from the app info kept on the phone.
       expect(await page.locator('h1').first().innerText()).toBe('Trade');
     } finally {
-      await app.start();
+      await e2e.app.start();
     }
     await page.reload();
     await livePrice(page);

@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { OPERATOR_TOKEN, registerUser, type HttpApi } from '@tests/support/api';
-import { launchBrowser, phonePage, startApp, type AppUnderTest } from '@tests/support/browser';
+import { phonePage } from '@tests/support/browser';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { fund, type TestUser } from '@tests/support/wallet';
 
 /**
@@ -10,20 +11,11 @@ import { fund, type TestUser } from '@tests/support/wallet';
  * the login page with a notice, while a server restart does not sign anyone out.
  */
 describe('session journeys (Chromium, embedded app)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let api: HttpApi;
 
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([
-      startApp({ SIM_BACKFILL_HOURS: '1', OPERATOR_TOKEN }),
-      launchBrowser(),
-    ]);
-    api = { http: request(app.url) };
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1', OPERATOR_TOKEN });
+  beforeAll(() => {
+    api = { http: request(e2e.app.url) };
   });
 
   const stored = (page: Page, key: string) =>
@@ -35,13 +27,13 @@ describe('session journeys (Chromium, embedded app)', () => {
    * event has reached the page, so its socket is signed in (in its user and session rooms).
    */
   const signedInPage = async (user: TestUser, locale: string) => {
-    const { context, page, errors } = await phonePage(browser, { locale });
-    await page.goto(`${app.url}/#/pages/login/login`);
+    const { context, page, errors } = await phonePage(e2e.browser, { locale });
+    await page.goto(`${e2e.app.url}/#/pages/login/login`);
     await page.getByTestId('account').fill(user.account);
     await page.getByTestId('password').fill(user.password);
     await page.getByTestId('submit').click();
     await page.waitForURL(/#\/pages\/index\/index/);
-    await page.goto(`${app.url}/#/pages/user/user`);
+    await page.goto(`${e2e.app.url}/#/pages/user/user`);
     await expect.poll(() => totalAssets(page), { timeout: 15_000 }).toMatch(/^\D*0\.00\D*$/);
     await fund(api, user, 12_300);
     await expect.poll(() => totalAssets(page), { timeout: 15_000 }).toMatch(/123\.00/);
@@ -86,9 +78,9 @@ describe('session journeys (Chromium, embedded app)', () => {
   it('a server restart keeps the session: the page reconnects signed in and hears its events again', async () => {
     const user = await registerUser(api, 'e2erestart');
     const { context, page } = await signedInPage(user, 'zh-CN');
-    await app.stop();
+    await e2e.app.stop();
     await page.getByTestId('network-lost').waitFor({ timeout: 15_000 });
-    await app.start();
+    await e2e.app.start();
     await page.getByTestId('network-lost').waitFor({ state: 'detached', timeout: 30_000 });
 
     // A balance event after the restart reaches the page: its socket is signed in again.
