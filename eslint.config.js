@@ -35,6 +35,21 @@ export default tseslint.config(
     },
   },
   {
+    // Short files and functions a reader takes in whole (docs/DECISIONS.md, Readable code by
+    // name): a longer one is split into named parts. Tests are exempt (a journey reads in order).
+    files: [
+      'server/src/**/*.{ts,tsx}',
+      'client/src/**/*.{ts,tsx}',
+      'market-sim/src/**/*.ts',
+      'shared/src/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // Domain code and shared code depend on interfaces, never on drivers.
     files: ['server/src/modules/**/*.ts', 'shared/src/**/*.ts', 'market-sim/src/**/*.ts'],
     rules: {
