@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { z } from 'zod';
 import { OpsError } from '../api';
@@ -32,5 +33,58 @@ export function FieldError({ message }: { message?: string }) {
   if (!message) return null;
   return (
     <span className="ops-field-error">{message.startsWith('content.') ? t(message) : message}</span>
+  );
+}
+
+/** A console form field: its label, the control, an optional hint, and its error. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="ops-field">
+      <span>{label}</span>
+      {children}
+      {hint && <span className="ops-muted">{hint}</span>}
+      <FieldError message={error} />
+    </label>
+  );
+}
+
+/** A console form's end: the error of the whole form, what was done, and the submit button. */
+export function FormEnd({
+  error,
+  done,
+  doneTestId,
+  busy,
+  submit,
+}: {
+  error?: string;
+  done: string | null;
+  doneTestId: string;
+  busy: boolean;
+  submit: string;
+}) {
+  return (
+    <>
+      {error && <p className="ops-alert">{error}</p>}
+      {done && (
+        <p className="ops-notice ops-ok" role="status" data-testid={doneTestId}>
+          {done}
+        </p>
+      )}
+      <div className="ops-row-end">
+        <button type="submit" className="ops-btn ops-primary" disabled={busy}>
+          {submit}
+        </button>
+      </div>
+    </>
   );
 }

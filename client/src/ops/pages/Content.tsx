@@ -6,7 +6,7 @@ import { languages } from '@shared/languages';
 import * as ops from '@shared/content-ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
-import { FieldError, refuse, required } from '../components/form-bits';
+import { Field, FormEnd, refuse, required } from '../components/form-bits';
 import { BannersForm, PageForm } from './ContentTexts';
 
 const messageSchema = z.object({
@@ -80,33 +80,26 @@ function MessageForm() {
       data-testid="message-form"
     >
       <h2>{t('content.messageTitle')}</h2>
-      <label className="ops-field">
-        <span>{t('content.userId')}</span>
+      <Field
+        label={t('content.userId')}
+        hint={t('content.userIdHint')}
+        error={errors.userId?.message}
+      >
         <input inputMode="numeric" autoComplete="off" {...register('userId')} />
-        <span className="ops-muted">{t('content.userIdHint')}</span>
-        <FieldError message={errors.userId?.message} />
-      </label>
-      <label className="ops-field">
-        <span>{t('content.title')}</span>
+      </Field>
+      <Field label={t('content.title')} error={errors.title?.message}>
         <input autoComplete="off" {...register('title')} />
-        <FieldError message={errors.title?.message} />
-      </label>
-      <label className="ops-field">
-        <span>{t('content.body')}</span>
+      </Field>
+      <Field label={t('content.body')} error={errors.body?.message}>
         <textarea rows={5} {...register('body')} />
-        <FieldError message={errors.body?.message} />
-      </label>
-      {errors.root?.message && <p className="ops-alert">{errors.root.message}</p>}
-      {sent && (
-        <p className="ops-notice ops-ok" role="status" data-testid="message-sent">
-          {sent}
-        </p>
-      )}
-      <div className="ops-row-end">
-        <button type="submit" className="ops-btn ops-primary" disabled={formState.isSubmitting}>
-          {t('content.send')}
-        </button>
-      </div>
+      </Field>
+      <FormEnd
+        error={errors.root?.message}
+        done={sent}
+        doneTestId="message-sent"
+        busy={formState.isSubmitting}
+        submit={t('content.send')}
+      />
     </form>
   );
 }
@@ -137,8 +130,7 @@ function NewsForm() {
       data-testid="news-form"
     >
       <h2>{t('content.newsTitle')}</h2>
-      <label className="ops-field">
-        <span>{t('content.lang')}</span>
+      <Field label={t('content.lang')} error={errors.lang?.message}>
         <select {...register('lang')}>
           {languages.map((l) => (
             <option key={l} value={l}>
@@ -146,29 +138,20 @@ function NewsForm() {
             </option>
           ))}
         </select>
-        <FieldError message={errors.lang?.message} />
-      </label>
-      <label className="ops-field">
-        <span>{t('content.title')}</span>
+      </Field>
+      <Field label={t('content.title')} error={errors.title?.message}>
         <input autoComplete="off" {...register('title')} />
-        <FieldError message={errors.title?.message} />
-      </label>
-      <label className="ops-field">
-        <span>{t('content.body')}</span>
+      </Field>
+      <Field label={t('content.body')} error={errors.body?.message}>
         <textarea rows={8} {...register('body')} />
-        <FieldError message={errors.body?.message} />
-      </label>
-      {errors.root?.message && <p className="ops-alert">{errors.root.message}</p>}
-      {published && (
-        <p className="ops-notice ops-ok" role="status" data-testid="news-published">
-          {published}
-        </p>
-      )}
-      <div className="ops-row-end">
-        <button type="submit" className="ops-btn ops-primary" disabled={formState.isSubmitting}>
-          {t('content.publish')}
-        </button>
-      </div>
+      </Field>
+      <FormEnd
+        error={errors.root?.message}
+        done={published}
+        doneTestId="news-published"
+        busy={formState.isSubmitting}
+        submit={t('content.publish')}
+      />
     </form>
   );
 }

@@ -9,7 +9,7 @@ import * as content from '@shared/content.routes';
 import * as ops from '@shared/content-ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
-import { FieldError, refuse, required } from '../components/form-bits';
+import { Field, FormEnd, refuse, required } from '../components/form-bits';
 
 /**
  * An editor reads what readers see now: no polling under the operator's typing (the console's
@@ -100,34 +100,22 @@ export function PageForm() {
         </p>
       )}
       {page.isError && <p className="ops-alert">{t('common.loadFailed')}</p>}
-      <label className="ops-field">
-        <span>{t('content.title')}</span>
+      <Field label={t('content.title')} error={errors.title?.message}>
         <input autoComplete="off" {...register('title')} />
-        <FieldError message={errors.title?.message} />
-      </label>
-      <label className="ops-field">
-        <span>{t('content.body')}</span>
+      </Field>
+      <Field label={t('content.body')} error={errors.body?.message}>
         <textarea rows={10} aria-describedby="page-body-hint" {...register('body')} />
-        <FieldError message={errors.body?.message} />
-      </label>
+      </Field>
       <p id="page-body-hint" className="ops-muted">
         {t('content.bodyHint')}
       </p>
-      {errors.root?.message && <p className="ops-alert">{errors.root.message}</p>}
-      {saved && (
-        <p className="ops-notice ops-ok" role="status" data-testid="page-saved">
-          {saved}
-        </p>
-      )}
-      <div className="ops-row-end">
-        <button
-          type="submit"
-          className="ops-btn ops-primary"
-          disabled={formState.isSubmitting || page.isPending}
-        >
-          {t('content.save')}
-        </button>
-      </div>
+      <FormEnd
+        error={errors.root?.message}
+        done={saved}
+        doneTestId="page-saved"
+        busy={formState.isSubmitting || page.isPending}
+        submit={t('content.save')}
+      />
     </form>
   );
 }
@@ -199,25 +187,19 @@ export function BannersForm() {
       {fields.map((field, i) => (
         <fieldset key={field.id} className="ops-banner" data-testid="banner-row">
           <legend>{t('content.bannerN', { n: i + 1 })}</legend>
-          <label className="ops-field">
-            <span>{t('content.title')}</span>
+          <Field label={t('content.title')} error={errors.banners?.[i]?.title?.message}>
             <input autoComplete="off" {...register(`banners.${i}.title`)} />
-            <FieldError message={errors.banners?.[i]?.title?.message} />
-          </label>
-          <label className="ops-field">
-            <span>{t('content.subtitle')}</span>
+          </Field>
+          <Field label={t('content.subtitle')} error={errors.banners?.[i]?.subtitle?.message}>
             <input autoComplete="off" {...register(`banners.${i}.subtitle`)} />
-            <FieldError message={errors.banners?.[i]?.subtitle?.message} />
-          </label>
-          <label className="ops-field">
-            <span>{t('content.link')}</span>
+          </Field>
+          <Field label={t('content.link')} error={errors.banners?.[i]?.link?.message}>
             <input
               autoComplete="off"
 
               {...register(`banners.${i}.link`)}
             />
-            <FieldError message={errors.banners?.[i]?.link?.message} />
-          </label>
+          </Field>
           <div className="ops-row">
             <label className="ops-field">
               <span>{t('content.theme')}</span>
