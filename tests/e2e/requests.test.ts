@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   routeAppEnv,
   seedRouteData,
@@ -16,22 +16,16 @@ import {
  * attempt cancelled and sent again.
  */
 describe('requests per page visit (Chromium, embedded app, 390×844)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let seed: RouteSeed;
 
+  const e2e = useAppAndBrowser(routeAppEnv);
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
-    seed = await seedRouteData(app.url);
+    seed = await seedRouteData(e2e.app.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
 
   /** Opens `route` in a fresh signed-in context, waits for `shown`, returns the /api/ traffic. */
   const visit = async (route: string, shown: (page: Page) => Promise<unknown>) => {
-    const context = await browser.newContext({
+    const context = await e2e.browser.newContext({
       viewport: { width: 390, height: 844 },
       locale: 'zh-CN',
       deviceScaleFactor: 1,
@@ -44,13 +38,13 @@ describe('requests per page visit (Chromium, embedded app, 390×844)', () => {
     const failed: string[] = [];
     const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
     page.on('request', (r) => {
-      if (isApi(r.url())) sent.push(`${r.method()} ${r.url().slice(app.url.length)}`);
+      if (isApi(r.url())) sent.push(`${r.method()} ${r.url().slice(e2e.app.url.length)}`);
     });
     page.on('requestfailed', (r) => {
       if (isApi(r.url())) failed.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
     });
     const net = watchNetwork(page);
-    await page.goto(`${app.url}/#${route}`);
+    await page.goto(`${e2e.app.url}/#${route}`);
     await shown(page);
     // Whatever the page still sends after drawing its content counts too.
     await net.settle(500);
