@@ -3,9 +3,9 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, startApp, type AppUnderTest } from '@tests/support/browser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { useAppAndBrowser } from '@tests/support/e2e';
 import { repoRoot } from '@tests/support/processes';
 import {
   axeViolations,
@@ -45,20 +45,14 @@ const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
  * data. Problems are gathered per route and reported together.
  */
 describe('every route (Chromium, embedded app, 390×844)', () => {
-  let app: AppUnderTest;
-  let browser: Browser;
   let seed: RouteSeed;
   const keys = localeKeys();
   const contexts = new Map<string, BrowserContext>();
 
+  const e2e = useAppAndBrowser(routeAppEnv);
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(routeAppEnv), launchBrowser()]);
-    seed = await seedRouteData(app.url);
+    seed = await seedRouteData(e2e.app.url);
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.dispose();
-  });
 
   /** One browser context per visitor and language, its storage seeded before the app runs. */
   const contextFor = async (
@@ -69,7 +63,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
     const key = `${visit.as}/${lang}/${colorScheme}`;
     let context = contexts.get(key);
     if (!context) {
-      context = await browser.newContext({
+      context = await e2e.browser.newContext({
         viewport: { width: 390, height: 844 },
         locale: lang,
         deviceScaleFactor: 1,
@@ -85,10 +79,10 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
   };
 
   const open = async (visit: RouteVisit, lang: string, colorScheme: 'light' | 'dark') => {
-    await visit.prepare?.(app.url);
+    await visit.prepare?.(e2e.app.url);
     const page = await (await contextFor(visit, lang, colorScheme)).newPage();
     const net = watchNetwork(page);
-    await page.goto(`${app.url}/#${visit.path}`);
+    await page.goto(`${e2e.app.url}/#${visit.path}`);
     return { page, net };
   };
 
@@ -175,7 +169,7 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
       );
       const found: string[] = [];
       try {
-        await page.goto(`${app.url}/#${visit.path}`);
+        await page.goto(`${e2e.app.url}/#${visit.path}`);
         await page.locator(appDrawn).first().waitFor();
         await page.waitForTimeout(700);
         if (asked > 0) {
