@@ -9,11 +9,12 @@ const exclude = ['**/node_modules/**', 'dist/**', 'data/**'];
 if (!tiers.postgres.on) exclude.push('**/*.postgres.test.ts');
 if (!tiers.redis.on) exclude.push('**/*.redis.test.ts');
 if (!tiers.redisServer.on) exclude.push('**/*.redis-server.test.ts');
-if (!tiers.browser.on) exclude.push('tests/e2e/**');
+if (!tiers.browser.on) exclude.push('tests/e2e/**', 'tests/visual/**');
 if (!tiers.cluster.on) exclude.push('tests/cluster/**');
 if (!tiers.nginx.on) exclude.push('**/*.nginx.test.ts');
 if (!tiers.promtool.on) exclude.push('**/*.promtool.test.ts');
 if (!tiers.chaos.on) exclude.push('tests/chaos/**');
+if (!tiers.geoip.on) exclude.push('**/*.geoip.test.ts');
 
 export default defineConfig({
   resolve: { alias: aliases },

@@ -58,6 +58,24 @@ CREATE TABLE chain_cursors (
   CONSTRAINT chain_cursors_pkey PRIMARY KEY (network)
 );
 
+CREATE TABLE chart_drawings (
+  id bigint NOT NULL GENERATED ALWAYS AS IDENTITY,
+  user_id bigint NOT NULL,
+  product_id text NOT NULL,
+  kind text NOT NULL,
+  t1 bigint NOT NULL,
+  p1 numeric NOT NULL,
+  t2 bigint,
+  p2 numeric,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT chart_drawings_check CHECK ((((kind = 'hline'::text) AND (t2 IS NULL) AND (p2 IS NULL)) OR ((kind = 'trend'::text) AND (t2 IS NOT NULL) AND (p2 IS NOT NULL) AND (t2 > t1)))),
+  CONSTRAINT chart_drawings_kind_check CHECK ((kind = ANY (ARRAY['hline'::text, 'trend'::text]))),
+  CONSTRAINT chart_drawings_p1_check CHECK ((p1 > (0)::numeric)),
+  CONSTRAINT chart_drawings_p2_check CHECK ((p2 > (0)::numeric)),
+  CONSTRAINT chart_drawings_pkey PRIMARY KEY (id),
+  CONSTRAINT chart_drawings_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 CREATE TABLE deposit_addresses (
   user_id bigint NOT NULL,
   network text NOT NULL,
@@ -345,16 +363,24 @@ CREATE TABLE orders (
   void_reason text,
   accepted_ms bigint NOT NULL,
   mode text NOT NULL DEFAULT 'real'::text,
+  result_seen_at timestamp with time zone,
+  sell_requested_ms bigint,
+  sell_annual_vol double precision,
+  sell_spread_bp integer,
+  expiry text,
   CONSTRAINT orders_amount_check CHECK ((amount > 0)),
   CONSTRAINT orders_check CHECK (((status = 'open'::text) = (settled_at IS NULL))),
+  CONSTRAINT orders_clock_expiry CHECK (((expiry IS NULL) OR (((expires_ms % (60000)::bigint) = 0) AND ((expires_ms - accepted_ms) >= 30000) AND (duration = ((expires_ms - accepted_ms) / 1000))))),
   CONSTRAINT orders_direction_check CHECK ((direction = ANY (ARRAY['up'::text, 'down'::text]))),
   CONSTRAINT orders_duration_check CHECK ((duration > 0)),
   CONSTRAINT orders_entry_unless_void CHECK (((entry_seq IS NOT NULL) OR (status = ANY (ARRAY['open'::text, 'void'::text])))),
   CONSTRAINT orders_entry_whole CHECK ((((entry_seq IS NULL) = (entry_ts IS NULL)) AND ((entry_ts IS NULL) = (entry_price IS NULL)))),
+  CONSTRAINT orders_expiry_check CHECK ((expiry = ANY (ARRAY['minute_end'::text, 'next_minute_end'::text]))),
   CONSTRAINT orders_mode_check CHECK ((mode = ANY (ARRAY['real'::text, 'practice'::text]))),
   CONSTRAINT orders_pkey PRIMARY KEY (id),
   CONSTRAINT orders_rate_bp_check CHECK ((rate_bp >= 0)),
-  CONSTRAINT orders_status_check CHECK ((status = ANY (ARRAY['open'::text, 'won'::text, 'lost'::text, 'draw'::text, 'void'::text]))),
+  CONSTRAINT orders_sale_whole CHECK ((((status = 'sold'::text) = (sell_requested_ms IS NOT NULL)) AND ((sell_requested_ms IS NULL) = (sell_annual_vol IS NULL)) AND ((sell_requested_ms IS NULL) = (sell_spread_bp IS NULL)) AND ((status <> 'sold'::text) OR ((exit_seq IS NOT NULL) AND (payout IS NOT NULL) AND (exit_ts < expires_ms))))),
+  CONSTRAINT orders_status_check CHECK ((status = ANY (ARRAY['open'::text, 'won'::text, 'lost'::text, 'draw'::text, 'void'::text, 'sold'::text]))),
   CONSTRAINT orders_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
 );
 
@@ -373,6 +399,28 @@ CREATE TABLE practice_accounts (
   opened_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT practice_accounts_pkey PRIMARY KEY (user_id),
   CONSTRAINT practice_accounts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
+);
+
+CREATE TABLE price_alerts (
+  id bigint NOT NULL GENERATED ALWAYS AS IDENTITY,
+  user_id bigint NOT NULL,
+  product_id text NOT NULL,
+  direction text NOT NULL,
+  threshold bigint NOT NULL,
+  created_seq bigint NOT NULL,
+  scanned_seq bigint NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  fired_at timestamp with time zone,
+  fired_seq bigint,
+  fired_ts bigint,
+  fired_price bigint,
+  CONSTRAINT price_alerts_check CHECK ((scanned_seq >= created_seq)),
+  CONSTRAINT price_alerts_check1 CHECK ((((fired_at IS NULL) = (fired_seq IS NULL)) AND ((fired_at IS NULL) = (fired_ts IS NULL)) AND ((fired_at IS NULL) = (fired_price IS NULL)) AND ((fired_seq IS NULL) OR (fired_seq > created_seq)))),
+  CONSTRAINT price_alerts_created_seq_check CHECK ((created_seq >= 0)),
+  CONSTRAINT price_alerts_direction_check CHECK ((direction = ANY (ARRAY['above'::text, 'below'::text]))),
+  CONSTRAINT price_alerts_pkey PRIMARY KEY (id),
+  CONSTRAINT price_alerts_threshold_check CHECK ((threshold > 0)),
+  CONSTRAINT price_alerts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 
 CREATE TABLE product_maintenance (
@@ -432,6 +480,9 @@ CREATE TABLE sessions (
   last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
   expires_at timestamp with time zone NOT NULL,
   revoked_at timestamp with time zone,
+  user_agent text,
+  ip text,
+  device_hash text,
   CONSTRAINT sessions_pkey PRIMARY KEY (token_hash),
   CONSTRAINT sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id)
 );
@@ -474,6 +525,40 @@ CREATE TABLE transfers (
   CONSTRAINT transfers_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE trusted_devices (
+  token_hash text NOT NULL,
+  user_id bigint NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT trusted_devices_pkey PRIMARY KEY (token_hash),
+  CONSTRAINT trusted_devices_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+CREATE TABLE two_factor_resets (
+  id bigint NOT NULL DEFAULT nextval('two_factor_resets_id_seq'::regclass),
+  user_id bigint NOT NULL,
+  two_factor_since timestamp with time zone NOT NULL,
+  reason text NOT NULL,
+  ticket text NOT NULL,
+  requested_by bigint NOT NULL,
+  requested_by_name text NOT NULL,
+  requested_at timestamp with time zone NOT NULL,
+  approved_by bigint,
+  approved_by_name text,
+  approved_at timestamp with time zone,
+  effective_at timestamp with time zone,
+  ended_at timestamp with time zone,
+  outcome text,
+  ended_by_name text,
+  CONSTRAINT two_factor_resets_approved_by_fkey FOREIGN KEY (approved_by) REFERENCES operators(id),
+  CONSTRAINT two_factor_resets_check CHECK (((ended_at IS NULL) = (outcome IS NULL))),
+  CONSTRAINT two_factor_resets_check1 CHECK (((approved_by IS NULL) OR (approved_by <> requested_by))),
+  CONSTRAINT two_factor_resets_outcome_check CHECK ((outcome = ANY (ARRAY['applied'::text, 'cancelled_by_user'::text, 'cancelled_by_sign_in'::text, 'cancelled_by_operator'::text]))),
+  CONSTRAINT two_factor_resets_pkey PRIMARY KEY (id),
+  CONSTRAINT two_factor_resets_requested_by_fkey FOREIGN KEY (requested_by) REFERENCES operators(id),
+  CONSTRAINT two_factor_resets_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 CREATE TABLE uploads (
   id text NOT NULL,
   owner_id bigint NOT NULL,
@@ -485,6 +570,24 @@ CREATE TABLE uploads (
   CONSTRAINT uploads_owner_id_fkey FOREIGN KEY (owner_id) REFERENCES users(id),
   CONSTRAINT uploads_pkey PRIMARY KEY (id),
   CONSTRAINT uploads_size_check CHECK ((size > 0))
+);
+
+CREATE TABLE user_recovery_codes (
+  user_id bigint NOT NULL,
+  code_hash text NOT NULL,
+  used_at timestamp with time zone,
+  CONSTRAINT user_recovery_codes_pkey PRIMARY KEY (user_id, code_hash),
+  CONSTRAINT user_recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
+CREATE TABLE user_two_factor (
+  user_id bigint NOT NULL,
+  secret text NOT NULL,
+  enabled_at timestamp with time zone,
+  last_step bigint NOT NULL DEFAULT 0,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT user_two_factor_pkey PRIMARY KEY (user_id),
+  CONSTRAINT user_two_factor_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
 );
 
 CREATE TABLE users (
@@ -502,6 +605,7 @@ CREATE TABLE users (
   frozen_reason text,
   terms_version text,
   terms_accepted_at timestamp with time zone,
+  anti_phishing text,
   CONSTRAINT users_invite_code_key UNIQUE (invite_code),
   CONSTRAINT users_pkey PRIMARY KEY (id)
 );
@@ -528,6 +632,7 @@ CREATE TABLE withdrawal_accounts (
   address text,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   branch text,
+  usable_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT withdrawal_account_fields CHECK ((((type = 'bank'::text) AND (holder_name IS NOT NULL) AND (nationality IS NOT NULL) AND (bank_name IS NOT NULL) AND (card_number IS NOT NULL) AND (network IS NULL) AND (address IS NULL)) OR ((type = 'coin'::text) AND (network IS NOT NULL) AND (address IS NOT NULL) AND (card_number IS NULL)))),
   CONSTRAINT withdrawal_accounts_network_check CHECK ((network = ANY (ARRAY['TRC20'::text, 'ERC20'::text]))),
   CONSTRAINT withdrawal_accounts_pkey PRIMARY KEY (id),
@@ -557,6 +662,8 @@ CREATE TABLE withdrawals (
 -- Indexes
 
 CREATE INDEX banners_lang ON public.banners USING btree (lang, "position");
+
+CREATE UNIQUE INDEX chart_drawings_same ON public.chart_drawings USING btree (user_id, product_id, kind, t1, p1, COALESCE(t2, (0)::bigint), COALESCE(p2, (0)::numeric));
 
 CREATE INDEX deposits_confirming ON public.deposits USING btree (channel, block_number) WHERE (status = 'confirming'::text);
 
@@ -620,7 +727,13 @@ CREATE INDEX orders_open_mode ON public.orders USING btree (mode, product_id) WH
 
 CREATE INDEX orders_settled ON public.orders USING btree (settled_at) WHERE (settled_at IS NOT NULL);
 
+CREATE INDEX orders_unseen_results ON public.orders USING btree (user_id, settled_at DESC) WHERE ((settled_at IS NOT NULL) AND (result_seen_at IS NULL));
+
 CREATE INDEX orders_user_mode ON public.orders USING btree (user_id, mode, id DESC);
+
+CREATE INDEX price_alerts_pending ON public.price_alerts USING btree (product_id, id) WHERE (fired_at IS NULL);
+
+CREATE INDEX price_alerts_user ON public.price_alerts USING btree (user_id, id);
 
 CREATE INDEX savings_accounts_due ON public.savings_accounts USING btree (next_day);
 
@@ -632,11 +745,17 @@ CREATE INDEX sessions_user ON public.sessions USING btree (user_id);
 
 CREATE INDEX ticks_product_ts ON public.ticks USING btree (product_id, ts);
 
-CREATE UNIQUE INDEX transfers_order_settlement ON public.transfers USING btree (ref) WHERE (kind = ANY (ARRAY['order_payout'::text, 'order_refund'::text, 'order_loss'::text]));
+CREATE UNIQUE INDEX transfers_order_settlement ON public.transfers USING btree (ref) WHERE (kind = ANY (ARRAY['order_payout'::text, 'order_refund'::text, 'order_loss'::text, 'order_sale'::text]));
 
 CREATE UNIQUE INDEX transfers_savings_day ON public.transfers USING btree (ref) WHERE (kind = ANY (ARRAY['savings_confirm'::text, 'savings_income'::text]));
 
 CREATE INDEX transfers_user ON public.transfers USING btree (user_id, id);
+
+CREATE INDEX trusted_devices_user ON public.trusted_devices USING btree (user_id);
+
+CREATE INDEX two_factor_resets_due ON public.two_factor_resets USING btree (effective_at) WHERE ((ended_at IS NULL) AND (effective_at IS NOT NULL));
+
+CREATE UNIQUE INDEX two_factor_resets_pending ON public.two_factor_resets USING btree (user_id) WHERE (ended_at IS NULL);
 
 CREATE INDEX uploads_owner ON public.uploads USING btree (owner_id);
 

@@ -1,11 +1,14 @@
-import { auditOrder, type PublicTick } from '@shared/order-audit';
-import type { Order, TradeMode } from '@shared/orders';
+import { auditOrder, type PublicTick } from '@shared/orders/audit';
+import type { Order, TradeMode } from '@shared/orders/model';
+import { auditSale, type PeriodModel, type PublishedTerms } from './order-verifier-sale';
 import { patientFetch } from './patient-fetch';
 
 /**
  * `npm run verify:orders`'s work, over HTTP: a user's closed orders (`GET /api/orders`, with the
  * user's token) checked one by one against the public tape (`GET /api/market/ticks`) with the
- * published rule (shared/src/order-audit.ts). Only public endpoints and the user's own are read.
+ * published rule (shared/src/orders/audit.ts); a sold order against the early-close rule and the
+ * product's published terms (order-verifier-sale.ts). Only public endpoints and the user's own
+ * are read.
  */
 
 export interface OrderSource {
@@ -13,6 +16,10 @@ export interface OrderSource {
   closedOrders(mode: TradeMode): Promise<Order[]>;
   /** The product's ticks with from ≤ ts ≤ to. */
   ticks(productId: string, from: number, to: number): Promise<PublicTick[]>;
+  /** The product's precision and early-close terms (`GET /api/market/products/:id`). */
+  product(productId: string): Promise<PublishedTerms>;
+  /** The fairness periods overlapping [from, to] (`GET /api/market/fairness`); [] if not shown. */
+  periods(productId: string, from: number, to: number): Promise<PeriodModel[]>;
 }
 
 /**
@@ -62,6 +69,19 @@ export function httpOrderSource(
         if (page.length < 1000) return out;
       }
     },
+    async product(productId) {
+      const p = await get<PublishedTerms>(
+        `/api/market/products/${encodeURIComponent(productId)}`,
+        {},
+      );
+      return { precision: p.precision, earlyClose: p.earlyClose ?? null };
+    },
+    async periods(productId, from, to) {
+      // The commitments are checked by verify:tape; here only their σ is read, where shown.
+      return get<PeriodModel[]>('/api/market/fairness', { product: productId, from, to }).catch(
+        () => [],
+      );
+    },
   };
 }
 
@@ -94,6 +114,16 @@ export async function verifyOrders(
 ): Promise<OrdersReport> {
   const orders = (await Promise.all(o.modes.map((m) => source.closedOrders(m)))).flat();
   const report: OrdersReport = { checked: 0, byStatus: {}, mismatches: [], unverifiable: [] };
+  const terms = new Map<string, Promise<PublishedTerms>>();
+  const check = async (order: Order, tape: PublicTick[]) => {
+    if (order.status !== 'sold') return auditOrder(order, tape, o.maxFeedDelayMs).problems;
+    if (!terms.has(order.productId)) terms.set(order.productId, source.product(order.productId));
+    const published = {
+      terms: await terms.get(order.productId)!,
+      periods: await source.periods(order.productId, order.createdAt, order.expiresAt),
+    };
+    return auditSale(order, tape, o.maxFeedDelayMs, published);
+  };
   let next = 0;
   const work = async () => {
     while (next < orders.length) {
@@ -103,7 +133,7 @@ export async function verifyOrders(
       report.byStatus[order.status] = (report.byStatus[order.status] ?? 0) + 1;
       if (!tape.length && (order.entry || order.exit)) report.unverifiable.push(order);
       else {
-        const { problems } = auditOrder(order, tape, o.maxFeedDelayMs);
+        const problems = await check(order, tape);
         if (problems.length) report.mismatches.push({ order, problems });
       }
       report.checked++;

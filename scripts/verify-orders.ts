@@ -3,12 +3,13 @@
  *  [--max-feed-delay <ms>]`
  *
  * Recomputes every closed order of a user from the public tape with the published rule (the
- * rules page, docs/FAIRNESS.md) and prints one line per order settled otherwise, then a summary.
+ * rules page, docs/FAIRNESS.md), a sold order with the early-close rule and the product's
+ * published terms, and prints the problems of each order closed otherwise, then a summary.
  * Exits 1 when any order differs, 2 on a usage error.
  */
 import { parseArgs } from 'node:util';
 import { runCli, UsageError } from './cli';
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
 import { httpOrderSource, verifyOrders, type OrderFinding } from './order-verifier';
 
 const usage = `usage: npm run verify:orders -- --token <token> [--url <server>] [--mode real|practice|all] [--max-feed-delay <ms>]

@@ -7,6 +7,7 @@ import { initI18n } from '@client/i18n';
 // The boot path imports the state modules it needs, not state/index.ts: the queries' hooks and
 // atoms stay in the page chunks that use them.
 import { startQueryBridge } from '@client/state/query-bridge';
+import { startPriceAlertNotices } from '@client/state/price-alerts';
 import { startSession } from '@client/state/session';
 
 // The stored or system theme goes on <html> before anything is drawn.
@@ -18,6 +19,8 @@ const root = createRoot(document.getElementById('root')!);
 startSession();
 // Socket events into the query cache (balances, orders, messages, reconnects).
 startQueryBridge();
+// A fired price alert is a notice on whatever page is open (state/price-alerts.ts).
+startPriceAlertNotices();
 
 // The page's chunk is fetched alongside the language files, not after them.
 const page = preloadPage(window.location.hash || '#/');

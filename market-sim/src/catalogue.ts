@@ -2,7 +2,7 @@
  * The default product catalogue (product/DECISIONS.md, "Products and the market"): twelve
  * products with starting prices near real levels and realistic annual volatilities.
  */
-import type { ProductCategory } from '@shared/market';
+import type { ProductCategory } from '@shared/market/model';
 import type { TradingCalendar } from './calendar';
 
 /** Everything the simulator needs to know about one product. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BusMessage } from '@shared/bus';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
@@ -8,7 +8,8 @@ import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';
-import { firstBackfillStart, startFeed, type FeedOptions } from './feed';
+import { startFeed, type FeedOptions } from './feed';
+import { firstBackfillStart } from './feed-model';
 import { advanceWatermark, pruneTicks, tapeWatermark } from './tape.repo';
 
 /** A clock that runs at real speed from `start`. */

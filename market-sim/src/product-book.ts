@@ -1,5 +1,5 @@
 import { applyTick, Rolling24h, type CandleUnits } from '@shared/aggregate';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { unitsToPrice } from '@shared/price';
 import type { ProductSpec } from './catalogue';
 import { modelParamsOf, stepMs, type ModelParams, type PeriodStart } from './fairness';

@@ -1,4 +1,4 @@
-import type { ProductStatus } from '@shared/market';
+import type { ProductStatus } from '@shared/market/model';
 import { isOpen, nextOpen } from './calendar';
 import type { ProductSpec } from './catalogue';
 

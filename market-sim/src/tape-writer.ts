@@ -9,6 +9,7 @@ import {
   rollUpHours,
   rollUpHoursBefore,
   upsertCandles,
+  writeTape,
   type ProductCandle,
   type ProductHour,
   type TapeRow,
@@ -145,13 +146,20 @@ async function writeBatch(
   await db.transaction(async (tx) => {
     await fence?.(tx);
     await recordPeriodStarts(tx, batch.starts);
-    for (let i = 0; i < batch.ticks.length; i += 5000)
-      await insertTicks(tx, batch.ticks.slice(i, i + 5000));
-    await upsertCandles(tx, [...batch.candles.values()]);
+    const candles = [...batch.candles.values()];
+    if (batch.ticks.length <= 5000) {
+      // The usual write (a flush's worth): ticks, candles and watermark in one statement; the
+      // hours roll up after it, in the same transaction, from the candles it wrote.
+      await writeTape(tx, { ticks: batch.ticks, candles, throughMs: batch.advanceTo });
+    } else {
+      for (let i = 0; i < batch.ticks.length; i += 5000)
+        await insertTicks(tx, batch.ticks.slice(i, i + 5000));
+      await upsertCandles(tx, candles);
+      if (batch.advanceTo !== null) await advanceWatermark(tx, batch.advanceTo);
+    }
     if (batch.catchUp)
       caughtUp = await rollUpHoursBefore(tx, batch.catchUp.productIds, batch.catchUp.before);
     await rollUpHours(tx, batch.over);
-    if (batch.advanceTo !== null) await advanceWatermark(tx, batch.advanceTo);
   });
   return caughtUp;
 }

@@ -13,20 +13,25 @@ export interface TapeRow {
 export type ProductCandle = CandleUnits & { productId: string };
 
 /** Inserts ticks in one statement; a tick already on the tape (same product and seq) is kept. */
+/** The ticks' insert, its parameters from `$<first>` on, and their values. */
+const ticksInsert = (first: number) => `INSERT INTO ticks (product_id, seq, ts, price, qty)
+     SELECT * FROM unnest(${params(first, ['text', 'bigint', 'bigint', 'bigint', 'bigint'])})
+     ON CONFLICT DO NOTHING`;
+const tickValues = (rows: readonly TapeRow[]) => [
+  rows.map((r) => r.productId),
+  rows.map((r) => r.seq),
+  rows.map((r) => r.ts),
+  rows.map((r) => r.price),
+  rows.map((r) => r.qty),
+];
+
+/** `$n::type[], …` for consecutive parameters from `$first`. */
+const params = (first: number, types: readonly string[]) =>
+  types.map((t, i) => `$${first + i}::${t}[]`).join(', ');
+
 export async function insertTicks(db: Queryable, rows: readonly TapeRow[]): Promise<void> {
   if (!rows.length) return;
-  await db.query(
-    `INSERT INTO ticks (product_id, seq, ts, price, qty)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
-     ON CONFLICT DO NOTHING`,
-    [
-      rows.map((r) => r.productId),
-      rows.map((r) => r.seq),
-      rows.map((r) => r.ts),
-      rows.map((r) => r.price),
-      rows.map((r) => r.qty),
-    ],
-  );
+  await db.query(ticksInsert(1), tickValues(rows));
 }
 
 /** Writes 1-minute candles, replacing a stored candle of the same minute (the writer holds the whole minute). */
@@ -35,25 +40,57 @@ export async function upsertCandles(
   candles: readonly ProductCandle[],
 ): Promise<void> {
   if (!candles.length) return;
-  const col = <K extends keyof ProductCandle>(k: K) => candles.map((c) => c[k]);
-  await db.query(
-    `INSERT INTO candles (product_id, t, o, h, l, c, v, a, n)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[],
-                          $7::bigint[], $8::bigint[], $9::int[])
+  await db.query(candlesUpsert(1), candleValues(candles));
+}
+
+const candleTypes = ['text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
+/** The candles' upsert, its parameters from `$<first>` on, and their values. */
+const candlesUpsert = (first: number) => `INSERT INTO candles (product_id, t, o, h, l, c, v, a, n)
+     SELECT * FROM unnest(${params(first, [...candleTypes, 'int'])})
      ON CONFLICT (product_id, t) DO UPDATE SET
-       o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v, a = EXCLUDED.a, n = EXCLUDED.n`,
-    [
-      col('productId'),
-      col('t'),
-      col('o'),
-      col('h'),
-      col('l'),
-      col('c'),
-      col('v'),
-      candles.map((c) => c.a.toString()),
-      col('n'),
-    ],
-  );
+       o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v, a = EXCLUDED.a, n = EXCLUDED.n`;
+const candleValues = (candles: readonly ProductCandle[]) => {
+  const col = <K extends keyof ProductCandle>(k: K) => candles.map((c) => c[k]);
+  return [
+    col('productId'),
+    col('t'),
+    col('o'),
+    col('h'),
+    col('l'),
+    col('c'),
+    col('v'),
+    candles.map((c) => c.a.toString()),
+    col('n'),
+  ];
+};
+
+/**
+ * A write's ticks, candle states and watermark in one statement (data-modifying CTEs, each run
+ * once): on the embedded database every statement is a round trip between threads and costs
+ * PGlite its parse and plan, and a write of the tape comes every TAPE_FLUSH_MS (DECISIONS 62).
+ * The caller's transaction holds the fence. Nothing to write: no statement.
+ */
+export async function writeTape(
+  db: Queryable,
+  w: { ticks: readonly TapeRow[]; candles: readonly ProductCandle[]; throughMs: number | null },
+): Promise<void> {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  if (w.ticks.length) {
+    parts.push(`t AS (${ticksInsert(values.length + 1)})`);
+    values.push(...tickValues(w.ticks));
+  }
+  if (w.candles.length) {
+    parts.push(`c AS (${candlesUpsert(values.length + 1)})`);
+    values.push(...candleValues(w.candles));
+  }
+  let last = 'SELECT 1';
+  if (w.throughMs !== null) {
+    values.push(w.throughMs);
+    last = `UPDATE tape_watermark SET through_ms = GREATEST(through_ms, $${values.length}::bigint)`;
+  }
+  if (!values.length) return;
+  await db.query(parts.length ? `WITH ${parts.join(', ')} ${last}` : last, values);
 }
 
 /** The hourly roll-up's bucket (table `candles_1h`). */

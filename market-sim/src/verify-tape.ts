@@ -6,7 +6,7 @@
  * first tick, that the period starts where the previous one ended, and it recomputes every tick's
  * price and quantity from the secret, the published model and the tape's times.
  */
-import type { FairnessPeriod, TapeTickDto } from '@shared/market';
+import type { FairnessPeriod, TapeTickDto } from '@shared/market/model';
 import { unitsToPrice } from '@shared/price';
 import {
   commitmentOf,

@@ -27,12 +27,19 @@ import type { MarketService } from './modules/market/market.service';
 import type { FairnessService } from './modules/market/fairness.service';
 import type { FavouritesService } from './modules/market/favourites.service';
 import { favouritesRoutes } from './modules/market/favourites.routes';
+import type { AlertsService } from './modules/alerts/alerts.service';
+import { alertsRoutes } from './modules/alerts/alerts.routes';
+import type { DrawingsService } from './modules/drawings/drawings.service';
+import { drawingsRoutes } from './modules/drawings/drawings.routes';
 import { appInfoRoutes } from './modules/app/app.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { twoFactorResetRoutes } from './modules/auth/two-factor-reset.routes';
+import type { TwoFactorResets } from './modules/auth/two-factor.reset';
 import type { AuthService } from './modules/auth/auth.service';
 import { operatorRoutes } from './modules/operator/operator.routes';
 import { operatorsRoutes } from './modules/operator/operators.routes';
 import { usersOpsRoutes } from './modules/operator/users.ops.routes';
+import { twoFactorOpsRoutes } from './modules/operator/two-factor.ops.routes';
 import type { OperatorsService } from './modules/operator/operators.service';
 import { operatorGate } from './platform/http/operator-gate';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
@@ -66,7 +73,11 @@ export interface ApiDeps {
   market: MarketService;
   fairness: FairnessService;
   favourites: FavouritesService;
+  alerts: AlertsService;
+  drawings: DrawingsService;
   auth: AuthService;
+  /** The support reset of two-factor sign-in, and support's view of it. */
+  twoFactorResets: TwoFactorResets;
   uploads: UploadService;
   wallet: WalletService;
   kyc: KycService;
@@ -106,7 +117,10 @@ export function createApiApp({
   market,
   fairness,
   favourites,
+  alerts,
+  drawings,
   auth,
+  twoFactorResets,
   uploads,
   wallet,
   kyc,
@@ -142,28 +156,7 @@ export function createApiApp({
     throttles,
     publicReadGate,
   });
-  const app = express();
-  app.disable('x-powered-by');
-  checkAnswers(config.NODE_ENV !== 'production');
-  // First: every response, refusals by later middleware too, carries a request id and an
-  // access-log line.
-  app.use(requestLog(log));
-  if (metrics) app.use(httpMetrics(metrics.httpDuration));
-  // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
-  app.set('trust proxy', config.TRUST_PROXY);
-  // helmet's headers on every response, worked out once per build of the client.
-  app.use(securityHeaders({ clientDir: config.clientDir, logoUrl: config.APP_LOGO_URL }));
-  // gzip for the client's scripts and styles (a third of their size on a phone's network) and
-  // for JSON lists; images and small answers pass through as they are. Only answers to GET and
-  // HEAD: a POST answers with one object, under compression's 1 KB threshold, and the wrapping
-  // alone cost every placement about a tenth of its CPU.
-  const compress = compression();
-  app.use((req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD') compress(req, res, next);
-    else next();
-  });
-  app.use(healthRoutes({ database: () => db.ping(), bus: () => bus.ready() }));
-  // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
+  const app = publicApp({ config, db, bus, log, metrics });
 
   const api = express.Router();
   // The route label of HTTP metrics keeps the /api prefix (platform/http/http-metrics.ts).
@@ -178,13 +171,17 @@ export function createApiApp({
   api.use(appInfoRoutes(config));
   api.use(marketRoutes({ market, reads, throttle: marketThrottle }));
   api.use(favouritesRoutes(auth, favourites));
+  api.use(alertsRoutes(auth, alerts));
+  api.use(drawingsRoutes(auth, drawings));
   api.use(ordersRoutes(auth, orders, orderThrottle));
   api.use(authRoutes(auth));
+  api.use(twoFactorResetRoutes(auth, twoFactorResets));
   api.use(operatorsRoutes(operators, gate));
   api.use(operatorRoutes({ market, auth, gate }));
   api.use(
     usersOpsRoutes({
       auth,
+      twoFactor: twoFactorResets,
       wallet,
       orders,
       kyc,
@@ -194,6 +191,7 @@ export function createApiApp({
       offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
     }),
   );
+  api.use(twoFactorOpsRoutes(twoFactorResets, gate));
   api.use(
     uploadRoutes({
       uploads,
@@ -219,6 +217,42 @@ export function createApiApp({
 
   serveClient(app, config.clientDir);
   app.use(errorHandler(log));
+  return app;
+}
+
+/**
+ * The public app before its routes: request ids and the access log, HTTP metrics, the trusted
+ * proxies, security headers, compression of reads, and health.
+ */
+function publicApp({
+  config,
+  db,
+  bus,
+  log,
+  metrics,
+}: Pick<ApiDeps, 'config' | 'db' | 'bus' | 'log' | 'metrics'>): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  checkAnswers(config.NODE_ENV !== 'production');
+  // First: every response, refusals by later middleware too, carries a request id and an
+  // access-log line.
+  app.use(requestLog(log));
+  if (metrics) app.use(httpMetrics(metrics.httpDuration));
+  // Client addresses (login throttling) come from X-Forwarded-For only when set by a trusted proxy.
+  app.set('trust proxy', config.TRUST_PROXY);
+  // helmet's headers on every response, worked out once per build of the client.
+  app.use(securityHeaders({ clientDir: config.clientDir, logoUrl: config.APP_LOGO_URL }));
+  // gzip for the client's scripts and styles (a third of their size on a phone's network) and
+  // for JSON lists; images and small answers pass through as they are. Only answers to GET and
+  // HEAD: a POST answers with one object, under compression's 1 KB threshold, and the wrapping
+  // alone cost every placement about a tenth of its CPU.
+  const compress = compression();
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') compress(req, res, next);
+    else next();
+  });
+  app.use(healthRoutes({ database: () => db.ping(), bus: () => bus.ready() }));
+  // No /metrics here: this app faces the public (DECISIONS.md, Metrics); see metricsServer.
   return app;
 }
 

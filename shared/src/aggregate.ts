@@ -9,7 +9,7 @@
  * is the close). A tick whose bucket is older than the candle being built is stale and ignored,
  * by `applyTick` and therefore by `aggregateTicks` (so both always agree, in any order).
  */
-import type { Stats24h } from './market';
+import type { Stats24h } from './market/model';
 import type { Candle } from './product';
 import { amountToDecimal, changePct, lotsToDecimal, unitsToPrice } from './price';
 

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import {
   AMOUNT_MAX,
   amountToMinor,
+  checkTypedAmount,
+  cleanAmountInput,
   minorToDecimal,
   sanitizeAmountInput,
   validators,
@@ -69,5 +71,44 @@ describe('amount input rule (spec §5)', () => {
     expect(validators.checkCode('1234')).toBe(true);
     expect(validators.email('a@b.co')).toBe(true);
     expect(validators.chineseName('张三')).toBe(true);
+  });
+});
+
+describe('an amount checked as it is typed (issue 37)', () => {
+  const limits = { min: 1_000, max: 5_000_000, balance: 123_400 };
+
+  it('keeps what is typed: no clamping, no cut decimals; a comma is the decimal point', () => {
+    expect(cleanAmountInput('99999999')).toBe('99999999');
+    expect(cleanAmountInput('12.345')).toBe('12.345');
+    expect(cleanAmountInput('10,5')).toBe('10.5');
+    expect(cleanAmountInput('1.2.3')).toBe('1.23');
+    expect(cleanAmountInput('007')).toBe('7');
+    expect(cleanAmountInput('.5')).toBe('0.5');
+    expect(cleanAmountInput('a1 000b')).toBe('1000');
+    expect(cleanAmountInput('1234567890123456')).toBe('123456789012');
+  });
+
+  it.each([
+    ['', { state: 'empty' }],
+    ['.', { state: 'empty' }],
+    ['12.345', { state: 'invalid', problem: 'decimals', limit: 2 }],
+    ['5', { state: 'invalid', problem: 'min', limit: 1_000 }],
+    ['0', { state: 'invalid', problem: 'min', limit: 1_000 }],
+    ['99999999', { state: 'invalid', problem: 'max', limit: 5_000_000 }],
+    ['1234.01', { state: 'invalid', problem: 'balance', limit: 123_400 }],
+    ['1234', { state: 'valid', amount: 123_400 }],
+    ['10', { state: 'valid', amount: 1_000 }],
+    ['12.', { state: 'valid', amount: 1_200 }],
+    ['12.5', { state: 'valid', amount: 1_250 }],
+  ])('%j is %j', (input, expected) => {
+    expect(checkTypedAmount(input, limits)).toEqual(expected);
+  });
+
+  it('names the maximum before the balance, and leaves the balance out while it is unknown', () => {
+    expect(checkTypedAmount('60000', { ...limits, balance: 0 })).toMatchObject({ problem: 'max' });
+    expect(checkTypedAmount('40000', { ...limits, balance: null })).toEqual({
+      state: 'valid',
+      amount: 4_000_000,
+    });
   });
 });

@@ -31,6 +31,62 @@ export function amountToMinor(input: string): number | null {
   return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
 }
 
+/** The most digits typed before the decimal point: beyond any bound, short of float trouble. */
+const WHOLE_DIGITS = 12;
+
+/**
+ * What a money field keeps as it is typed (issue 37): digits and one decimal point (a comma, as
+ * German and French keypads offer, is one), leading zeros dropped. Unlike the spec's rule above,
+ * nothing is clamped or cut: an amount out of bounds or with three decimals stays as typed and is
+ * named by `checkTypedAmount`, so the trader sees why, not a different number.
+ */
+export function cleanAmountInput(raw: string): string {
+  let s = raw.replace(/,/g, '.').replace(/[^\d.]/g, '');
+  const dot = s.indexOf('.');
+  if (dot !== -1) s = s.slice(0, dot + 1) + s.slice(dot + 1).replace(/\./g, '');
+  if (s.startsWith('.')) s = `0${s}`;
+  s = s.replace(/^0+(?=\d)/, '');
+  const [whole = '', ...rest] = s.split('.');
+  return whole.slice(0, WHOLE_DIGITS) + (rest.length > 0 ? `.${rest.join('')}` : '');
+}
+
+/** The bounds an amount is checked against, minor units; `balance` null while unknown. */
+export interface AmountLimits {
+  min: number;
+  max: number;
+  balance: number | null;
+}
+
+/** What is wrong with a typed amount, first found first: decimals, minimum, maximum, balance. */
+export type AmountProblem = 'decimals' | 'min' | 'max' | 'balance';
+
+export type TypedAmount =
+  | { state: 'empty' }
+  | { state: 'invalid'; problem: AmountProblem; limit: number }
+  | { state: 'valid'; amount: number };
+
+/** The most decimals a money amount has (minor units are cents). */
+export const AMOUNT_DECIMALS = 2;
+
+/**
+ * Checks an amount as it is typed (issue 37: said inline, before any button): `empty` while
+ * nothing complete is typed (no message yet), else the first problem with the limit it broke
+ * (minor units; for `decimals`, how many are allowed), else the amount in minor units.
+ */
+export function checkTypedAmount(input: string, limits: AmountLimits): TypedAmount {
+  const s = input.trim();
+  if (!/^\d+(\.\d*)?$/.test(s)) return { state: 'empty' };
+  const [whole = '', frac = ''] = s.split('.');
+  if (frac.length > AMOUNT_DECIMALS)
+    return { state: 'invalid', problem: 'decimals', limit: AMOUNT_DECIMALS };
+  const amount = Number(whole) * 100 + Number(frac.padEnd(AMOUNT_DECIMALS, '0'));
+  if (amount < limits.min) return { state: 'invalid', problem: 'min', limit: limits.min };
+  if (amount > limits.max) return { state: 'invalid', problem: 'max', limit: limits.max };
+  if (limits.balance !== null && amount > limits.balance)
+    return { state: 'invalid', problem: 'balance', limit: limits.balance };
+  return { state: 'valid', amount };
+}
+
 /** Minor units as a plain decimal string with 2 decimals: 1050 → "10.50". */
 export function minorToDecimal(minor: number): string {
   const sign = minor < 0 ? '-' : '';

@@ -1,4 +1,4 @@
-import type { ProductStatus, ProductStatusEvent, Stats24h, Tick } from './market';
+import type { ProductStatus, ProductStatusEvent, Stats24h, Tick } from './market/model';
 
 /** What the simulator knows of one product, published once per second. */
 export interface ProductState {
@@ -28,7 +28,9 @@ export type BusMessage =
   | { type: 'market'; market: MarketState }
   | { type: 'product'; product: ProductStatusEvent }
   | { type: 'maintenance'; id: string; on: boolean; opensAt?: number }
-  | { type: 'process'; report: ProcessReport };
+  | { type: 'process'; report: ProcessReport }
+  /** Orders were placed (at `placed`, the sender's clock): settlement workers look (settlement-wake.ts). */
+  | { type: 'orders'; placed: number };
 
 /**
  * What a process says of itself every few seconds (server/src/platform/process-reports.ts), read

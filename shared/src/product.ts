@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { candleDto, productDto } from './dto';
+import type { candleDto, productDto } from './contract/answers';
 
 /** The product DTO of API.md. Prices are decimal strings at `precision` decimals. */
 export type Product = z.infer<typeof productDto>;

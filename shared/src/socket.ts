@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { MarketSnapshot, ProductStatusEvent, Tick } from './market';
-import type { AccountSummary, Deposit } from './wallet';
-import type { Order } from './orders';
+import type { MarketSnapshot, ProductStatusEvent, Tick } from './market/model';
+import type { AccountSummary, Deposit } from './wallet/model';
+import type { Order } from './orders/model';
+import type { PriceAlert } from './alerts/model';
 
 /**
  * The Socket.IO protocol, typed once and passed as generics to both `new Server<…>()` and
@@ -112,6 +113,12 @@ export interface ServerToClientEvents {
    * credited, dropped or reviewed.
    */
   deposit: (deposit: Deposit, meta?: UserEventMeta) => void;
+  /** To the user's room when a device acknowledged results: the others stop showing them. */
+  results: (seen: { ids: string[] }, meta?: UserEventMeta) => void;
+  /** To the user's room when their drawings on a product's chart changed: read them again. */
+  drawings: (changed: { product: string }, meta?: UserEventMeta) => void;
+  /** To the user's room when one of their price alerts fired (its tick; the message follows). */
+  alert: (alert: PriceAlert, meta?: UserEventMeta) => void;
   /**
    * To the sockets of a session the server has just ended, right before it disconnects them
    * (`io server disconnect`); their token is refused from then on.
@@ -122,7 +129,15 @@ export interface ServerToClientEvents {
 }
 
 /** The events the api sends to one user's sockets (through whichever gateway holds them). */
-export const userEventNames = ['order', 'balance', 'message', 'deposit'] as const;
+export const userEventNames = [
+  'order',
+  'balance',
+  'message',
+  'deposit',
+  'results',
+  'drawings',
+  'alert',
+] as const;
 export type UserEventName = (typeof userEventNames)[number];
 
 export interface ClientToServerEvents {

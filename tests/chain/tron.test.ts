@@ -6,7 +6,7 @@ import { postDeposit } from '@tests/support/wallet';
 import { checkLedger } from '@server/modules/ledger/ledger';
 import { tronSource } from '@server/modules/wallet/chain/tron-source';
 import { createWatcher, type Watcher } from '@server/modules/wallet/chain/watcher';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 
 const USDT = 1_000_000n;
 const CONFIRMATIONS = 20;

@@ -6,7 +6,7 @@ import { opsAuth } from '@tests/support/wallet';
 import { checkLedger } from '@server/modules/ledger/ledger';
 import { evmSource } from '@server/modules/wallet/chain/evm-source';
 import { createWatcher, type Watcher } from '@server/modules/wallet/chain/watcher';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 
 const USDT = 1_000_000n; // base units of one USDT (6 decimals)
 const CONFIRMATIONS = 12;

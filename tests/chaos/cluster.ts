@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
-import { freePort } from '@tests/support/redis-server';
+import {
+  holdsListener,
+  startEntry,
+  waitForHttp,
+  type RunningProcess,
+} from '@tests/support/processes';
+import { stablePort } from '@tests/support/redis-server';
 import { startFaultProxy, type FaultProxy } from '@tests/support/fault-proxy';
 import { startBalancer } from '@tests/support/tcp-balancer';
 import { startPgCluster, type PgCluster } from '@tests/support/pg-cluster';
@@ -58,7 +63,8 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
   const redis = await startSentinelCluster();
   const operatorToken = `chaos-${randomBytes(12).toString('hex')}`;
   const ports = new Map<string, number>();
-  for (const [name] of roles) ports.set(name, await freePort());
+  // Below the ephemeral range: members start over minutes and are started again after a crash.
+  for (const [name] of roles) ports.set(name, await stablePort());
   const apiBalancer = await startBalancer([ports.get('api1')!, ports.get('api2')!]);
   const gatewayBalancer = await startBalancer([ports.get('gateway1')!, ports.get('gateway2')!]);
   const apiUrl = `http://127.0.0.1:${apiBalancer.port}`;
@@ -109,8 +115,20 @@ export async function startChaosCluster(): Promise<ChaosCluster> {
     operatorToken,
     directDbUrl: pg.url,
     async start(m) {
-      m.proc = startEntry(m.entry, m.env);
-      await waitForHttp(`${base(m)}/healthz`, 200, 120_000);
+      const proc = startEntry(m.entry, m.env);
+      m.proc = proc;
+      const failed = (why: string) =>
+        new Error(`${m.name} on ${m.port}: ${why}\n${proc.output().slice(-3000)}`);
+      await Promise.race([
+        waitForHttp(`${base(m)}/healthz`, 200, 120_000).catch((err: Error) => {
+          throw failed(err.message);
+        }),
+        proc.exited.then((code) => {
+          throw failed(`exited (${code}) before it listened`);
+        }),
+      ]);
+      if (!holdsListener(proc.child.pid ?? 0, m.port))
+        throw failed('another process answered on its port');
     },
     async stop(m, signal) {
       await m.proc?.stop(signal);

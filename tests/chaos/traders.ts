@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import { createUserEventCursor } from '@shared/user-events';
 import { newTrader } from '../load/flood';

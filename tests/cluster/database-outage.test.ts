@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { createRedisBus } from '@infra/bus/redis';
 import type { Bus } from '@infra/bus';
 import { checkLedger } from '@server/modules/ledger/ledger';

@@ -5,7 +5,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket'
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { Tick } from '@shared/market';
-import type { Order } from '@shared/orders';
+import type { Tick } from '@shared/market/model';
+import type { Order } from '@shared/orders/model';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import { eventually } from '@tests/support/wait';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';
@@ -11,7 +11,7 @@ import { fund } from '@tests/support/orders';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort, startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Hello, ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { eventually } from '@tests/support/wait';
 import { repoRoot } from '@tests/support/processes';
 import {
@@ -15,7 +15,7 @@ import {
   startExample,
   type RunningExample,
 } from '@tests/support/operations-example';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 import { configSchema } from '@server/config';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;

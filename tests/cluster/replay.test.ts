@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import type { ClientToServerEvents, Hello, ServerToClientEvents, TicksGap } from '@shared/socket';
 import { createUserEventCursor } from '@shared/user-events';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';

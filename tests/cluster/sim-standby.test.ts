@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket';
 import { eventually } from '@tests/support/wait';
 import { openTestDb, urlWithSchema, type TestDb } from '@tests/support/db';

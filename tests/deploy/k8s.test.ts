@@ -173,7 +173,7 @@ describe('the Kubernetes example (deploy/k8s)', () => {
       // gateway_sockets comes from prometheus-adapter over the gateways' own series.
       expect(spec.metrics.map((m) => m.pods?.metric.name)).toContain('gateway_sockets');
       expect(
-        fs.readFileSync(path.join(repoRoot, 'server/src/platform/metrics.ts'), 'utf8'),
+        fs.readFileSync(path.join(repoRoot, 'server/src/platform/metrics-families.ts'), 'utf8'),
       ).toContain("'gateway_connected_sockets'");
     }
   });

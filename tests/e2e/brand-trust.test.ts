@@ -28,7 +28,8 @@ describe('brand, trust and forms (Chromium, embedded app)', () => {
     expect(await text(page, 'app-name')).toBe('Trade');
     await page.getByTestId('forgot-password').click();
     await page.waitForURL(/#\/pages\/password\/forgot$/);
-    expect(await page.locator('h1').innerText()).toBe('Forgot password');
+    // The page's code loads after the URL changes: until it draws, the heading is the last one.
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Forgot password');
     const support = page.getByTestId('contact-support');
     expect(await support.innerText()).toBe('Contact customer support');
     expect(await support.getAttribute('href')).toBe('https://example.com/support');

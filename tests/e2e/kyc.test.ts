@@ -206,7 +206,7 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
     await context.close();
   }, 180_000);
 
-  it('is rejected with a reason, submits again; withdrawing before that explains KYC_REQUIRED', async () => {
+  it('is rejected with a reason, submits again; the withdrawal page before that shows its state', async () => {
     const account = await register();
     const { page, context, errors } = await phonePage(e2e.browser, { locale: 'en' });
     page.setDefaultTimeout(10_000);
@@ -225,16 +225,13 @@ describe('identity verification journeys (Chromium, embedded app)', () => {
       }),
     });
     expect(bound.status).toBe(201);
+    // Issue 37: no form to fill in vain, the identity's state instead.
     await open(page, '/pages/withdraw-money/withdraw-money');
-    await page.getByTestId('kyc-notice').waitFor();
-    await page.getByTestId('amount').fill('20');
-    await page.getByTestId('trade-password').fill('123456');
-    await page.getByTestId('submit').click();
-    await expect
-      .poll(() => text(page, 'form-error'))
-      .toBe('Please complete identity verification first.');
-    expect(await text(page, 'kyc-required')).toContain('Withdrawals need a verified identity.');
-    await page.getByTestId('kyc-required').getByTestId('kyc-link').click();
+    await page.getByTestId('withdraw-kyc').waitFor();
+    expect(await page.getByTestId('withdraw-kyc').getAttribute('data-status')).toBe('none');
+    expect(await text(page, 'withdraw-kyc-text')).toBe('Withdrawals need a verified identity.');
+    expect(await page.getByTestId('amount').count()).toBe(0);
+    await page.getByTestId('kyc-link').click();
     await page.waitForURL(/#\/pages\/verify\/verify$/);
 
     // Another nationality: 5-30 letters and digits.

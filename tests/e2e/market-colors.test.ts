@@ -77,6 +77,12 @@ describe('market colour convention (Chromium, embedded app)', () => {
     await page.goto(`${e2e.app.url}/#/pages/set/set`);
     await page.getByTestId('market-colors-select').click();
     await page.getByTestId(`market-colors-select-${colours}`).click();
+    // Taken, and its picker gone, before the test goes elsewhere: a navigation racing the
+    // picker's close left a loaded machine on the settings page (CI, once).
+    await expect
+      .poll(() => page.getByTestId('market-colors-select').getAttribute('data-value'))
+      .toBe(colours);
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   };
 
   it('zh-CN starts red-up; the setting switches the Buy button and the candles, and a reload keeps it', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { phonePage } from '@tests/support/browser';
 import { useAppAndBrowser } from '@tests/support/e2e';
+import { pickInterval } from '@tests/support/chart';
 import { defaultCatalogue } from '@sim/catalogue';
 
 /** Issue 3 journeys: live prices on Home, search, the detail chart, and the offline banner. */
@@ -76,14 +77,14 @@ describe('market journeys (Chromium, embedded app)', () => {
     // The long intervals open with months of coarse history (SIM_HISTORY_DAYS): at least 90 bars.
     const fewest = { '5m': 51, '1h': 21, '4h': 90, '1d': 90, line: 51, '1m': 51 };
     for (const interval of ['5m', '1h', '4h', '1d', 'line', '1m'] as const) {
-      await page.getByTestId(`interval-${interval}`).click();
+      await pickInterval(page, interval);
       await expect.poll(() => chart.getAttribute('data-interval')).toBe(interval);
       await expect
         .poll(() => chart.getAttribute('data-bars').then(Number))
         .toBeGreaterThanOrEqual(fewest[interval]);
     }
     // Volume under every candle; moving average and Bollinger bands as toggles kept on the device.
-    await page.getByTestId('interval-1h').click();
+    await pickInterval(page, '1h');
     await expect.poll(() => chart.getAttribute('data-interval')).toBe('1h');
     await expect
       .poll(async () => [

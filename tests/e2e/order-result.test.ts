@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Order, TickRef } from '@shared/orders';
-import type { Page as ListPage } from '@shared/wallet';
+import type { Order, TickRef } from '@shared/orders/model';
+import type { Page as ListPage } from '@shared/wallet/model';
 import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
@@ -86,11 +86,10 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       await context.addInitScript(`
         window.__resultSeen = {};
         new MutationObserver(() => {
-          for (const el of document.querySelectorAll('[data-testid^="result-"][data-status]')) {
-            const id = el.getAttribute('data-testid').slice('result-'.length);
+          const toast = document.querySelector('[data-testid="result-toast"]');
+          for (const id of toast ? toast.getAttribute('data-ids').split(' ') : [])
             if (!(id in window.__resultSeen)) window.__resultSeen[id] = Date.now();
-          }
-        }).observe(document, { childList: true, subtree: true });
+        }).observe(document, { childList: true, subtree: true, attributes: true });
       `);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -136,9 +135,10 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
         location.hash = '#/pages/index/index';
       });
       await page.waitForURL(/pages\/index\/index/);
-      const result = page.getByTestId(`result-${placed.id}`);
+      // The result toast, at the top of Home (issue 37: never over the buy buttons).
+      const toast = page.locator(`[data-testid="result-toast"][data-ids~="${placed.id}"]`);
       // A generous wait (a slow machine); the time it appeared is what the product promises.
-      await result.waitFor({ timeout: placed.expiresAt - Date.now() + 60_000 });
+      await toast.waitFor({ timeout: placed.expiresAt - Date.now() + 60_000 });
       expect(page.url()).toMatch(/pages\/index\/index/);
       const seenAt = await page.evaluate<number>(
         `window.__resultSeen[${JSON.stringify(placed.id)}]`,
@@ -153,8 +153,16 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       // What it shows is what the server settled.
       const settled = await api<Order>(`/api/orders/${placed.id}`, {}, token);
       expect(settled.status).not.toBe('open');
-      expect(await result.getAttribute('data-status')).toBe(settled.status);
+      expect(await toast.getAttribute('data-status')).toBe(settled.status);
+      const toastOutcome = await toast.getByTestId('result-outcome').innerText();
+      if (settled.status === 'won') expect(toastOutcome).toContain(money(settled.payout!, lang));
+      if (settled.status === 'lost') expect(toastOutcome).toContain(money(10_000, lang));
+      // A tap on the toast opens the results list, where the result links to its details.
+      await toast.locator('.result-toast__body').click();
       const sheet = page.getByTestId('result-sheet');
+      const result = page.getByTestId(`result-${placed.id}`);
+      await result.waitFor();
+      expect(await result.getAttribute('data-status')).toBe(settled.status);
       expect(await sheet.innerText()).toContain(texts[lang].settled);
       expect(await sheet.innerText()).toContain(`#${placed.id.padStart(6, '0')}`);
       const outcome = await result.getByTestId('result-outcome').innerText();
@@ -164,7 +172,7 @@ describe('order result sheet and audit (Chromium, embedded app)', () => {
       expect(await page.evaluate<unknown[]>('window.__vibrations')).toHaveLength(
         lang === 'en' ? 1 : 0,
       );
-      // On a 360 px phone the sheet fits (Home under it is another screen's business), and it
+      // On a 360 px phone the list fits (Home under it is another screen's business), and it
       // passes axe (light and dark).
       expect(
         await sheet.evaluate((el) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import type { Product } from '@shared/product';
-import type { AccountSummary } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet/model';
 import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
@@ -16,10 +16,10 @@ import { axeViolations } from '@tests/support/page-checks';
 
 /**
  * The trading screen (Home, Orders, product list) in English on a phone: a funded trader with one
- * open and one closed order sees "Open trades (1)" and the account summary's figures on Home, an
- * Orders tab in the tab bar whose Open tab leads with the live P&L and a shrinking bar, and whose
- * Closed tab leads with the final P&L; a guest sees Sign up and Log in; the product list filters
- * by category and sorts by change.
+ * open and one closed order sees "Open real trades (1)" and the account summary's figures on
+ * Home, an Orders tab in the tab bar whose Open tab leads with the live P&L and a shrinking bar,
+ * and whose Closed tab leads with the final P&L; a guest sees Sign up and Log in; the product
+ * list filters by category and sorts by change.
  */
 describe('orders and home (Chromium, embedded app, English)', () => {
   const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '0' });
@@ -102,7 +102,7 @@ describe('orders and home (Chromium, embedded app, English)', () => {
 
     // Home: the pill counts the one open order; the card shows the account summary's figures.
     const pill = page.getByTestId('open-trades-pill');
-    await expect.poll(() => pill.innerText(), live).toBe('Open trades (1)');
+    await expect.poll(() => pill.innerText(), live).toBe('Open real trades (1)');
     const summary = await api<AccountSummary>('/api/account/summary', {}, token);
     expect(summary.inOrders).toBe(20_000);
     for (const [testId, minor] of [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import type { Product } from '@shared/product';
-import type { AccountSummary } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet/model';
 import { useAppAndBrowser } from '@tests/support/e2e';
 import {
   fundByDeposit,
@@ -105,6 +105,7 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await positions.getByTestId('tab-positions').getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => text(positions, 'pnl-total'), live).toBe('0.00');
     expect(await text(positions, 'pnl-today')).toBe('0.00');
+    // No orders at all: "no orders yet" (once the Closed list is known to be empty too).
     await positions.getByText('还没有订单').waitFor();
 
     const detail = await signedInPage(context, errors, '/pages/Detail/Detail?id=BTCUSDT');
@@ -127,13 +128,15 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(await text(detail, 'duration-30')).toContain(`${Math.round(rateBp / 100)}%`);
     await detail.getByTestId('place-all').click();
     expect(await detail.getByTestId('amount').inputValue()).toBe('5000.00');
-    // The amount-input rule: letters dropped, two decimals at most.
+    // Letters dropped, the rest kept as typed and checked as typed (issue 37): three decimals,
+    // then below the minimum stake; the buy buttons wait meanwhile.
     await detail.getByTestId('amount').fill('5a.129');
-    expect(await detail.getByTestId('amount').inputValue()).toBe('5.12');
-    await detail.getByTestId('buy-up').click();
-    expect(await text(detail, 'ticket-error')).toBe(
-      `请输入其他金额（${money(product.minStake)}–${money(product.maxStake)}）`,
-    );
+    expect(await detail.getByTestId('amount').inputValue()).toBe('5.129');
+    expect(await text(detail, 'amount-problem')).toBe('最多 2 位小数');
+    await detail.getByTestId('amount').fill('5.12');
+    expect(await text(detail, 'amount-problem')).toBe(`最低 ${money(product.minStake)}`);
+    expect(await detail.getByTestId('buy-up').isDisabled()).toBe(true);
+    expect(await text(detail, 'estimate-profit')).toBe('--');
     await detail.getByTestId('amount').fill('1000');
     expect(await text(detail, 'estimate-profit')).toBe(money(winPays - stake));
     expect(await text(detail, 'estimate-payout')).toBe(money(winPays));
@@ -205,7 +208,10 @@ describe('timed orders (Chromium, embedded app)', () => {
     expect(['won', 'lost', 'draw']).toContain(settled.status);
     expect(settled.settledAt! - placed.expiresAt).toBeLessThanOrEqual(3_000);
     expect(seenAt - placed.expiresAt).toBeLessThanOrEqual(3_000);
-    await positions.getByText('还没有订单').waitFor();
+    // Nothing open, but a closed order: not "no orders yet", and the way to the Closed tab.
+    await positions.getByText('暂无持仓中的交易').waitFor();
+    await expect.poll(() => text(positions, 'empty-action'), live).toBe('查看已平仓交易');
+    expect(await positions.getByText('还没有订单').count()).toBe(0);
 
     // Entry and exit are ticks of the public tape: the entry the seq the order names, the exit
     // the last tick at or before expiry (never before the entry).
@@ -253,8 +259,11 @@ describe('timed orders (Chromium, embedded app)', () => {
     // "View positions" leads to the Open tab, now empty; the Closed tab holds the order.
     await detail.getByTestId('view-positions').click();
     await detail.waitForURL(/#\/pages\/order\/order\?tab=positions$/);
-    await detail.getByText('还没有订单').waitFor();
-    await detail.getByTestId('tab-history').click();
+    await detail.getByText('暂无持仓中的交易').waitFor();
+    await expect.poll(() => text(detail, 'empty-action'), live).toBe('查看已平仓交易');
+    await detail.getByTestId('empty-action').click();
+    await detail.waitForURL(/#\/pages\/order\/order\?tab=history$/);
+    expect(await detail.getByTestId('tab-history').getAttribute('aria-selected')).toBe('true');
     await detail.getByTestId(`order-${id}`).waitFor();
 
     // A rules page that is not there yet is a 404 the sheet explains; nothing else may fail.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
-import type { AccountSummary } from '@shared/wallet';
+import type { Order } from '@shared/orders/model';
+import type { AccountSummary } from '@shared/wallet/model';
 import { phonePage } from '@tests/support/browser';
 import { useAppAndBrowser } from '@tests/support/e2e';
 

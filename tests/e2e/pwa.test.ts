@@ -256,18 +256,22 @@ describe('installable app, themes and chunk errors (Chromium, embedded app)', ()
     expect(await error.locator('p').innerText()).toBe('页面加载失败，请检查网络后重试。');
     const retry = page.getByTestId('chunk-retry');
     expect(await retry.innerText()).toBe('重试');
-    expect(attempts).toBe(1);
+    // The chunk is asked for by its import and, where the build lists it, by a modulepreload
+    // link too (both fail while offline), so each step counts fetches made, not a fixed number.
+    const first = attempts;
+    expect(first).toBeGreaterThanOrEqual(1);
 
     // Still offline: Retry tries again and fails again, with the same offer.
     await retry.click();
-    await expect.poll(() => attempts).toBe(2);
+    await expect.poll(() => attempts).toBeGreaterThan(first);
     await error.waitFor();
+    const second = attempts;
 
     blocked = false;
     await retry.click();
     await page.getByTestId('product-row-EURUSD').waitFor();
     expect(await error.count()).toBe(0);
-    expect(attempts).toBe(3);
+    expect(attempts).toBeGreaterThan(second);
     await context.close();
   }, 90_000);
 

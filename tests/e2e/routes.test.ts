@@ -158,7 +158,24 @@ describe('every route (Chromium, embedded app, 390×844)', () => {
         release = resolve;
         setTimeout(resolve, 20_000);
       });
-      const shell = /\/api\/(me|app-info|account\/summary|messages\/unread-count)(\?|$)/;
+      // The shell's figures on every page: the session, the balances, the unread count and the
+      // results settled while away; beside the balance cards, the open-trade counts, which are
+      // the Orders page's own data there (its Open tab reads the same list).
+      const counts = visit.path.startsWith('/pages/order/order')
+        ? ''
+        : '|orders\\?status=open&mode=\\w+&limit=\\d+';
+      // The catalogue names the products of results shown anywhere; it is the markets' own data.
+      const markets = ['/pages/index/', '/pages/product/', '/pages/Detail/'];
+      const catalogue = markets.some((m) => visit.path.startsWith(m)) ? '' : '|market/products';
+      // Whether two-factor is on: a money or password form reads it to show its code field, and
+      // works without it (the server then asks for the code); it is the Security page's own data.
+      const twoFactor = visit.path.startsWith('/pages/security/') ? '' : '|security/two-factor';
+      // Whether a deposit was ever credited (one record): the two-factor prompt's read, which
+      // shows nothing until it answers and nothing if it fails; no page's own data.
+      const credited = '|wallet/ledger\\?limit=1&type=deposit$';
+      const shell = new RegExp(
+        `/api/(me|app-info|account/summary|messages/unread-count|orders/results/(unseen|seen)${counts}${catalogue}${twoFactor}${credited})(\\?|$)`,
+      );
       await page.route(
         (url) => url.pathname.startsWith('/api/') && !shell.test(url.pathname + url.search),
         async (route) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { SavingsOverview, TestClockState } from '@shared/savings';
+import type { SavingsOverview, TestClockState } from '@shared/savings/model';
 import { phonePage, startApp } from '@tests/support/browser';
 import { useAppAndBrowser } from '@tests/support/e2e';
 import { images } from '@tests/support/wallet';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 import { patientFetch } from '../../scripts/patient-fetch';
 
 /**

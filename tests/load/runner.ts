@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import {
   encodeHistogram,
   histogramNames,

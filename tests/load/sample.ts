@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type { ClientToServerEvents, ServerToClientEvents, SubscribeAck } from '@shared/socket';
 
 /**

@@ -3,7 +3,7 @@ import type { Histogram } from 'hdr-histogram-js';
 import type { Counters } from './results';
 import type { Traders } from './scenario';
 import { LightClient, nowMs, type LightClientSink } from './wire';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 /**
  * Logged-in traders: each registers (or logs in), is optionally funded through the operator API,

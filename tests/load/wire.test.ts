@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import {
   decodeFrame,
   encodeConnect,

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 
 /**
  * A light Socket.IO client: Engine.IO v4 + Socket.IO v5 spoken directly over one `ws` socket,

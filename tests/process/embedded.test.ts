@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@tests/support/redis-server';
 import { execFile } from 'node:child_process';
 import { repoRoot, startEntry, waitForHttp } from '@tests/support/processes';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 describe('the embedded entry point (npm start)', { timeout: 120_000 }, () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-embedded-'));

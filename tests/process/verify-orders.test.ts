@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSettlementWorker } from '@server/modules/orders/settlement.worker';
+import { sellValue } from '@shared/orders/sell-value';
 import { httpOrderSource, verifyOrders } from '../../scripts/order-verifier';
 import { patientFetch, retryWait } from '../../scripts/patient-fetch';
 import { buildTestApi, registerUser, type TestApi } from '../support/api';
@@ -26,6 +27,8 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
   let server: http.Server;
   let url: string;
   let user: Awaited<ReturnType<typeof registerUser>>;
+  /** The order sold early (below) and the value it was sold at. */
+  let soldId: string;
 
   beforeAll(async () => {
     t = await openTestDb(kind);
@@ -74,7 +77,52 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
     });
     await worker.stop();
     while ((await worker.entryBatch()) + (await worker.settleBatch()) > 0);
+    soldId = await sellOneEarly();
   }, 240_000);
+
+  /**
+   * One lost up order rewritten as sold early, as the sale writes one (sale.repo.ts, markSold):
+   * the sell accepted 9 s after the order, the first tick after it (+10 s, P + 300) as the sale
+   * tick, 20 s before expiry, at the published formula's value with the product's σ and spread.
+   */
+  async function sellOneEarly(): Promise<string> {
+    const { body: product } = await api.http.get('/api/market/products/SOLUSDT').expect(200);
+    const terms = product.earlyClose as { annualVol: number; spreadBp: number };
+    const { rows } = await t.db.query<{
+      id: number;
+      amount: number;
+      rate_bp: number;
+      accepted_ms: number;
+      expires_ms: number;
+    }>(
+      `SELECT id, amount, rate_bp, accepted_ms, expires_ms FROM orders
+       WHERE user_id = $1 AND status = 'lost' AND direction = 'up' ORDER BY id LIMIT 1`,
+      [user.user.id],
+    );
+    const o = rows[0]!;
+    const tick = await t.db.query<{ seq: number; ts: number }>(
+      `SELECT seq, ts FROM ticks WHERE product_id = 'SOLUSDT' AND ts = $1`,
+      [o.accepted_ms + 10_000],
+    );
+    const { seq, ts } = tick.rows[0]!;
+    const value = sellValue({
+      direction: 'up',
+      amount: o.amount,
+      rateBp: o.rate_bp,
+      entryPrice: P,
+      price: P + 300,
+      msLeft: o.expires_ms - ts,
+      annualVol: terms.annualVol,
+      spreadBp: terms.spreadBp,
+    });
+    await t.db.query(
+      `UPDATE orders SET status = 'sold', exit_seq = $2, exit_ts = $3, exit_price = $4, payout = $5,
+              sell_requested_ms = $6, sell_annual_vol = $7, sell_spread_bp = $8
+       WHERE id = $1`,
+      [o.id, seq, ts, P + 300, value, o.accepted_ms + 9_000, terms.annualVol, terms.spreadBp],
+    );
+    return String(o.id);
+  }
 
   afterAll(async () => {
     await new Promise((r) => server.close(r));
@@ -98,6 +146,8 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
     expect(report.byStatus).toEqual(Object.fromEntries(rows.map((r) => [r.status, r.n])));
     for (const status of ['won', 'lost', 'draw', 'void'])
       expect(report.byStatus[status]).toBeGreaterThan(0);
+    // The sold order, read with its sale (GET /api/orders) and its product's published terms.
+    expect(report.byStatus.sold).toBe(1);
     const voids = await t.db.query<{ void_reason: string }>(
       'SELECT DISTINCT void_reason FROM orders WHERE user_id = $1 AND status = $2 ORDER BY 1',
       [user.user.id, 'void'],
@@ -129,6 +179,21 @@ describe.each(dbDrivers())('npm run verify:orders on %s', (kind) => {
       new RegExp(`${ORDERS} closed orders on .*: 1 mismatch, 0 unverifiable`),
     );
     expect(cli.status).toBe(1);
+  });
+
+  it("names the sold order whose value is a cent off the published formula's", async () => {
+    await t.db.query('UPDATE orders SET payout = payout + 1 WHERE id = $1', [soldId]);
+    const report = await verifyOrders(httpOrderSource(url, user.token), {
+      modes: ['real'],
+      maxFeedDelayMs: MAX_FEED_DELAY_MS,
+    });
+    const sold = report.mismatches.find((m) => m.order.id === soldId);
+    expect(sold?.problems).toEqual([
+      expect.stringMatching(
+        /^value \d+\.\d\d, the published formula gives \d+\.\d\d \(K 6700\.000, S 6700\.300, 20000 ms left, σ [\d.]+, spread 500 bp\)$/,
+      ),
+    ]);
+    expect(report.mismatches).toHaveLength(2);
   });
 });
 

@@ -22,7 +22,7 @@ import { composeApi } from '@server/main/compose';
 import type { ChainSources } from '@server/modules/wallet/chain/source';
 import { memoryChains } from './memory-chain';
 import { recordingUserEvents, type UserEvents } from '@server/platform/user-events';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 
@@ -76,7 +76,8 @@ export async function buildTestApi(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trade-test-'));
   // In-memory chains unless the test brings its nodes (then `chain` below is not for it to use).
   const memory = memoryChains();
-  const config = loadConfig({ ...env, DATA_DIR: dataDir });
+  // Tests bind a withdrawal account and withdraw at once: no new-account hold unless one asks.
+  const config = loadConfig({ WITHDRAWAL_ACCOUNT_HOLD_HOURS: '0', ...env, DATA_DIR: dataDir });
   const keyPrefix = redis?.keyPrefix ?? 'test';
   const store = { keyPrefix, redis: redis?.client };
   const recorded = recordingUserEvents();
@@ -110,7 +111,8 @@ export async function buildTestApi(
       chainSources: chain ?? memory,
     },
   );
-  const { app, market, fairness, auth, orders, savings, practice, savingsJob } = composed;
+  const { app, market, fairness, auth, orders, savings, practice, savingsJob, alerts } = composed;
+  const { twoFactorResets } = composed;
   await insertInviteCode(db, 'WELCOME', null);
   return {
     app,
@@ -122,6 +124,9 @@ export async function buildTestApi(
     savings,
     practice,
     savingsJob,
+    alerts,
+    /** The support resets of two-factor: `job.runOnce()` applies those due on `clock`. */
+    twoFactorResets,
     clock,
     metrics,
     bus,

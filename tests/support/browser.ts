@@ -25,22 +25,41 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A phone-sized page (390×844) in the given language, collecting console errors. */
+/**
+ * A phone-sized page (390×844 unless `viewport` says otherwise) in the given language, signed in
+ * when given a session `token`, collecting page errors and, unless `consoleErrors` is false, the
+ * console's errors too.
+ */
 export async function phonePage(
   browser: Browser,
-  { locale = 'zh-CN' } = {},
+  {
+    locale = 'zh-CN',
+    viewport = { width: 390, height: 844 },
+    token,
+    consoleErrors = true,
+  }: {
+    locale?: string;
+    viewport?: { width: number; height: number };
+    token?: string;
+    consoleErrors?: boolean;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
+    viewport,
     locale,
     deviceScaleFactor: 1,
     hasTouch: true,
   });
+  if (token)
+    await context.addInitScript(
+      `localStorage.setItem('token', ${JSON.stringify(JSON.stringify(token))})`,
+    );
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  if (consoleErrors)
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
 }

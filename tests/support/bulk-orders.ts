@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '@infra/db';
 import { insertOrdersWithStakes } from '@server/modules/orders/orders.repo';
 import { transfer } from '@server/modules/ledger/ledger';
+import { openPractice } from '@server/modules/wallet/practice';
 import { insertTicks } from '@sim/tape.repo';
 
 /** Users straight into the table (no argon2: these never log in), each funded with `funds`. */
@@ -31,21 +32,28 @@ export async function bulkUsers(db: Db, count: number, funds: number): Promise<n
   return ids;
 }
 
+/** Opens each user's practice balance with `balance` (as the first practice trade does). */
+export async function openPracticeFor(db: Db, users: number[], balance: number): Promise<void> {
+  for (const id of users) await db.transaction((tx) => openPractice(tx, id, balance));
+}
+
 /**
  * `count` open orders spread over `users`, staked through the ledger as placement does, accepted
  * now and without an entry: a settlement worker gives each its first tick after acceptance.
+ * Placement's own statement, `chunk` orders at a time (a hundred thousand in a few dozen
+ * statements with a chunk of 5 000).
  */
 export async function bulkOrders(
   db: Db,
   users: number[],
   count: number,
   productId = 'BTCUSDT',
+  chunk = 100,
 ): Promise<void> {
-  for (let i = 0; i < count; i += 100) {
-    // Placement's own statement: the orders and their stakes, a hundred at a time.
+  for (let i = 0; i < count; i += chunk) {
     await insertOrdersWithStakes(
       db,
-      Array.from({ length: Math.min(count, i + 100) - i }, (_, k) => {
+      Array.from({ length: Math.min(count, i + chunk) - i }, (_, k) => {
         const j = i + k;
         return {
           userId: users[j % users.length]!,
@@ -59,6 +67,29 @@ export async function bulkOrders(
       }),
     );
   }
+}
+
+/**
+ * Gives every open order without an entry the first tick after its acceptance (entry-rule.ts),
+ * in one statement: a test of settlement alone starts from orders already entered, so the workers
+ * it watches do nothing but settle. Answers how many orders it entered.
+ */
+export async function enterAtFirstTick(db: Db): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `WITH e AS (
+       UPDATE orders o SET entry_seq = f.seq, entry_ts = f.ts, entry_price = f.price
+       FROM orders w
+       CROSS JOIN LATERAL (
+         SELECT t.seq, t.ts, t.price FROM ticks t
+         WHERE t.product_id = w.product_id AND t.ts > w.accepted_ms
+         ORDER BY t.ts, t.seq LIMIT 1
+       ) f
+       WHERE o.id = w.id AND w.status = 'open' AND w.entry_seq IS NULL
+       RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM e`,
+  );
+  return rows[0]!.n;
 }
 
 /** Moves every open order's expiry to the start of the second `inSeconds` from the database's now. */
@@ -97,7 +128,9 @@ export async function settlementFacts(db: Db) {
     ),
     // A settled order without its transfer, or an open one with one: half-done work.
     halfDone: await q(`SELECT count(*)::int AS n FROM orders o
-      WHERE (o.status = 'open') = EXISTS (SELECT 1 FROM transfers t WHERE t.ref = 'settle:' || o.id)`),
+      WHERE (o.status = 'open') = EXISTS (SELECT 1 FROM transfers t WHERE t.ref = 'settle:' || o.id
+        -- the kinds of the unique settlement index, so each order is one lookup in it
+        AND t.kind IN ('order_payout', 'order_refund', 'order_loss', 'order_sale'))`),
     // An entry that is not the first tick after acceptance, or a result without an entry.
     wrongEntry: await q(`SELECT count(*)::int AS n FROM orders o
       WHERE (o.entry_seq IS NULL AND o.status NOT IN ('open', 'void'))

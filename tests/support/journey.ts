@@ -3,9 +3,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AppUnderTest } from './browser';
 import { repoRoot } from './processes';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
+import type { Order } from '@shared/orders/model';
+import type { Product } from '@shared/product';
 
 const run = promisify(execFile);
+let traders = 0;
 
 /**
  * `npm run ops -- …args` against an app a browser journey started: the CLI finds the app by its
@@ -115,6 +118,47 @@ export async function fundByDeposit(
   const cli = await runOps(app, 'deposits', 'approve', id);
   if (cli.stderr) throw new Error(`deposits approve ${id}: ${cli.stderr}`);
   return id;
+}
+
+/**
+ * A real position of 10.00 up on `product` that stays open through a journey (the product's
+ * longest duration), placed over the api with the rate it shows.
+ */
+export async function placeLongPosition(
+  app: Pick<AppUnderTest, 'url'>,
+  token: string,
+  product: Pick<Product, 'id' | 'durations'>,
+): Promise<Order> {
+  const rung = product.durations.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+  const res = await fetch(`${app.url}/api/orders`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      productId: product.id,
+      direction: 'up',
+      amount: 1_000,
+      duration: rung.seconds,
+      rate: rung.rate,
+      mode: 'real',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`order: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Order;
+}
+
+/**
+ * A new trader (account `<prefix>_<pid>_<time>_<n>`), signed in, with `amount` deposited the
+ * real way (fundByDeposit); their session token.
+ */
+export async function fundedTrader(
+  app: Pick<AppUnderTest, 'url' | 'dataDir' | 'port'>,
+  prefix: string,
+  amount = 500_000,
+): Promise<string> {
+  const account = `${prefix}_${process.pid % 10_000}_${Date.now() % 100_000}_${traders++}`;
+  const token = await logInOverApi(app, await registerOverApi(app, account));
+  await fundByDeposit(app, token, { channel: 'bank', amount }, onePixelPng);
+  return token;
 }
 
 /** A 1×1 PNG: the smallest image a deposit screenshot or an ID photo can be. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CoinNetwork } from '@shared/wallet';
+import type { CoinNetwork } from '@shared/wallet/model';
 import {
   ChainUnavailable,
   type ChainSource,

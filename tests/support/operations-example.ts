@@ -1,12 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { holdsListener, repoRoot, startEntry, waitForHttp, type RunningProcess } from './processes';
-import { startPrivateRedis, type PrivateRedis } from './redis-server';
+import { stablePort, startPrivateRedis, type PrivateRedis } from './redis-server';
 import { oneAddressSocketEnv } from './socket-limits';
 import { nginxPath } from './tiers';
 
@@ -129,29 +128,6 @@ async function ready(p: ExampleProcess, ms: number): Promise<void> {
     throw failed('another process answered ready on its port');
 }
 
-/**
- * A free port below the kernel's ephemeral range (32768 and up), where outgoing connections
- * take theirs: the example's processes start one after another over a minute, and a port picked
- * by `freePort` at the beginning may meanwhile be taken by some client's connection.
- */
-const picked = new Set<number>();
-async function listeningPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    // Every port is picked before any process binds one: two picks must differ.
-    if (picked.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const srv = net.createServer();
-      srv.once('error', () => resolve(false));
-      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-    });
-    if (free) {
-      picked.add(port);
-      return port;
-    }
-  }
-}
-
 const pgAdmin = () => new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432');
 
 /**
@@ -202,8 +178,8 @@ export async function startExample(extraEnv: Record<string, string> = {}): Promi
 
     const documented = documentedProcesses();
     const ports = new Map<number, number>();
-    for (const p of documented) ports.set(p.port, await listeningPort());
-    const lb = await listeningPort();
+    for (const p of documented) ports.set(p.port, await stablePort());
+    const lb = await stablePort();
     const base = `http://127.0.0.1:${lb}`;
 
     fs.writeFileSync(path.join(dir, 'common.env'), documentedCommonEnv());

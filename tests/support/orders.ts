@@ -1,4 +1,4 @@
-import type { ProductStatus, Tick } from '@shared/market';
+import type { ProductStatus, Tick } from '@shared/market/model';
 import type { Bus } from '@infra/bus';
 import type { Db, Queryable } from '@infra/db';
 import { transfer } from '@server/modules/ledger/ledger';

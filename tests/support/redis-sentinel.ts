@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from './redis-server';
+import { stablePort } from './redis-server';
 
 export const MASTER_NAME = 'trade';
 
@@ -68,7 +68,7 @@ export async function startSentinelCluster({
   };
 
   for (let i = 0; i < 2; i++) {
-    const m: Member = { port: await freePort(), child: null };
+    const m: Member = { port: await stablePort(), child: null };
     const args = [
       '--port',
       String(m.port),
@@ -78,6 +78,9 @@ export async function startSentinelCluster({
       '',
       '--appendonly',
       'no',
+      // A replica's full sync writes an RDB file in the working directory: not the checkout.
+      '--dir',
+      dir,
       ...(i === 1 ? ['--replicaof', '127.0.0.1', String(members[0]!.port)] : []),
     ];
     configs.set(m.port, args);
@@ -85,7 +88,7 @@ export async function startSentinelCluster({
     members.push(m);
   }
   for (let i = 0; i < 3; i++) {
-    const s: Member = { port: await freePort(), child: null };
+    const s: Member = { port: await stablePort(), child: null };
     // A sentinel rewrites its configuration file: each has its own.
     const file = path.join(dir, `sentinel-${s.port}.conf`);
     fs.writeFileSync(

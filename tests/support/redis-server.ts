@@ -14,6 +14,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port below the kernel's ephemeral range (32768 and up), where outgoing connections take
+ * theirs: for a process that binds it a while after it was picked, or binds it again after a
+ * crash. A port from `freePort` is ephemeral, and meanwhile some client's connection (to
+ * PostgreSQL, to Redis) may take it as its own end, and the process then cannot listen.
+ */
+const picked = new Set<number>();
+export async function stablePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    // Several ports are picked before any process binds one: two picks must differ.
+    if (picked.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) {
+      picked.add(port);
+      return port;
+    }
+  }
+}
+
 /** A private redis-server on a free port, for tests that kill and restart Redis. */
 export interface PrivateRedis {
   url: string;

@@ -15,6 +15,8 @@ export interface RouteSeed {
   newsId: string;
   /** The trader's open order (the order details page). */
   orderId: string;
+  /** A user whose one 30 s practice order settles unseen: the result toast on any page. */
+  settled: TestUser;
 }
 
 export const routeAppEnv = { OPERATOR_TOKEN, SIM_BACKFILL_HOURS: '1' };
@@ -48,28 +50,34 @@ export async function seedRouteData(url: string): Promise<RouteSeed> {
     .expect(201);
   await api.http.post('/api/savings/in').set(trader.auth).send({ amount: 100_000 }).expect(201);
   const orderId = await placeOpenOrder(api, trader);
+  const settled = await registerUser(api, 'settled');
+  await placeOpenOrder(api, settled, { mode: 'practice', duration: 30 });
 
   const newcomer = await registerUser(api, 'newbie');
   const news = await api.http.get('/api/news?lang=zh-CN').expect(200);
   const items = (news.body as { items: { id: string | number }[] }).items;
-  return { trader, newcomer, newsId: String(items[0]?.id ?? ''), orderId };
+  return { trader, newcomer, newsId: String(items[0]?.id ?? ''), orderId, settled };
 }
 
 /** A 5-minute "up" order on BTCUSDT, retried while the simulator's first ticks arrive. */
-async function placeOpenOrder(api: HttpApi, user: TestUser): Promise<string> {
+async function placeOpenOrder(
+  api: HttpApi,
+  user: TestUser,
+  terms: { mode?: 'practice'; duration?: number } = {},
+): Promise<string> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const res = await api.http
       .post('/api/orders')
       .set(user.auth)
-      .send({ productId: 'BTCUSDT', direction: 'up', amount: 10_000, duration: 300 });
+      .send({ productId: 'BTCUSDT', direction: 'up', amount: 10_000, duration: 300, ...terms });
     if (res.status === 201) return String((res.body as { id: string | number }).id);
     if (Date.now() > deadline) throw new Error(`order refused: ${res.status} ${res.text}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
 
-export type Visitor = 'trader' | 'newcomer' | 'guest';
+export type Visitor = 'trader' | 'newcomer' | 'settled' | 'guest';
 
 /** Present once the app has drawn anything of its own (index.html's boot screen is replaced). */
 export const appDrawn = '#root > :not(.boot)';
@@ -111,9 +119,13 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
   const ready: Record<string, string> = {
     '/pages/Detail/Detail': '.live-price:not([data-direction="flat"])',
   };
+  // The trader's orders are all open (a settled one would move the seeded figures with the
+  // market): their statistics are the empty state. The figures are the stats journey's.
+  const emptyForTrader = new Set(['/pages/order/stats']);
   const visits: RouteVisit[] = [
     ...homeAliases.map((p) => ({ path: p, as: 'guest' as const })),
     ...appRoutes.map((r) => ({
+      ...(emptyForTrader.has(r.path) ? { empty: true } : {}),
       ready: ready[r.path],
       path: r.path + (query[r.path] ?? ''),
       as:
@@ -156,7 +168,7 @@ export function visitName(v: RouteVisit): string {
 
 /** Local storage of a visitor: the session (token and profile) and the language. */
 export function storageScript(seed: RouteSeed, as: Visitor, lang: string): string {
-  const user = as === 'trader' ? seed.trader : as === 'newcomer' ? seed.newcomer : null;
+  const user = as === 'guest' ? null : seed[as];
   const lines = [`localStorage.setItem('i18nLang', ${JSON.stringify(lang)});`];
   if (user)
     lines.push(`localStorage.setItem('token', ${JSON.stringify(JSON.stringify(user.token))});`);

@@ -1,5 +1,5 @@
 import { movableClock } from '@server/platform/clock';
-import type { SavingsOverview, SavingsRecord } from '@shared/savings';
+import type { SavingsOverview, SavingsRecord } from '@shared/savings/model';
 import type { TestApi } from './api';
 import type { TestUser } from './wallet';
 

@@ -21,6 +21,15 @@ const hasBinary = (name: string) => {
   }
 };
 
+const hasPerlModule = (module: string) => {
+  try {
+    execFileSync('perl', [`-M${module}`, '-e', '1'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const nginxPath = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 export const promtoolPath = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
@@ -70,6 +79,15 @@ export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
       ? promtoolPath
       : `${promtoolPath} is missing (apt-get install prometheus)`,
   };
+  // A GeoIP database written for the test (Debian's MaxMind::DB::Writer, the format's reference
+  // writer): the security page's places come from a real .mmdb file.
+  const geoip: Tier = {
+    name: 'geoip (a MaxMind database written by MaxMind::DB::Writer, for session places)',
+    on: hasPerlModule('MaxMind::DB::Writer::Tree'),
+    why: hasPerlModule('MaxMind::DB::Writer::Tree')
+      ? 'MaxMind::DB::Writer found'
+      : 'MaxMind::DB::Writer is missing (apt-get install libmaxmind-db-writer-perl)',
+  };
   const pgBin = fs.existsSync('/usr/lib/postgresql')
     ? fs
         .readdirSync('/usr/lib/postgresql')
@@ -84,7 +102,7 @@ export function detectTiers(env: NodeJS.ProcessEnv = process.env) {
         ? 'PostgreSQL binaries and redis-server (sentinel mode) found'
         : 'needs /usr/lib/postgresql/*/bin (apt-get install postgresql) and redis-server / redis-sentinel',
   };
-  return { postgres, redis, redisServer, browser, cluster, nginx, promtool, chaos };
+  return { postgres, redis, redisServer, browser, cluster, nginx, promtool, chaos, geoip };
 }
 
 export const requireServices = () => process.env.REQUIRE_SERVICES === '1';

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { registerUser, type HttpApi } from '@tests/support/api';
 import { layoutProblems } from '@tests/support/page-checks';
 import {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { Browser, Page } from 'playwright-core';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import type { HttpApi } from '@tests/support/api';
 import { layoutProblems } from '@tests/support/page-checks';
 import { appDrawn, seedRouteData, storageScript } from '@tests/support/route-visits';
@@ -92,7 +92,7 @@ export async function takeTradingSet(
   for (const { page, name } of pages) {
     await page.goto(`${appUrl}/#/pages/Detail/Detail?id=BTCUSDT`);
     await page.locator(appDrawn).first().waitFor({ timeout: 60_000 });
-    await page.locator('[data-testid^="position-chip-"]').nth(2).waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid^="position-item-"]').nth(2).waitFor({ timeout: 30_000 });
     await shoot(page, name, 'detail-positions');
   }
 
@@ -113,13 +113,24 @@ export async function takeTradingSet(
     await page.locator(appDrawn).first().waitFor({ timeout: 60_000 });
   }
   const lastExpiry = Math.max(...settling.map((o) => o.expiresAt));
+  // The results toast at the top, all three on it (they expire within a second of each other),
+  // held by the pointer so it does not hide by itself before each page is shot.
+  const toast = '[data-testid="result-toast"]';
+  await Promise.all(
+    pages.map(async ({ page }) => {
+      await page.waitForFunction(
+        (sel) => document.querySelector(sel)?.getAttribute('data-count') === '3',
+        toast,
+        { timeout: lastExpiry - Date.now() + 60_000 },
+      );
+      await page.hover(toast);
+    }),
+  );
   for (const { page, name } of pages) {
-    await page.getByTestId('result-sheet').waitFor({ timeout: lastExpiry - Date.now() + 60_000 });
-    // All three in one group (they expire within a second of each other).
-    await page
-      .locator('[data-testid="result-summary"], [data-testid^="result-"]')
-      .first()
-      .waitFor();
+    await shoot(page, name, 'result-toast');
+    // The results list, opened by a tap on the toast.
+    await page.locator(`${toast} .result-toast__body`).click();
+    await page.getByTestId('result-list').waitFor();
     await shoot(page, name, 'result-sheet');
   }
   for (const { close } of pages) await close();
@@ -127,7 +138,7 @@ export async function takeTradingSet(
   // Contact sheets: the four variants of one width side by side.
   const sheet = await browser.newPage({ viewport: { width: 4 * 406, height: 900 } });
   fs.mkdirSync(path.join(out, 'sheets'), { recursive: true });
-  for (const shot of ['detail-positions', 'result-sheet'])
+  for (const shot of ['detail-positions', 'result-toast', 'result-sheet'])
     for (const { width } of sizes) {
       const cells = variants
         .map(({ lang, theme }) => {

@@ -1,5 +1,5 @@
-import type { AccountSummary } from '@shared/wallet';
-import * as wallet from '@shared/wallet.routes';
+import type { AccountSummary } from '@shared/wallet/model';
+import * as wallet from '@shared/wallet/routes';
 import { call } from './client';
 
 /** The logged-in user's balances, P&L and badges. */

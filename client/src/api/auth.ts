@@ -6,8 +6,8 @@ import type {
   RegisterBody,
   RegisterCheckBody,
   User,
-} from '@shared/accounts';
-import * as accounts from '@shared/accounts.routes';
+} from '@shared/accounts/model';
+import * as accounts from '@shared/accounts/routes';
 import { call } from './client';
 
 /** Step 1 of registration: 409 ACCOUNT_TAKEN, 400 INVITE_INVALID, or ok. */

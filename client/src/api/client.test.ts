@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as orders from '@shared/orders.routes';
+import * as orders from '@shared/orders/routes';
 import { ApiError, buildUrl, call, isAbort, onUnauthorized, request, setAuthToken } from './client';
 
 function answer(status: number, body: string) {

@@ -1,8 +1,12 @@
 import {
   fillPath,
   type AnswerOf,
-  type EndpointSpec,
+  type BinaryEndpoint,
+  type FieldsOf,
+  type FileInputOf,
+  type FormEndpoint,
   type InputOf,
+  type JsonEndpoint,
   type Route,
 } from '@shared/contract/endpoint';
 /** Base path of the REST API (same origin; seed spec §7). */
@@ -168,21 +172,71 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 }
 
 export interface UploadOptions {
-  headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Sent as Idempotency-Key when the endpoint takes one. */
+  idempotencyKey?: string;
   /** Called as the body goes out: bytes sent and the total (0 when the browser cannot tell). */
   onProgress?: (sent: number, total: number) => void;
   timeoutMs?: number;
 }
 
 /**
- * POSTs a multipart form with upload progress. fetch reports none, so this one call uses
- * XMLHttpRequest; answers, errors, the token and a 401 are treated exactly as by `request`.
+ * A form's text fields and files as multipart: each field that has a value as its text, each file
+ * under its part's name with a file name of its type (the server sniffs the bytes, people read
+ * the name).
  */
-export function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
-  const { headers = {}, signal, onProgress, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+function formData(
+  fields: Record<string, string | number | boolean | null | undefined>,
+  files: Record<string, Blob | Blob[] | undefined>,
+) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== null && value !== '') form.append(name, String(value));
+  }
+  for (const [name, file] of Object.entries(files)) {
+    for (const blob of file === undefined ? [] : [file].flat())
+      form.append(name, blob, fileName(name, blob));
+  }
+  return form;
+}
+
+/** A file name with the right extension: `screenshot` + a PNG → `screenshot.png`. */
+function fileName(base: string, blob: Blob): string {
+  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' }[blob.type];
+  return `${base}.${ext ?? 'bin'}`;
+}
+
+/**
+ * Sends a form endpoint's fields and files (shared/src/<feature>/routes.ts) as multipart, with
+ * upload progress, the answer typed by the endpoint's success schema. fetch reports no progress,
+ * so this one call uses XMLHttpRequest; answers, errors, the token and a 401 are treated exactly
+ * as by `request`.
+ */
+export function upload<E extends FormEndpoint>(
+  endpoint: Route<E>,
+  fields: FieldsOf<E>,
+  files: FileInputOf<E, Blob>,
+  options: UploadOptions = {},
+): Promise<AnswerOf<E>> {
+  const { idempotencyKey, ...rest } = options;
+  const headers: Record<string, string> =
+    endpoint.idempotent && idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
+  // A form's fields are text on the wire: what the schema takes as a number goes as its digits.
+  const form = formData(fields as Record<string, string | number | undefined>, files);
+  const method = endpoint.method.toUpperCase();
+  return sendForm(method, endpoint.path, form, { ...rest, headers }) as Promise<AnswerOf<E>>;
+}
+
+/** Sends a multipart form with XMLHttpRequest, reporting progress (`upload`). */
+function sendForm(
+  method: string,
+  path: string,
+  form: FormData,
+  options: Omit<UploadOptions, 'idempotencyKey'> & { headers: Record<string, string> },
+): Promise<unknown> {
+  const { headers, signal, onProgress, timeoutMs = REQUEST_TIMEOUT_MS } = options;
   const token = authToken;
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<unknown>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason as Error);
       return;
@@ -190,7 +244,7 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
     const done = () => signal?.removeEventListener('abort', onAbort);
-    xhr.open('POST', buildUrl(path));
+    xhr.open(method, buildUrl(path));
     xhr.timeout = timeoutMs;
     xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
@@ -207,7 +261,7 @@ export function upload<T>(path: string, form: FormData, options: UploadOptions =
         reject(errorFromBody(xhr.status, parsed, xhr.getResponseHeader('Retry-After')));
       else if (parsed === Symbol.for('invalid-json'))
         reject(new ApiError('BAD_RESPONSE', 'answer is not JSON', xhr.status));
-      else resolve(parsed as T);
+      else resolve(parsed);
     };
     xhr.onerror = () => {
       done();
@@ -232,11 +286,12 @@ export function isAbort(err: unknown): boolean {
 }
 
 /**
- * Calls an endpoint by its route (shared/src/*.routes.ts): the path filled from `params`, the
- * query and JSON body as the endpoint takes them, and the answer typed by the endpoint's success
- * schema, so a screen that reads a field an endpoint no longer answers does not compile.
+ * Calls an endpoint by its route (shared/src/<feature>/routes.ts): the path filled from `params`,
+ * the query and JSON body as the endpoint takes them, and the answer typed by the endpoint's
+ * success schema, so a screen that reads a field an endpoint no longer answers does not compile.
+ * A form endpoint is sent with `upload`, an image fetched with `download`.
  */
-export function call<E extends EndpointSpec>(
+export function call<E extends JsonEndpoint>(
   endpoint: Route<E>,
   input: InputOf<E>,
   { signal, idempotencyKey }: { signal?: AbortSignal; idempotencyKey?: string } = {},
@@ -253,4 +308,14 @@ export function call<E extends EndpointSpec>(
     signal,
     headers: endpoint.idempotent && idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {},
   });
+}
+
+/** Fetches a binary endpoint's bytes (a private image) as a Blob, with the token; errors as JSON. */
+export function download<E extends BinaryEndpoint>(
+  endpoint: Route<E>,
+  input: InputOf<E>,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<Blob> {
+  const { params } = input as { params?: Record<string, string | number> };
+  return request<Blob>(fillPath(endpoint.path, params), { signal, responseType: 'blob' });
 }

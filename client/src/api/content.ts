@@ -5,9 +5,9 @@ import type {
   NewsItem,
   NewsSummary,
   PageSlug,
-} from '@shared/content';
-import type { Page } from '@shared/wallet';
-import * as content from '@shared/content.routes';
+} from '@shared/content/model';
+import type { Page } from '@shared/wallet/model';
+import * as content from '@shared/content/routes';
 import { languageOf } from '@shared/languages';
 import { call } from './client';
 

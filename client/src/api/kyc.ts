@@ -1,7 +1,7 @@
-import type { KycBody, KycState } from '@shared/kyc';
-import * as kyc from '@shared/kyc.routes';
+import type { KycBody, KycState } from '@shared/kyc/model';
+import * as kyc from '@shared/kyc/routes';
 import { call, upload } from './client';
-import { fileName, type UploadProgress } from './wallet';
+import type { UploadProgress } from './wallet';
 
 /** Identity verification (API.md, Identity). */
 
@@ -14,12 +14,6 @@ export function submitKyc(
   fields: KycBody,
   photos: { front: Blob; back: Blob },
   options: UploadProgress = {},
-): Promise<KycState> {
-  const form = new FormData();
-  form.append('name', fields.name);
-  form.append('idNumber', fields.idNumber);
-  form.append('nationality', fields.nationality);
-  form.append('front', photos.front, fileName('front', photos.front));
-  form.append('back', photos.back, fileName('back', photos.back));
-  return upload('/kyc', form, options);
+) {
+  return upload(kyc.submitKyc, fields, photos, options);
 }

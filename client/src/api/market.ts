@@ -1,6 +1,6 @@
-import type { TapeTickDto } from '@shared/market';
+import type { TapeTickDto } from '@shared/market/model';
 import type { Candle, Interval, Product } from '@shared/product';
-import * as market from '@shared/market.routes';
+import * as market from '@shared/market/routes';
 import { call } from './client';
 
 /** One recorded tick of the public tape, as far as the chart reads it (the answer also has `qty`). */

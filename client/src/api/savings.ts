@@ -1,7 +1,7 @@
-import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings';
-import type { Page } from '@shared/wallet';
-import * as savings from '@shared/savings.routes';
-import { call, request } from './client';
+import type { SavingsOverview, SavingsRecord, TestClockState } from '@shared/savings/model';
+import type { Page } from '@shared/wallet/model';
+import * as savings from '@shared/savings/routes';
+import { call } from './client';
 
 /** The savings figures of the logged-in user. */
 export function getSavings(signal?: AbortSignal): Promise<SavingsOverview> {
@@ -36,9 +36,9 @@ export { getContentPage } from './content';
 
 /** Test clock (servers started with TEST_CLOCK=1 only): its time and the next cut-off. */
 export function getTestClock(): Promise<TestClockState> {
-  return request<TestClockState>('/test/clock');
+  return call(savings.testClock, {});
 }
 
 export function advanceTestClock(advanceMs: number): Promise<TestClockState> {
-  return request<TestClockState>('/test/clock', { method: 'POST', body: { advanceMs } });
+  return call(savings.advanceTestClock, { body: { advanceMs } });
 }

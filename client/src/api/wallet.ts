@@ -9,10 +9,11 @@ import type {
   WithdrawalAccount,
   WithdrawalHolder,
   WithdrawalRules,
-} from '@shared/wallet';
-import type { WithdrawalAccountBody } from '@shared/wallet.schemas';
-import * as wallet from '@shared/wallet.routes';
-import { call, request, upload } from './client';
+} from '@shared/wallet/model';
+import type { WithdrawalAccountBody } from '@shared/wallet/requests';
+import * as wallet from '@shared/wallet/routes';
+import * as uploads from '@shared/uploads/routes';
+import { call, download, upload } from './client';
 
 /** The wallet endpoints of API.md (Wallet). Money in minor units throughout. */
 
@@ -61,17 +62,18 @@ export function createDeposit(
   screenshot: Blob | null,
   idempotencyKey: string,
   options: UploadProgress = {},
-): Promise<Deposit> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    if (value !== undefined && value !== '') form.append(name, String(value));
-  }
-  if (screenshot) form.append('screenshot', screenshot, fileName('screenshot', screenshot));
-  return upload('/deposits', form, { ...options, headers: { 'Idempotency-Key': idempotencyKey } });
+) {
+  const files = screenshot ? { screenshot } : {};
+  return upload(wallet.createDeposit, fields, files, { ...options, idempotencyKey });
 }
 
-export function listDeposits(page: PageRequest, signal?: AbortSignal): Promise<Page<Deposit>> {
-  return call(wallet.deposits, { query: pageQuery(page) }, { signal });
+/** The user's deposits, newest first; of one channel when `channel` is given. */
+export function listDeposits(
+  page: PageRequest & { channel?: DepositChannelId },
+  signal?: AbortSignal,
+): Promise<Page<Deposit>> {
+  const query = { ...pageQuery(page), channel: page.channel };
+  return call(wallet.deposits, { query }, { signal });
 }
 
 export function listWithdrawalAccounts(signal?: AbortSignal): Promise<WithdrawalAccount[]> {
@@ -120,11 +122,5 @@ export function listFundRecords(
 
 /** A private upload (a screenshot, an ID photo): only its owner may fetch it, with the token. */
 export function getUpload(id: string, signal?: AbortSignal): Promise<Blob> {
-  return request(`/uploads/${encodeURIComponent(id)}`, { signal, responseType: 'blob' });
-}
-
-/** A file name with the right extension: the server sniffs the bytes, people read the name. */
-export function fileName(base: string, blob: Blob): string {
-  const ext = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' }[blob.type];
-  return `${base}.${ext ?? 'bin'}`;
+  return download(uploads.upload, { params: { id } }, { signal });
 }

@@ -32,6 +32,9 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
   ),
   user: lazy(() => import('@client/pages/user/user').then((m) => ({ default: m.UserPage }))),
   settings: lazy(() => import('@client/pages/set/set').then((m) => ({ default: m.SettingsPage }))),
+  security: lazy(() =>
+    import('@client/pages/security/security').then((m) => ({ default: m.SecurityPage })),
+  ),
   password: lazy(() =>
     import('@client/pages/password/password').then((m) => ({ default: m.PasswordPage })),
   ),
@@ -44,6 +47,7 @@ const pages: Record<BuiltPage, LazyPage<object>> = {
       default: m.OrderDetailPage,
     })),
   ),
+  stats: lazy(() => import('@client/pages/stats/stats').then((m) => ({ default: m.StatsPage }))),
   // Money and identity (issues 5 and 7).
   recharge: lazy(() =>
     import('@client/pages/recharge/recharge').then((m) => ({ default: m.RechargePage })),

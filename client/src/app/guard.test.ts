@@ -7,6 +7,7 @@ describe('route guard', () => {
     for (const path of [
       '/pages/user/user',
       '/pages/set/set',
+      '/pages/security/security',
       '/pages/password/password',
       '/pages/money/money',
       '/pages/account/account',
@@ -14,6 +15,7 @@ describe('route guard', () => {
       '/pages/money-record/money-record',
       '/pages/order/order',
       '/pages/order/detail',
+      '/pages/order/stats',
       '/pages/withdraw-list/withdraw-list',
       '/pages/withdraw-list/withdraw-open',
       '/pages/verify/verify',
@@ -46,7 +48,7 @@ describe('route guard', () => {
     ]) {
       expect(needsLogin(path), path).toBe(false);
     }
-    expect(appRoutes.filter((r) => r.auth)).toHaveLength(20);
+    expect(appRoutes.filter((r) => r.auth)).toHaveLength(22);
   });
 
   it('matches paths in any case, as the router does', () => {

@@ -62,12 +62,8 @@ export function drawHomeShell(data: HomeShellData): void {
   }
   // The theme as app/theme.ts resolves it (it sets the same again when the app starts).
   const choice = read(data.keys.theme);
-  root.dataset.theme =
-    choice === 'light' || choice === 'dark'
-      ? choice
-      : matchMedia('(prefers-color-scheme: dark)').matches
-        ? 'dark'
-        : 'light';
+  const system = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  root.dataset.theme = choice === 'light' || choice === 'dark' ? choice : system;
   root.lang = lang;
 
   const hash = location.hash.split('?')[0] || '';

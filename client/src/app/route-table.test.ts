@@ -19,8 +19,9 @@ describe('route table', () => {
   it('holds every route of the spec once', () => {
     const paths = appRoutes.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
-    // The spec's 30, the order details (the result sheet's link) and the forgotten password.
-    expect(paths).toHaveLength(32);
+    // The spec's 30, the order details (the result sheet's link), the forgotten password and the
+    // trader's statistics, and the security page.
+    expect(paths).toHaveLength(34);
     expect(paths).toEqual(
       expect.arrayContaining([
         '/pages/index/index',

@@ -10,10 +10,12 @@ export type BuiltPage =
   | 'register'
   | 'user'
   | 'settings'
+  | 'security'
   | 'password'
   | 'forgotPassword'
   | 'orders'
   | 'orderDetail'
+  | 'stats'
   | 'recharge'
   | 'rechargeBank'
   | 'rechargeTrc20'
@@ -58,6 +60,8 @@ export const paths = {
   registerCheck: '/pages/login/registerCheck',
   register: '/pages/login/register',
   settings: '/pages/set/set',
+  /** Two-factor sign-in, signed-in sessions, the anti-phishing phrase. */
+  security: '/pages/security/security',
   account: '/pages/account/account',
   accountDetail: '/pages/account/account-detail',
   moneyRecord: '/pages/money-record/money-record',
@@ -74,6 +78,8 @@ export const paths = {
   detail: '/pages/Detail/Detail',
   /** One order's details (`?id=<orderId>`). */
   orderDetail: '/pages/order/detail',
+  /** The trader's statistics (`?days=7|30|90`). */
+  stats: '/pages/order/stats',
   privacy: '/pages/yinsi/yinsi',
   privacy2: '/pages/yinsi/gy',
   password: '/pages/password/password',
@@ -102,6 +108,7 @@ export const appRoutes: AppRoute[] = [
   { path: paths.registerCheck, title: 'pages.registerCheck', page: 'registerCheck' },
   { path: paths.register, title: 'pages.register', page: 'register' },
   { path: paths.settings, title: 'pages.settings', page: 'settings', auth: true },
+  { path: paths.security, title: 'pages.security', page: 'security', auth: true },
   { path: paths.account, title: 'pages.account', page: 'account', auth: true },
   {
     path: paths.accountDetail,
@@ -117,6 +124,7 @@ export const appRoutes: AppRoute[] = [
   },
   { path: paths.orders, title: 'pages.orders', page: 'orders', tab: true, auth: true },
   { path: paths.orderDetail, title: 'pages.orderDetail', page: 'orderDetail', auth: true },
+  { path: paths.stats, title: 'pages.stats', page: 'stats', auth: true },
   {
     path: paths.withdrawList,
     title: 'pages.withdrawList',

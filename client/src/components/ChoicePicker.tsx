@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { PickerDialog } from './form/PickerDialog';
-import './wallet/picker.css';
 import './choice-picker.css';
 
 export interface Choice<T extends string> {

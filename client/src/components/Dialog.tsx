@@ -1,5 +1,6 @@
 import * as Radix from '@radix-ui/react-dialog';
 import type { MouseEvent, ReactNode, RefObject } from 'react';
+import { useBackCloses } from './back-closes';
 import './components.css';
 
 /** The dialog's heading: names the dialog (aria-labelledby). */
@@ -10,7 +11,8 @@ export const DialogDescription = Radix.Description;
 /**
  * The one modal of the app, on Radix's dialog: it renders into a portal over the page, keeps Tab
  * inside, hides the page from screen readers, closes on Escape and gives the focus back to the
- * element that had it. It is shown while mounted: the caller renders it when open.
+ * element that had it. It is shown while mounted: the caller renders it when open. The phone's
+ * Back button closes it instead of leaving the page (back-closes.ts).
  */
 export function Dialog({
   className,
@@ -23,7 +25,7 @@ export function Dialog({
 }: {
   className: string;
   testId?: string;
-  /** Escape. A press outside does not close it (an answer is given with its buttons). */
+  /** Escape or Back. A press outside does not close it (an answer is given with its buttons). */
   onClose: () => void;
   /** Takes the focus when the dialog opens (the safe answer, a search input); else the first. */
   initialFocus?: RefObject<HTMLElement | null>;
@@ -32,6 +34,7 @@ export function Dialog({
   onClick?: (event: MouseEvent<HTMLDivElement>) => void;
   children: ReactNode;
 }) {
+  useBackCloses(onClose);
   return (
     <Radix.Root open onOpenChange={(open) => !open && onClose()}>
       <Radix.Portal>

@@ -8,6 +8,9 @@ import type kyc from './locales/kyc/zh-CN.json';
 import type savings from './locales/savings/zh-CN.json';
 import type content from './locales/content/zh-CN.json';
 import type results from './locales/results/zh-CN.json';
+import type alerts from './locales/alerts/zh-CN.json';
+import type drawings from './locales/drawings/zh-CN.json';
+import type security from './locales/security/zh-CN.json';
 
 /**
  * The merged texts of every feature folder, typed from the default locale; add one line per new
@@ -21,7 +24,10 @@ export type Resources = typeof common &
   typeof kyc &
   typeof savings &
   typeof content &
-  typeof results;
+  typeof alerts &
+  typeof results &
+  typeof drawings &
+  typeof security;
 
 declare module 'i18next' {
   interface CustomTypeOptions {

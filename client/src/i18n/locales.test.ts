@@ -37,8 +37,11 @@ const sameAsEnglish: Record<string, readonly Language[]> = {
   'content.home.deposit': ['id'], // the glossary's term
   'tabs.orders': ['de'], // "Orders", as German brokers label the tab
   'market.sort.name': ['de'],
+  'orders.positions.group': ['fr'], // "{{count}} positions" is French too
   'market.sort.volume': ['fr', 'id'],
   // Chart intervals as German trading apps write them: short enough for seven tabs on a phone.
+  'market.interval.5s': ['de'],
+  'market.interval.15s': ['de'],
   'market.interval.1m': ['de'],
   'market.interval.5m': ['de'],
   'market.interval.15m': ['de'],

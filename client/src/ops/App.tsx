@@ -6,7 +6,7 @@ import { opsI18n } from './i18n';
 import { LanguageSwitch } from './components/LanguageSwitch';
 import { useT } from './useT';
 import { go, homeOf, href, opsPages, reaches, useRoute } from './router';
-import * as ops from '@shared/operators.routes';
+import * as ops from '@shared/operators/routes';
 import { SignIn } from './pages/SignIn';
 import { ReviewQueue } from './pages/ReviewQueue';
 

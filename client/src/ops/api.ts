@@ -5,6 +5,7 @@ import {
   type InputOf,
   type Route,
 } from '@shared/contract/endpoint';
+import { upload as uploadRoute } from '@shared/uploads/routes';
 
 /**
  * The console's own small API client: the operator's bearer token from sessionStorage (one tab,
@@ -98,7 +99,7 @@ export async function api<T>(
 
 /** A private image (a transfer screenshot, an ID photo) as a blob, with the bearer token. */
 export async function fetchImage(id: string, signal: AbortSignal): Promise<Blob> {
-  const res = await send(`/uploads/${encodeURIComponent(id)}`, { headers: authHeader(), signal });
+  const res = await send(fillPath(uploadRoute.path, { id }), { headers: authHeader(), signal });
   return res.blob();
 }
 
@@ -112,7 +113,7 @@ export function query(params: Record<string, string | number | undefined>): stri
 }
 
 /**
- * Calls an endpoint by its route (shared/src/*.routes.ts) with the operator's token: the path
+ * Calls an endpoint by its route (shared/src/<feature>/routes.ts) with the operator's token: the path
  * filled from `params`, the query and JSON body as the endpoint takes them, and the answer typed
  * by the endpoint's success schema, so a console page that reads a field an endpoint no longer
  * answers does not compile.

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { OperatorCaller } from '@shared/operators.routes';
+import type { OperatorCaller } from '@shared/operators/routes';
 
 type Role = OperatorCaller['role'];
 

@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
-import type { AccountSummary } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet/model';
 import { getSummary } from '@client/api/account';
 import { queryClient, queryKeys } from './query-client';
 import { tokenAtom } from './session';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { Deposit, DepositStatus, Page } from '@shared/wallet';
+import type { Deposit, DepositStatus, Page } from '@shared/wallet/model';
 import { applyDeposit, applyDepositToPages, newerDeposit } from './deposits';
 import { queryKeys } from './query-client';
 

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { Deposit, DepositStatus, Page } from '@shared/wallet';
+import type { Deposit, DepositStatus, Page } from '@shared/wallet/model';
 import { compareIds } from './order-list';
 import { queryClient, queryKeys } from './query-client';
 

@@ -12,6 +12,7 @@ function product(overrides: Partial<Product> = {}): Product {
     durations: [],
     minStake: 1000,
     maxStake: 5_000_000,
+    earlyClose: { annualVol: 0.6, spreadBp: 500, closesBeforeExpiryMs: 10_000 },
     last: { seq: 7, ts: 1000, price: '2350.10' },
     stats24h: {
       open: '2300.00',

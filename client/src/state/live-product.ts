@@ -1,4 +1,4 @@
-import type { MarketSnapshotItem, ProductStatus, ProductStatusEvent } from '@shared/market';
+import type { MarketSnapshotItem, ProductStatus, ProductStatusEvent } from '@shared/market/model';
 import type { Product } from '@shared/product';
 import { rateToBp } from '@shared/rates';
 

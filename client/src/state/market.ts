@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { atomWithObservable } from 'jotai/utils';
 import { scan } from 'rxjs';
-import type { MarketSnapshotItem, ProductStatusEvent } from '@shared/market';
+import type { MarketSnapshotItem, ProductStatusEvent } from '@shared/market/model';
 import { marketById$, offline$, productStatus$ } from '@client/streams';
 
 const emptyMarket: ReadonlyMap<string, MarketSnapshotItem> = new Map();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order, OrderStatus } from '@shared/orders';
+import type { Order, OrderStatus } from '@shared/orders/model';
 import {
   addPage,
   applyOrderEvent,
@@ -18,6 +18,7 @@ const order = (id: number, status: OrderStatus = 'open', expiresAt = 30_000): Or
   direction: 'up',
   amount: 100_000,
   duration: 30,
+  expiry: null,
   rate: '0.8',
   status,
   entry: { seq: id, ts: 0, price: '100.00' },
@@ -28,6 +29,7 @@ const order = (id: number, status: OrderStatus = 'open', expiresAt = 30_000): Or
   expiresAt,
   settledAt: status === 'open' ? null : expiresAt + 100,
   voidReason: null,
+  sale: null,
 });
 const ids = (list: OrderList) => list.items.map((o) => `${o.id}:${o.status}`);
 const page = (items: Order[], nextCursor: string | null = null) => ({ items, nextCursor });

@@ -7,8 +7,8 @@
  * - lists are newest first (by id, as the server pages them); an event for an order beyond the
  *   pages loaded so far is left for the page that will bring it, so nothing shows twice.
  */
-import type { Order } from '@shared/orders';
-import type { Page } from '@shared/wallet';
+import type { Order } from '@shared/orders/model';
+import type { Page } from '@shared/wallet/model';
 
 /** The lists kept in the cache: every order, the open ones, the settled ones. */
 export type OrderTab = 'records' | 'positions' | 'history';

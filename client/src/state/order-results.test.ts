@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { addResult, groupResults, MAX_RESULTS, pnlOf, type SettledResult } from './order-results';
 
 const order = (id: string, over: Partial<Order> = {}): Order => ({
@@ -9,6 +9,7 @@ const order = (id: string, over: Partial<Order> = {}): Order => ({
   direction: 'up',
   amount: 10_000,
   duration: 30,
+  expiry: null,
   rate: '0.85',
   status: 'won',
   entry: { seq: 1, ts: 1_000, price: '100.00' },
@@ -19,6 +20,7 @@ const order = (id: string, over: Partial<Order> = {}): Order => ({
   expiresAt: 30_999,
   settledAt: 32_000,
   voidReason: null,
+  sale: null,
   ...over,
 });
 
@@ -53,7 +55,7 @@ describe('result sheet: grouping', () => {
     ].reduce<readonly SettledResult[]>((acc, o, i) => addResult(acc, o, i), []);
     const group = groupResults(list);
     expect(group.count).toBe(5);
-    expect(group.byStatus).toEqual({ won: 2, lost: 1, draw: 1, void: 1 });
+    expect(group.byStatus).toEqual({ won: 2, lost: 1, draw: 1, void: 1, sold: 0 });
     expect(group.pnl).toEqual({ real: -1_500, practice: 4_250 });
   });
 

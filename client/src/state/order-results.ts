@@ -1,4 +1,4 @@
-import type { Order, TradeMode } from '@shared/orders';
+import type { Order, TradeMode } from '@shared/orders/model';
 
 /** A settled order as the result sheet shows it, with when it reached this client. */
 export interface SettledResult {
@@ -30,13 +30,17 @@ export interface ResultGroup {
   count: number;
   /** Sum of P&L (minor units) per trade mode that has results; practice money never mixes with real. */
   pnl: Partial<Record<TradeMode, number>>;
-  /** How many won, lost, were a draw or void. */
-  byStatus: Record<'won' | 'lost' | 'draw' | 'void', number>;
+  /** How many won, lost, were a draw or void, or were sold early. */
+  byStatus: Record<'won' | 'lost' | 'draw' | 'void' | 'sold', number>;
 }
 
 /** The summary line of several results: "3 orders settled: +120.00". */
 export function groupResults(results: readonly SettledResult[]): ResultGroup {
-  const group: ResultGroup = { count: 0, pnl: {}, byStatus: { won: 0, lost: 0, draw: 0, void: 0 } };
+  const group: ResultGroup = {
+    count: 0,
+    pnl: {},
+    byStatus: { won: 0, lost: 0, draw: 0, void: 0, sold: 0 },
+  };
   for (const { order } of results) {
     if (order.status === 'open') continue;
     group.count += 1;

@@ -1,6 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { Order, TradeMode } from '@shared/orders';
-import type { Page } from '@shared/wallet';
+import type { Order, TradeMode } from '@shared/orders/model';
+import type { Page } from '@shared/wallet/model';
 import { getOrders } from '@client/api/orders';
 import {
   applyOrderToPages,

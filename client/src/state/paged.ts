@@ -1,7 +1,9 @@
 import { useInfiniteQuery, type InfiniteData, type QueryKey } from '@tanstack/react-query';
-import type { Page } from '@shared/wallet';
+import type { Page } from '@shared/wallet/model';
 import type { QueryOptions } from './queries';
+import { getDefaultStore } from 'jotai';
 import { queryClient } from './query-client';
+import { tokenAtom } from './session';
 
 // Paged lists are on lazily loaded pages only: pages import this module directly (not through
 // state/index.ts), so the infinite query's code stays out of the first screen's JavaScript.
@@ -44,7 +46,12 @@ export function flattenPages<T extends Row>(data: InfiniteData<Page<T>> | undefi
 export function usePagedQuery<T extends Row>(
   queryKey: QueryKey,
   load: (cursor: string | null) => Promise<Page<T>>,
-  { first, refetchOnShow = false, perVisit = false }: QueryOptions & { first?: Page<T> } = {},
+  {
+    first,
+    refetchOnShow = false,
+    perVisit = false,
+    signedInOnly = false,
+  }: QueryOptions & { first?: Page<T>; signedInOnly?: boolean } = {},
 ): Paged<T> {
   const query = useInfiniteQuery(
     {
@@ -54,6 +61,9 @@ export function usePagedQuery<T extends Row>(
       getNextPageParam: (last: Page<T>) => last.nextCursor,
       initialData: first ? { pages: [first], pageParams: [null] } : undefined,
       refetchOnWindowFocus: refetchOnShow ? 'always' : false,
+      // Read from the store when the query would run, not from the last render: a logout resets
+      // the user's queries before the components on screen re-render, and must not refetch them.
+      ...(signedInOnly ? { enabled: () => getDefaultStore().get(tokenAtom) !== null } : {}),
       ...(perVisit ? { gcTime: 0 } : {}),
     },
     queryClient,

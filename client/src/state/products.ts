@@ -50,3 +50,12 @@ export function useProduct(id: string): LiveRequest<{ live: LiveProduct; raw: Pr
   }
   return { status: 'ready', data: { live, raw }, retry: request.retry };
 }
+
+/**
+ * A product's published early-close terms (its REST record, cached under the product's key):
+ * what an open order's Sell button computes its value with; undefined until it is read.
+ */
+export function useEarlyCloseTerms(id: string): Product['earlyClose'] | undefined {
+  const request = useApiQuery([...queryKeys.products, id], () => getProduct(id));
+  return request.status === 'ready' ? request.data.earlyClose : undefined;
+}

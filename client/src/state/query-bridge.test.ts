@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InfiniteQueryObserver, QueryClient, type InfiniteData } from '@tanstack/react-query';
 import { Subject } from 'rxjs';
-import type { Order } from '@shared/orders';
-import type { AccountSummary, Deposit, Page } from '@shared/wallet';
+import type { Order } from '@shared/orders/model';
+import type { AccountSummary, Deposit, Page } from '@shared/wallet/model';
 import { orderListKey } from './orders';
 import { queryKeys } from './query-client';
 import { connectQueryBridge } from './query-bridge';
@@ -27,6 +27,7 @@ const order = (id: number, status: Order['status'] = 'open'): Order => ({
   direction: 'up',
   amount: 100_000,
   duration: 30,
+  expiry: null,
   rate: '0.8',
   status,
   entry: { seq: id, ts: 0, price: '100.00' },
@@ -37,6 +38,7 @@ const order = (id: number, status: Order['status'] = 'open'): Order => ({
   expiresAt: 30_000,
   settledAt: status === 'open' ? null : 30_100,
   voidReason: null,
+  sale: null,
 });
 
 const pages = (...lists: Order[][]): InfiniteData<Page<Order>> => ({

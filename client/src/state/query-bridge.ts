@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { getDefaultStore } from 'jotai';
 import type { Observable } from 'rxjs';
-import type { Order } from '@shared/orders';
-import type { AccountSummary, Deposit } from '@shared/wallet';
+import type { Order } from '@shared/orders/model';
+import type { AccountSummary, Deposit } from '@shared/wallet/model';
 import { userEvent$, userEventsMissed$ } from '@client/streams';
 import { applyDeposit } from './deposits';
 import { applyOrder } from './orders';
@@ -15,6 +15,8 @@ export interface BridgeSources {
   order$: Observable<Order>;
   message$: Observable<unknown>;
   deposit$: Observable<Deposit>;
+  /** Another device changed the user's drawings on a product's chart. */
+  drawings$?: Observable<{ product: string }>;
   /** A reconnection whose replay of the user's events was not complete. */
   missed$: Observable<void>;
 }
@@ -29,6 +31,7 @@ export interface BridgeSources {
  *   deposit details; the credit itself comes as a `balance` and a `message` event;
  * - `message` (every review writes one) reads the messages, the unread count and the money
  *   records again;
+ * - `drawings { product }` (a change on another device) reads that product's drawings again;
  * - a reconnection whose replay was not complete (docs/API.md, "Missed events") reads everything
  *   of the user again; one whose replay brought every event it missed reads nothing.
  * Only queries on screen are read again at once; the others when next shown.
@@ -49,6 +52,10 @@ export function connectQueryBridge(client: QueryClient, sources: BridgeSources):
     }),
     sources.missed$.subscribe(() => invalidate(queryKeys.me)),
   ];
+  if (sources.drawings$)
+    subs.push(
+      sources.drawings$.subscribe(({ product }) => invalidate(queryKeys.drawings(product))),
+    );
   return () => subs.forEach((s) => s.unsubscribe());
 }
 
@@ -63,6 +70,7 @@ export function startQueryBridge(): () => void {
     order$: userEvent$('order'),
     message$: userEvent$('message'),
     deposit$: userEvent$('deposit'),
+    drawings$: userEvent$('drawings'),
     missed$: userEventsMissed$,
   });
   const unsub = store.sub(

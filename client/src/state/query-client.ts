@@ -45,6 +45,8 @@ export const queryKeys = {
   user: ['me', 'user'] as const,
   summary: ['me', 'summary'] as const,
   favourites: ['me', 'favourites'] as const,
+  /** The user's drawings on a product's chart (a `drawings` event reads them again). */
+  drawings: (product: string) => ['me', 'drawings', product] as const,
   savings: ['me', 'savings'] as const,
   /** The messages list and the unread count. */
   messages: ['me', 'messages'] as const,

@@ -1,95 +1,158 @@
 import { atom, getDefaultStore, useAtom, useAtomValue } from 'jotai';
-import { useEffect } from 'react';
-import type { Order } from '@shared/orders';
-import { userEvent$ } from '@client/streams';
+import type { Order } from '@shared/orders/model';
 import { addResult, isFinal, type SettledResult } from './order-results';
-import { beep, resultSoundAtom, resultVibrationAtom, vibrate } from './result-alerts';
-import { tokenAtom } from './session';
 
-/** How long the sheet stays open after the last result; then it folds into a small chip. */
-const AUTO_HIDE_MS = 8_000;
-
-/** open: the sheet; folded: a chip that opens it again; none: nothing to show. */
-export type SheetView = 'open' | 'folded';
+/**
+ * Results, as a trader lives them (issue 37; DECISIONS.md, Unseen results): each new result shows
+ * once as a small toast at the top, clear of the buy buttons, and hides by itself after TOAST_MS;
+ * it stays "new" (the results button's badge) until the user acknowledges it: dismissing the
+ * toast, tapping it, or opening the results list. Acknowledgements go to the server (unseen-
+ * results.ts), which tells the user's other devices.
+ */
+export const TOAST_MS = 5_000;
 
 const resultsAtom = atom<readonly SettledResult[]>([]);
-const sheetViewAtom = atom<SheetView>('open');
-/** Whether the list of a group is expanded. */
+/** Ids of results on this device no device has acknowledged. */
+const unseenAtom = atom<ReadonlySet<string>>(new Set<string>());
+/** Ids on the toast now, newest first. */
+const toastAtom = atom<readonly string[]>([]);
+const sheetOpenAtom = atom(false);
+/** Whether the sheet's list of a group is expanded. */
 const expandedAtom = atom(false);
 
 const store = getDefaultStore();
 let timer: ReturnType<typeof setTimeout> | undefined;
-/** While the pointer or the focus is in the sheet, it does not fold away under the reader. */
+/** While the pointer or the focus is on the toast, it does not hide under the reader. */
 let held = false;
+/** Told of every acknowledgement made here (unseen-results.ts sends it to the server). */
+let onAcknowledged: (ids: string[]) => void = () => undefined;
 
-function scheduleFold(): void {
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    if (!held) store.set(sheetViewAtom, 'folded');
-  }, AUTO_HIDE_MS);
+export function setAcknowledgementSink(sink: (ids: string[]) => void): void {
+  onAcknowledged = sink;
 }
 
-/** A settlement arrived: it joins the sheet, which opens (again) and folds after a while. */
-export function receiveResult(order: Order, now = Date.now()): boolean {
+function scheduleHide(): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    if (!held) store.set(toastAtom, []);
+  }, TOAST_MS);
+}
+
+/**
+ * A settled order reached this device (live, or from the server's unseen list): it joins the
+ * list; unless `acknowledged`, it is new, and unless `toasted` (shown here before) it toasts.
+ * Returns whether it was news to this device.
+ */
+export function receiveResult(
+  order: Order,
+  { now = Date.now(), toast = true }: { now?: number; toast?: boolean } = {},
+): boolean {
+  if (!isFinal(order)) return false;
   const before = store.get(resultsAtom);
   const after = addResult(before, order, now);
   if (after === before) return false;
   store.set(resultsAtom, after);
-  store.set(sheetViewAtom, 'open');
-  scheduleFold();
+  const kept = new Set(after.map((r) => r.order.id));
+  store.set(unseenAtom, new Set([order.id, ...store.get(unseenAtom)].filter((id) => kept.has(id))));
+  if (toast) {
+    store.set(
+      toastAtom,
+      [order.id, ...store.get(toastAtom)].filter((id) => kept.has(id)),
+    );
+    scheduleHide();
+  }
   return true;
 }
 
-export function openSheet(): void {
-  store.set(sheetViewAtom, 'open');
-  scheduleFold();
+/** These results were acknowledged (here or, by the server's event, elsewhere): no longer new. */
+export function forgetUnseen(ids: readonly string[]): void {
+  const gone = new Set(ids);
+  const unseen = store.get(unseenAtom);
+  if ([...unseen].some((id) => gone.has(id)))
+    store.set(unseenAtom, new Set([...unseen].filter((id) => !gone.has(id))));
+  const toast = store.get(toastAtom);
+  if (toast.some((id) => gone.has(id)))
+    store.set(
+      toastAtom,
+      toast.filter((id) => !gone.has(id)),
+    );
 }
 
-/** A result was opened: the sheet folds into its chip, out of the details' way. */
-export function foldSheet(): void {
+/** The user acknowledged these results: forgotten as new here and sent to the server. */
+export function acknowledge(ids: readonly string[]): void {
+  const unseen = store.get(unseenAtom);
+  const news = ids.filter((id) => unseen.has(id));
+  forgetUnseen(ids);
+  if (news.length) onAcknowledged(news);
+}
+
+/** The toast's × (or a swipe): its results are acknowledged and it goes. */
+export function dismissToast(): void {
   clearTimeout(timer);
   held = false;
-  store.set(sheetViewAtom, 'folded');
+  acknowledge(store.get(toastAtom));
+  store.set(toastAtom, []);
 }
 
-export function holdSheet(on: boolean): void {
+export function holdToast(on: boolean): void {
   held = on;
-  if (!on && store.get(sheetViewAtom) === 'open') scheduleFold();
+  if (!on && store.get(toastAtom).length) scheduleHide();
 }
 
-/** Dismissed (or another user signed in): the results are gone. */
+/** The results list, on demand: everything on it counts as seen. */
+export function openSheet(): void {
+  clearTimeout(timer);
+  store.set(toastAtom, []);
+  store.set(sheetOpenAtom, true);
+  acknowledge([...store.get(unseenAtom)]);
+}
+
+export function closeSheet(): void {
+  store.set(sheetOpenAtom, false);
+  store.set(expandedAtom, false);
+}
+
+/** A result was opened (its details): acknowledged, and the sheet and toast step aside. */
+export function resultOpened(id: string): void {
+  acknowledge([id]);
+  clearTimeout(timer);
+  store.set(toastAtom, []);
+  closeSheet();
+}
+
+/** Another user signed in, or none: the last one's results are not theirs. */
 export function clearResults(): void {
   clearTimeout(timer);
   held = false;
   store.set(resultsAtom, []);
-  store.set(expandedAtom, false);
-  store.set(sheetViewAtom, 'open');
+  store.set(unseenAtom, new Set<string>());
+  store.set(toastAtom, []);
+  closeSheet();
 }
 
 export const useResults = (): readonly SettledResult[] => useAtomValue(resultsAtom);
-export const useSheetView = (): SheetView => useAtomValue(sheetViewAtom);
+export const useUnseenCount = (): number => useAtomValue(unseenAtom).size;
+export const useSheetOpen = (): boolean => useAtomValue(sheetOpenAtom);
 export const useExpanded = () => useAtom(expandedAtom);
 
-/**
- * Takes every settlement of the signed-in user's orders from the socket, on any page (the
- * layout's sheet calls it once), with the beep and vibration the user chose in the settings.
- */
-export function useSettlementFeed(): void {
-  const token = useAtomValue(tokenAtom);
-  useEffect(() => {
-    clearResults(); // another user, or none: the last one's results are not theirs
-    if (!token) return;
-    const sub = userEvent$('order').subscribe((order) => {
-      if (!isFinal(order) || !receiveResult(order)) return;
-      const won = order.status === 'won';
-      if (store.get(resultSoundAtom)) beep(won);
-      if (store.get(resultVibrationAtom)) vibrate(won);
-    });
-    return () => sub.unsubscribe();
-  }, [token]);
+/** The results on the toast now, newest first. */
+export function useToastResults(): readonly SettledResult[] {
+  const ids = useAtomValue(toastAtom);
+  const results = useAtomValue(resultsAtom);
+  return results.filter((r) => ids.includes(r.order.id));
 }
 
-/** The sheet's state as plain values (tests, diagnostics): the orders on it and its view. */
-export function sheetSnapshot(): { ids: string[]; view: SheetView } {
-  return { ids: store.get(resultsAtom).map((r) => r.order.id), view: store.get(sheetViewAtom) };
+/** The state as plain values (tests, diagnostics). */
+export function sheetSnapshot(): {
+  ids: string[];
+  unseen: string[];
+  toast: string[];
+  open: boolean;
+} {
+  return {
+    ids: store.get(resultsAtom).map((r) => r.order.id),
+    unseen: [...store.get(unseenAtom)].sort(),
+    toast: [...store.get(toastAtom)],
+    open: store.get(sheetOpenAtom),
+  };
 }

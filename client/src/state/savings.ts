@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SavingsOverview } from '@shared/savings';
+import type { SavingsOverview } from '@shared/savings/model';
 import { getSavings } from '@client/api/savings';
 import { queryClient, queryKeys } from './query-client';
 import { useToken } from './session';

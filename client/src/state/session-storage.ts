@@ -1,4 +1,4 @@
-import type { AppInfo, RegisterCheckBody, User } from '@shared/accounts';
+import type { AppInfo, RegisterCheckBody, User } from '@shared/accounts/model';
 
 /** The local-storage keys of the client state (seed spec §3). */
 export const storageKeys = {

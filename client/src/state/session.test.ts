@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LoginAnswer, User } from '@shared/accounts';
+import type { LoginAnswer, User } from '@shared/accounts/model';
 
 /** A Storage in memory, installed before the state module reads it at import. */
 const storage = vi.hoisted(() => {

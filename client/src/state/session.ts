@@ -1,6 +1,12 @@
 import { atom, getDefaultStore, useAtomValue } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
-import type { AppInfo, LoginAnswer, LoginBody, RegisterCheckBody, User } from '@shared/accounts';
+import type {
+  AppInfo,
+  LoginAnswer,
+  LoginBody,
+  RegisterCheckBody,
+  User,
+} from '@shared/accounts/model';
 import * as authApi from '@client/api/auth';
 import { onUnauthorized, setAuthToken } from '@client/api/client';
 import { sessionEnded$, setSocketToken, type SessionEndNotice } from '@client/streams';
@@ -64,9 +70,14 @@ export function signOut(): void {
   store.set(userAtom, null);
 }
 
-/** Logs in with account and password; rejects with the server's ApiError. */
-export async function login(body: LoginBody): Promise<void> {
-  signIn(await authApi.login(body));
+/**
+ * Logs in with account and password (and a two-factor code, a device token); rejects with the
+ * server's ApiError. The answer's `device` is for the sign-in page to keep.
+ */
+export async function login(body: LoginBody): Promise<LoginAnswer> {
+  const answer = await authApi.login(body);
+  signIn(answer);
+  return answer;
 }
 
 /** The token of a logout this tab asked for and has not finished: its end is no news. */

@@ -1,6 +1,6 @@
 import { useAtom } from 'jotai';
 import { atomWithStorage } from 'jotai/utils';
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
 import { guardedStorage } from './session-storage';
 import { useAccountSummary } from './account';
 import { useUser } from './session';

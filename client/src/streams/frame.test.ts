@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Subject, VirtualTimeScheduler } from 'rxjs';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { latestPerFrame, type FrameLatest } from './frame';
 
 const tick = (id: string, seq: number): Tick => ({ id, seq, ts: seq * 100, price: `${seq}.50` });

@@ -10,7 +10,12 @@ import {
   tap,
   type Observable,
 } from 'rxjs';
-import type { MarketSnapshot, MarketSnapshotItem, ProductStatusEvent, Tick } from '@shared/market';
+import type {
+  MarketSnapshot,
+  MarketSnapshotItem,
+  ProductStatusEvent,
+  Tick,
+} from '@shared/market/model';
 import { parseChannel, type Channel, type SubscribeOptions, type TicksGap } from '@shared/socket';
 import { createChannelHub, type ChannelHub } from './channel-hub';
 import { dropStaleTicks } from './dedupe';

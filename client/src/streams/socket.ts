@@ -41,6 +41,9 @@ const userEvents: { [E in UserEventName]: Subject<EventPayload<E>> } = {
   balance: new Subject(),
   message: new Subject(),
   deposit: new Subject(),
+  results: new Subject(),
+  alert: new Subject(),
+  drawings: new Subject(),
 };
 const link = createSessionLink({
   since: (token) => userEventCursor.since(token),

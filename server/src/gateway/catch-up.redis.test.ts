@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ClientToServerEvents, Hello, ServerToClientEvents } from '@shared/socket';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { loadConfig } from '@server/config';
-import { attachGateway } from '@server/main/roles';
+import { attachGateway } from '@server/main/gateway-role';
 import { redisUserEvents } from '@server/platform/user-events';
 import { startFaultProxy, type FaultProxy } from '@tests/support/fault-proxy';
 import { startPrivateRedis, type PrivateRedis } from '@tests/support/redis-server';

@@ -149,32 +149,40 @@ export function runGatewayPrimary(o: PrimaryOptions): void {
       process.exit(1);
     }
     stopping = true;
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
-    o.log.info({ signal, workers: workers.length }, 'shutting down the gateway workers');
-    const codes = workers.map(
-      (w) =>
-        new Promise<number | string>((resolve) => {
-          if (w.isDead()) return resolve(w.process.exitCode ?? 0);
-          w.once('exit', (code, sig) => resolve(code ?? sig));
-          w.process.kill('SIGTERM');
-        }),
-    );
-    const deadline = setTimeout(() => {
-      o.log.error('gateway workers did not stop in time; killing them');
-      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
-    }, o.shutdownTimeoutMs + 2_000);
-    void Promise.all(codes).then((all) => {
-      clearTimeout(deadline);
-      const clean = all.every((c) => c === 0);
-      o.log.info({ exits: all }, clean ? 'stopped' : 'stopped, not every worker cleanly');
-      process.exit(clean ? 0 : 1);
-    });
+    stopWorkers(signal, o);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
   o.log.info({ processes: o.processes }, 'starting gateway workers');
   for (let slot = 1; slot <= o.processes; slot++) fork(slot);
+}
+
+/**
+ * Asks every worker to drain (SIGTERM), kills those still running past their bound, and exits
+ * 0 once all of them stopped cleanly.
+ */
+function stopWorkers(signal: string, o: PrimaryOptions): void {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+  o.log.info({ signal, workers: workers.length }, 'shutting down the gateway workers');
+  const codes = workers.map(
+    (w) =>
+      new Promise<number | string>((resolve) => {
+        if (w.isDead()) return resolve(w.process.exitCode ?? 0);
+        w.once('exit', (code, sig) => resolve(code ?? sig));
+        w.process.kill('SIGTERM');
+      }),
+  );
+  const deadline = setTimeout(() => {
+    o.log.error('gateway workers did not stop in time; killing them');
+    for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
+  }, o.shutdownTimeoutMs + 2_000);
+  void Promise.all(codes).then((all) => {
+    clearTimeout(deadline);
+    const clean = all.every((c) => c === 0);
+    o.log.info({ exits: all }, clean ? 'stopped' : 'stopped, not every worker cleanly');
+    process.exit(clean ? 0 : 1);
+  });
 }
 
 /**

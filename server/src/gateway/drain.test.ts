@@ -6,7 +6,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@shared/socket'
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { oneAddressLimits } from '@tests/support/socket-limits';
 import { eventually } from '@tests/support/wait';
-import { healthServer } from '../main/roles';
+import { healthServer } from '../main/process-helpers';
 import { createGateway } from './gateway';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { EngineConn, EngineServer, sendFrame } from './engine';
-import { wsTextFrame } from './gateway';
+import { wsTextFrame } from './rooms';
 
 describe('engine: the one use of a `ws` internal', () => {
   it('writes a ready frame straight to the socket (fails here first if `ws` changes its sender)', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import pino from 'pino';
 import type { MarketState } from '@shared/bus';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type {
   ClientToServerEvents,
   ServerToClientEvents,

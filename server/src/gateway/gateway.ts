@@ -1,18 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Adapter } from 'socket.io-adapter';
-import type { MarketSnapshot, Tick } from '@shared/market';
-import {
-  channelsSchema,
-  parseChannel,
-  socketLimits,
-  subscribeOptionsSchema,
-  type AckError,
-  type ClientEventAnswer,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-  type SubscribeAck,
-} from '@shared/socket';
+import { socketLimits } from '@shared/socket';
 import type { Bus } from '@infra/bus';
 import type { Logger } from '@infra/logger';
 import type { Metrics } from '../platform/metrics';
@@ -25,7 +13,9 @@ import type { TicketSigner } from './socket-ticket';
 import type { RevokedSessions } from '../platform/revoked-sessions';
 import { createTickRing } from './tick-ring';
 import { rateMeter } from '@server/platform/process-reports';
-import { encodePacket, SocketServer, type Ack, type Conn, type SioPacket } from './socket-server';
+import { SocketServer } from './socket-server';
+import { clientEventHandlers, type MarketCache } from './client-events';
+import { gatewayServer, marketBroadcaster, type GatewayServer } from './rooms';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -75,34 +65,6 @@ export interface GatewayDeps {
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
 }
-
-type Emit = <E extends keyof ServerToClientEvents>(
-  event: E,
-  ...args: Parameters<ServerToClientEvents[E]>
-) => void;
-
-/** `io.to(rooms)`: a broadcast to rooms through the adapter (so through Redis when attached). */
-export interface RoomBroadcast {
-  to(room: string | string[]): RoomBroadcast;
-  emit: Emit;
-  disconnectSockets(close?: boolean): void;
-}
-
-/**
- * The part of Socket.IO's `Server` the rest of the app uses: rooms for user events, the adapter,
- * and the counts the tests read.
- */
-export interface GatewayServer {
-  to(room: string | string[]): RoomBroadcast;
-  in(room: string | string[]): RoomBroadcast;
-  /** This gateway's sockets only, never through the adapter. */
-  local: { emit: Emit };
-  of(name: '/'): { adapter: Adapter; sockets: ReadonlyMap<string, Conn> };
-  engine: { readonly clientsCount: number };
-  /** Replaces the in-memory adapter, e.g. with `createAdapter(pub, sub)` of @socket.io/redis-adapter. */
-  adapter(factory: (nsp: never) => Adapter): void;
-}
-
 export interface Gateway {
   io: GatewayServer;
   /** What this gateway holds unsent for its sockets now, bytes (the sum of their backlogs). */
@@ -116,7 +78,8 @@ export interface Gateway {
   draining(): boolean;
   /**
    * The adapter's subscription to user events was lost, then is back: the signed-in sockets
-   * are caught up from their users' buffers with what they may have missed (admission.ts).
+   * are caught up from their users' buffers with what they may have missed
+   * (user-event-replay.ts).
    */
   userEventsLost(): void;
   userEventsBack(): Promise<{ sockets: number; gaps: number }>;
@@ -126,209 +89,6 @@ export interface Gateway {
    */
   close(): Promise<void>;
 }
-
-/**
- * A server-to-client WebSocket text frame (RFC 6455 §5.2: FIN, opcode 1, unmasked), header and
- * payload in one Buffer, so writing it to a socket is one write.
- */
-export function wsTextFrame(text: string): Buffer {
-  const n = Buffer.byteLength(text);
-  const head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(head + n);
-  frame[0] = 0x81;
-  if (n < 126) frame[1] = n;
-  else if (n < 65_536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(n, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeUInt32BE(Math.floor(n / 2 ** 32), 2);
-    frame.writeUInt32BE(n >>> 0, 6);
-  }
-  frame.write(text, head);
-  return frame;
-}
-
-type Backlog = ReturnType<typeof createBacklog>;
-
-/** What the gateway keeps of the market for sockets that subscribe: last snapshot, recent ticks. */
-interface MarketCache {
-  snapshot: MarketSnapshot | null;
-  ticks: ReturnType<typeof createTickRing>;
-}
-
-/** The market-data channels a socket is in (its rooms, less its user and session rooms). */
-function channelsOf(conn: Conn) {
-  const out = new Set<string>();
-  for (const room of conn.rooms) if (parseChannel(room)) out.add(room);
-  return out;
-}
-
-/** Joins the channels named by `raw`; the answer, and on success the channels as parsed. */
-function subscribe(
-  productIds: ReadonlySet<string>,
-  conn: Conn,
-  raw: unknown,
-): { answer: SubscribeAck; channels?: string[] } {
-  const refuse = (error: AckError['error']) => ({ answer: { error } });
-  const parsed = channelsSchema.safeParse(raw);
-  if (!parsed.success)
-    return refuse({ code: 'VALIDATION_FAILED', message: 'channels must be a list of names' });
-  for (const name of parsed.data) {
-    const ch = parseChannel(name);
-    if (!ch) return refuse({ code: 'VALIDATION_FAILED', message: `unknown channel ${name}` });
-    if (ch.kind === 'ticks' && !productIds.has(ch.productId))
-      return refuse({ code: 'NOT_FOUND', message: `unknown product ${ch.productId}` });
-  }
-  const channels = channelsOf(conn);
-  const fresh = [...new Set(parsed.data)].filter((c) => !channels.has(c));
-  if (channels.size + fresh.length > socketLimits.maxChannels)
-    return refuse({ code: 'TOO_MANY_CHANNELS' });
-  if (fresh.length) conn.join(fresh);
-  return { answer: { ok: true }, channels: parsed.data };
-}
-
-/**
- * What a subscription starts with: the market snapshot; per product the latest tick, or, when
- * the client said which tick it holds, every one after it the ring has (after a `ticksGap` for
- * those it no longer has). Sent right after the join, so no broadcast falls in between.
- */
-function sendSnapshots(
-  market: MarketCache,
-  backlog: Backlog,
-  conn: Conn,
-  channels: string[],
-  after: Record<string, number>,
-) {
-  for (const name of channels) {
-    const ch = parseChannel(name);
-    if (ch?.kind === 'market' && market.snapshot) conn.sendEvent('market', market.snapshot);
-    if (ch?.kind !== 'ticks') continue;
-    const held = after[ch.productId];
-    if (held === undefined) {
-      const t = market.ticks.latest(ch.productId);
-      if (t) conn.sendEvent('tick', t);
-      continue;
-    }
-    const { ticks, gap } = market.ticks.after(ch.productId, held);
-    if (gap) conn.sendEvent('ticksGap', gap);
-    for (const t of ticks) conn.sendEvent('tick', t);
-    backlog.check(conn);
-  }
-}
-
-/** The client events' handlers: subscribe, unsubscribe and time, each rate limited per socket. */
-function clientEventHandlers(
-  limiter: RateLimiterMemory,
-  productIds: ReadonlySet<string>,
-  market: MarketCache,
-  backlog: Backlog,
-) {
-  /**
-   * A client event's handler (ClientToServerEvents): its arguments as they came off the wire,
-   * parsed by the handler, and its answer typed by the contract. Every event spends a token;
-   * past the rate it is answered RATE_LIMITED, which every answer type admits (checked below).
-   */
-  const limited =
-    <E extends keyof ClientToServerEvents>(
-      handle: (conn: Conn, args: unknown[], answer: (a: ClientEventAnswer<E>) => void) => void,
-    ) =>
-    (conn: Conn, args: unknown[], ack: Ack | null) => {
-      if (!ack) return; // every event of ours is a request: without an ack, nothing to answer
-      limiter.consume(conn.id).then(
-        () => handle(conn, args, ack),
-        () => ack({ error: { code: 'RATE_LIMITED' } } satisfies AckError),
-      );
-    };
-  const everyAnswerAdmitsErrors: {
-    [E in keyof ClientToServerEvents]: AckError extends ClientEventAnswer<E> ? true : never;
-  } = { subscribe: true, unsubscribe: true, time: true };
-  void everyAnswerAdmitsErrors;
-  const handlers: { [E in keyof ClientToServerEvents]: ReturnType<typeof limited<E>> } = {
-    subscribe: limited<'subscribe'>((conn, [raw, rawOptions], answer) => {
-      const options = subscribeOptionsSchema.safeParse(rawOptions);
-      if (!options.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
-      const subscribed = subscribe(productIds, conn, raw);
-      answer(subscribed.answer);
-      if (subscribed.channels)
-        sendSnapshots(market, backlog, conn, subscribed.channels, options.data?.after ?? {});
-    }),
-    unsubscribe: limited<'unsubscribe'>((conn, [raw], answer) => {
-      const parsed = channelsSchema.safeParse(raw);
-      if (!parsed.success) return answer({ error: { code: 'VALIDATION_FAILED' } });
-      for (const ch of parsed.data) if (parseChannel(ch)) conn.leave(ch);
-      answer({ ok: true });
-    }),
-    time: limited<'time'>((_conn, _args, answer) => answer({ serverTime: Date.now() })),
-  };
-  return handlers;
-}
-
-/**
- * One market message to every socket of `room`: encoded and framed once (the very bytes a
- * Socket.IO emit would send), then handed to each socket's backlog policy.
- */
-function marketBroadcaster(
-  server: SocketServer,
-  backlog: Backlog,
-  metrics: GatewayDeps['metrics'],
-) {
-  return (room: string, event: 'tick' | 'market', payload: Tick | MarketSnapshot) => {
-    metrics?.broadcasts.inc({ event });
-    // Read the adapter at each call: attaching the Redis adapter replaces it.
-    const ids = server.adapter.rooms.get(room);
-    if (!ids?.size) return;
-    const frame = wsTextFrame(`4${encodePacket({ type: 2, nsp: '/', data: [event, payload] })}`);
-    const held = { channel: room, event, payload, frame };
-    for (const id of ids) {
-      const conn = server.sockets.get(id);
-      if (conn) backlog.deliver(conn, held);
-    }
-    metrics?.deliveries.inc({ event }, ids.size);
-  };
-}
-
-/** A broadcast to `to` through the server's adapter (so through Redis when attached). */
-function roomBroadcast(
-  server: SocketServer,
-  to: ReadonlySet<string>,
-): RoomBroadcast & { emit: (event: string, ...args: unknown[]) => void } {
-  return {
-    to: (room) =>
-      roomBroadcast(server, new Set([...to, ...(typeof room === 'string' ? [room] : room)])),
-    emit: (event: string, ...args: unknown[]) => {
-      const packet: SioPacket = { type: 2, nsp: '/', data: [event, ...args] };
-      server.adapter.broadcast(packet, { rooms: new Set(to), except: new Set() });
-    },
-    disconnectSockets: (close = false) =>
-      server.adapter.disconnectSockets({ rooms: new Set(to), except: new Set() }, close),
-  };
-}
-
-/** The part of Socket.IO's `Server` the rest of the app uses, over the gateway's own server. */
-function gatewayServer(server: SocketServer): GatewayServer {
-  return {
-    to: (room) => roomBroadcast(server, new Set(typeof room === 'string' ? [room] : room)),
-    in: (room) => roomBroadcast(server, new Set(typeof room === 'string' ? [room] : room)),
-    local: {
-      emit: (event, ...args) => {
-        for (const conn of server.sockets.values()) conn.sendEvent(event, ...args);
-      },
-    },
-    of: () => ({ adapter: server.adapter, sockets: server.sockets }),
-    engine: {
-      get clientsCount() {
-        return server.clientsCount;
-      },
-    },
-    adapter(factory) {
-      const adapter = factory(server.nsp as never);
-      void adapter.init();
-      server.setAdapter(adapter);
-    },
-  };
-}
-
 /**
  * The gateway: market data to anyone, user events to authenticated sockets. Ticks and snapshots
  * come from the bus and go out only to this gateway's sockets (never through an adapter, which

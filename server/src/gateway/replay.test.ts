@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import pino from 'pino';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type {
   ClientToServerEvents,
   Hello,

@@ -1,5 +1,5 @@
 import type { MarketState } from '@shared/bus';
-import type { MarketSnapshot } from '@shared/market';
+import type { MarketSnapshot } from '@shared/market/model';
 
 /** The conflated per-second `market` event, from the simulator's market state. */
 export function toMarketSnapshot(state: MarketState): MarketSnapshot {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { createTickRing } from './tick-ring';
 
 const tick = (seq: number, id = 'BTCUSDT'): Tick => ({ id, seq, ts: seq, price: '1' });

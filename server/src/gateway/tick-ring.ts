@@ -1,4 +1,4 @@
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type { TicksGap } from '@shared/socket';
 
 /** Ticks a gateway keeps per product for re-subscribing clients: about a minute at 10 a second. */

@@ -7,7 +7,9 @@ import { createMetrics } from '@server/platform/metrics';
 import { startProcessReporter } from '@server/platform/process-reports';
 import { installShutdown, listen } from '@server/platform/lifecycle';
 import { applyNice, exitOnFatal, openWhenReachable } from '@server/platform/startup';
-import { attachGateway, serveMetrics, startApi } from './roles';
+import { attachGateway } from './gateway-role';
+import { serveMetrics } from './process-helpers';
+import { startApi } from './api-role';
 import { startDbThread, startSimThread } from './embedded-threads';
 import { simReportsTo } from './sim-role';
 
@@ -18,7 +20,9 @@ exitOnFatal(log);
 applyNice(config.PROCESS_NICE, log);
 // On PGlite the database runs on a thread of its own, serving the simulator's tape first; on
 // PostgreSQL every thread has its own pool (embedded-threads.ts).
-const dbThread = config.DATABASE_URL ? null : await startDbThread(config.dbDir, log);
+const dbThread = config.DATABASE_URL
+  ? null
+  : await startDbThread(config.dbDir, log, config.DB_COUNT_STATEMENTS_S);
 const db = dbThread
   ? dbThread.connect('requests')
   : await openWhenReachable('database', () => openDatabase(config), log);

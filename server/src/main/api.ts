@@ -11,7 +11,8 @@ import {
   openWhenReachable,
   startingServer,
 } from '@server/platform/startup';
-import { serveMetrics, startApi } from './roles';
+import { serveMetrics } from './process-helpers';
+import { startApi } from './api-role';
 
 /** The api role: REST, the settlement worker and daily jobs. Scale out freely. */
 const config = loadConfigOrExit('api');

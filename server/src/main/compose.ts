@@ -8,25 +8,28 @@ import type { Logger } from '@infra/logger';
 import type { OperatorTokenHashes } from '@server/platform/http/auth';
 import type { Metrics } from '@server/platform/metrics';
 import type { UserEvents } from '@server/platform/user-events';
-import { movableClock, systemClock } from '@server/platform/clock';
+import { movableClock, systemClock, type Clock } from '@server/platform/clock';
+import type { AuditWriter } from '@server/platform/http/operator-gate';
 import { createLimiter, createLimiters, type LimitSpec } from '@server/platform/rate-limit';
 import { createCheckLimiter } from '@server/platform/check-limiter';
 import { defaultCatalogue } from '@sim/index';
-import { authLimits, confirmLimit } from '@server/modules/auth/auth.limits';
+import { authLimits, confirmLimit, twoFactorLimits } from '@server/modules/auth/auth.limits';
 import { createAuthService } from '@server/modules/auth/auth.service';
+import { openPlaces } from '@server/platform/geoip';
 import { createContentService } from '@server/modules/content/content.service';
 import { createMessagesService } from '@server/modules/content/messages.service';
 import { identityChecks } from '@server/modules/kyc/identity';
 import { createKycService } from '@server/modules/kyc/kyc.service';
 import { createFairnessService } from '@server/modules/market/fairness.service';
 import { createFavouritesService } from '@server/modules/market/favourites.service';
+import { createAlertsService } from '@server/modules/alerts/alerts.service';
+import { createDrawingsService } from '@server/modules/drawings/drawings.service';
 import { createMarketService } from '@server/modules/market/market.service';
 import { orderFigures } from '@server/modules/orders/order-figures';
 import { createOrdersService } from '@server/modules/orders/orders.service';
-import {
-  createOperatorsService,
-  operatorLoginLimits,
-} from '@server/modules/operator/operators.service';
+import { announcePlacements } from '@server/modules/orders/settlement-wake';
+import { createOperatorsService } from '@server/modules/operator/operators.service';
+import { operatorLoginLimits } from '@server/modules/operator/operator-sign-in';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
 import { savingsPolicy } from '@server/modules/savings/savings.policy';
 import { createSavingsService } from '@server/modules/savings/savings.service';
@@ -35,6 +38,8 @@ import { depositRateLimit } from '@server/modules/wallet/deposit.service';
 import { createPracticeService } from '@server/modules/wallet/practice';
 import { createAccountSummaries } from '@server/modules/wallet/summary';
 import { createWalletService } from '@server/modules/wallet/wallet.service';
+import { securityMessages } from '@server/modules/content/security-messages';
+import { twoFactorResets } from '@server/modules/auth/two-factor.reset';
 import { createDepositAddresses } from '@server/modules/wallet/chain/deposit-addresses';
 import type { ChainSources } from '@server/modules/wallet/chain/source';
 import { chainSources } from '@server/modules/wallet/chain/sources';
@@ -120,10 +125,22 @@ function composeAuth(
         ...throttles,
         keyPrefix: `${throttles.keyPrefix}:confirm`,
       }),
+      twoFactor: createCheckLimiter({
+        ...twoFactorLimits.place,
+        ...throttles,
+        keyPrefix: `${throttles.keyPrefix}:2fa`,
+      }),
+      twoFactorDaily: createCheckLimiter({
+        ...twoFactorLimits.daily,
+        ...throttles,
+        keyPrefix: `${throttles.keyPrefix}:2fa-day`,
+      }),
     },
     userEvents,
     identity,
+    securityMessages(userEvents),
     config.TERMS_VERSION,
+    openPlaces(config.GEOIP_DATABASE),
   );
 }
 
@@ -166,6 +183,32 @@ function composeSavings(
   return { testClock, clock, policy, savings, savingsJob };
 }
 
+/** What runs after the test clock moves: the jobs that act on the platform clock. */
+const clockJobs = (
+  savingsJob: { runOnce(): Promise<unknown> },
+  resets: ReturnType<typeof twoFactorResets>,
+) => Promise.all([savingsJob.runOnce(), resets.job.runOnce()]);
+
+/** The support reset of two-factor sign-in on the platform clock; the audit log records it. */
+function composeResets(
+  config: Config,
+  db: Db,
+  userEvents: UserEvents,
+  clock: Clock,
+  audit: AuditWriter,
+  log: Logger,
+) {
+  return twoFactorResets({
+    db,
+    clock,
+    delayHours: config.TWO_FACTOR_RESET_DELAY_HOURS,
+    messages: securityMessages(userEvents),
+    sessions: userEvents,
+    audit,
+    log: log.child({ part: 'two-factor-reset' }),
+  });
+}
+
 /**
  * The one place the api's services are built and wired: `startApi` (every api process, and the
  * embedded app) and the tests' `buildTestApi` both call it, so a test runs the services exactly
@@ -185,13 +228,25 @@ export async function composeApi(
     bus,
     catalogue: defaultCatalogue,
     now: overrides.now,
+    earlyClose: {
+      spreadBp: config.SELL_SPREAD_BP,
+      closesBeforeExpiryMs: config.SELL_CLOSES_BEFORE_EXPIRY_MS,
+    },
   });
   const accounts = composeAccounts(config, db, userEvents, overrides.now);
   const { practice, summaries, balancesChanged } = accounts;
   const auth = composeAuth(config, db, userEvents, accounts.identity, throttles, overrides);
   const uploads = createUploadService(db, config.uploadsDir);
+  const { testClock, clock, policy, savings, savingsJob } = composeSavings(
+    config,
+    db,
+    balancesChanged,
+    log,
+    overrides,
+  );
   const wallet = createWalletService({
     db,
+    clock,
     config,
     auth,
     uploads,
@@ -220,6 +275,8 @@ export async function composeApi(
     maxFeedDelayMs: config.MAX_FEED_DELAY_MS,
     balancesChanged,
     now: overrides.now,
+    offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
+    placed: announcePlacements(bus),
   });
   const fairness = createFairnessService({
     db,
@@ -227,18 +284,13 @@ export async function composeApi(
     spec: (id) => market.spec(id),
     log: log.child({ part: 'fairness' }),
   });
-  const { testClock, clock, policy, savings, savingsJob } = composeSavings(
-    config,
-    db,
-    balancesChanged,
-    log,
-    overrides,
-  );
   // What the routes serve, each service once.
   const services = {
     market,
     fairness,
     favourites: createFavouritesService({ db, market }),
+    alerts: createAlertsService({ db, market, userEvents, max: config.PRICE_ALERTS_MAX }),
+    drawings: createDrawingsService({ db, market, userEvents }),
     auth,
     uploads,
     wallet,
@@ -250,6 +302,7 @@ export async function composeApi(
     messages: createMessagesService(db, userEvents),
   };
   const operators = composeOperators(db, throttles);
+  const resets = composeResets(config, db, userEvents, clock, operators, log);
   // The processes' live figures for the dashboard, heard on the bus (process-reports.ts).
   const board = await processBoard(bus);
   const app = createApiApp({
@@ -259,8 +312,9 @@ export async function composeApi(
     board,
     log,
     ...services,
+    twoFactorResets: resets,
     testClock: testClock
-      ? { clock: testClock, policy, afterAdvance: () => savingsJob.runOnce() }
+      ? { clock: testClock, policy, afterAdvance: () => clockJobs(savingsJob, resets) }
       : null,
     operatorTokenHash: o.operatorTokenHash,
     operators,
@@ -273,6 +327,7 @@ export async function composeApi(
     ...services,
     operators,
     savingsJob,
+    twoFactorResets: resets,
     summaries,
     balancesChanged,
     clock,

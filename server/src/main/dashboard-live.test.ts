@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import pino from 'pino';
 import type { z } from 'zod';
-import type { opsDashboardDto } from '@shared/dto';
+import type { opsDashboardDto } from '@shared/contract/answers';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { createGateway, type Gateway } from '@server/gateway/gateway';
 import { lagWindow, startProcessReporter } from '@server/platform/process-reports';

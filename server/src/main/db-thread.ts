@@ -11,10 +11,10 @@ import { serveDb, type DbLane } from '@infra/db/ports/serve';
 export type DbThreadMessage =
   { kind: 'connect'; port: MessagePort; lane: DbLane } | { kind: 'close' };
 
-const { dataDir } = workerData as { dataDir: string };
+const { dataDir, countStatementsS } = workerData as { dataDir: string; countStatementsS?: number };
 const engine = await createPgliteDb(dataDir);
 await migrate(engine);
-const served = serveDb(engine);
+const served = serveDb(engine, { countStatementsS });
 parentPort!.on('message', (m: DbThreadMessage) => {
   if (m.kind === 'connect') served.connect(m.port, m.lane);
   else

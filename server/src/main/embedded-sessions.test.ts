@@ -10,7 +10,7 @@ import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
 import { fund, opsAuth, type TestUser } from '@tests/support/wallet';
-import { attachGateway } from './roles';
+import { attachGateway } from './gateway-role';
 import { lateUserEvents } from '@server/platform/user-events';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -179,7 +179,10 @@ describe.each(dbDrivers())('sessions end their sockets, embedded (%s)', (kind) =
     await expect.poll(() => other.disconnected, { timeout: 10_000 }).toBe('io server disconnect');
     expect(other.heard).toEqual(['sessionEnded trade_password_changed']);
     expect(current.disconnected).toBeNull();
-    expect(current.heard).toEqual([]);
+    // The socket that stays hears the change as a security message (its default-language title);
+    // the ended one does not.
+    await expect.poll(() => current.heard, { timeout: 10_000 }).toEqual(['message 交易密码已修改']);
+    expect(other.heard).toEqual(['sessionEnded trade_password_changed']);
   });
 
   it('a logout and a password change at once: every ended session’s sockets end, the changer’s stays', async () => {

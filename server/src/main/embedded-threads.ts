@@ -53,8 +53,12 @@ export interface DbThread {
 }
 
 /** Starts PGlite (in `dataDir`, migrated) on its own thread. */
-export async function startDbThread(dataDir: string, log: Logger): Promise<DbThread> {
-  const worker = startThread('db-thread', { workerData: { dataDir } });
+export async function startDbThread(
+  dataDir: string,
+  log: Logger,
+  countStatementsS = 0,
+): Promise<DbThread> {
+  const worker = startThread('db-thread', { workerData: { dataDir, countStatementsS } });
   worker.on('error', (err) => log.fatal({ err: err.message }, 'the database thread failed'));
   await whenSaid(worker, 'ready');
   const send = (m: DbThreadMessage, transfer: MessagePort[] = []) =>

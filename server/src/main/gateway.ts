@@ -9,7 +9,8 @@ import { installShutdown, listen } from '@server/platform/lifecycle';
 import { applyNice, exitOnFatal } from '@server/platform/startup';
 import { commandRedis } from '@server/platform/redis';
 import { redisRevokedSessions } from '@server/platform/revoked-sessions';
-import { attachGateway, healthServer, serveMetrics, watchProcess } from './roles';
+import { attachGateway } from './gateway-role';
+import { healthServer, serveMetrics, watchProcess } from './process-helpers';
 import { authenticateViaApi, watchApi } from './api-link';
 
 /**

@@ -5,7 +5,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '@server/config';
-import { startApi } from './roles';
+import { startApi } from './api-role';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import { openTestDb, type TestDb } from '@tests/support/db';
 

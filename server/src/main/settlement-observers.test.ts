@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '@server/platform/metrics';
 import { lagWindow } from '@server/platform/process-reports';
 import { defaultCatalogue } from '@sim/index';
-import { settlementObservers } from './roles';
+import { settlementObservers } from './settlement-observers';
 
 describe("settlement's metrics", () => {
   it('count each decided order by result and product, and each void by reason', async () => {

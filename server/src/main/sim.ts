@@ -10,7 +10,7 @@ import {
   openWhenReachable,
   startingServer,
 } from '@server/platform/startup';
-import { healthApp, serveMetrics, watchProcess } from './roles';
+import { healthApp, serveMetrics, watchProcess } from './process-helpers';
 import { simReportsTo, startSim } from './sim-role';
 
 /**

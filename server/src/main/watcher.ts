@@ -12,7 +12,7 @@ import {
 } from '@server/platform/startup';
 import { redisUserEvents } from '@server/platform/user-events';
 import { chainSources } from '@server/modules/wallet/chain/sources';
-import { healthApp, serveMetrics, watchProcess } from './roles';
+import { healthApp, serveMetrics, watchProcess } from './process-helpers';
 import { composeAccounts } from './compose';
 import { startWatchers } from './watcher-role';
 

@@ -15,7 +15,9 @@ import {
   startingServer,
 } from '@server/platform/startup';
 import { redisUserEvents } from '@server/platform/user-events';
-import { healthApp, serveMetrics, startObservedSettlement, watchProcess } from './roles';
+import { healthApp, serveMetrics, watchProcess } from './process-helpers';
+import { busWakes } from '@server/modules/orders/settlement-wake';
+import { startObservedSettlement } from './settlement-observers';
 import { composeAccounts } from './compose';
 
 /**
@@ -50,6 +52,8 @@ const worker = startObservedSettlement(
     userEvents,
     balancesChanged,
     log,
+    // Without Redis nothing is heard of other processes: the safety poll is the fallback.
+    wakes: bus ? busWakes(bus) : undefined,
   },
   metrics,
   lags,

@@ -1,4 +1,4 @@
-import type { Page } from '@shared/wallet';
+import type { Page } from '@shared/wallet/model';
 
 /**
  * Keyset paging, newest first: repositories fetch `limit + 1` rows with `id < cursor` ordered by

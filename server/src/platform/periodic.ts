@@ -22,7 +22,10 @@ export function periodicJob<T>(o: {
 
   const tick = async () => {
     try {
-      o.done?.(await runOnce());
+      // Awaited apart: `o.done?.(await runOnce())` skips its argument, the run itself, when
+      // there is no `done` (an optional call does not evaluate its arguments).
+      const result = await runOnce();
+      o.done?.(result);
     } catch (err) {
       o.failed?.(err);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { parseChannel, type ServerToClientEvents, type SessionEndReason } from '@shared/socket';
-import type { AccountSummary } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet/model';
 import { compareEventIds } from '@shared/user-events';
 import {
   lateUserEvents,

@@ -6,7 +6,8 @@ import type { ErrorCode } from '../errors';
  * who may call. The server mounts it (`serve`, platform/http/serve.ts) with a handler whose inputs
  * are parsed by these schemas and whose answer is typed by them; the OpenAPI document and the
  * endpoint tables of docs/API.md are generated from it; the clients call it by its route
- * (`route` below, zod-free, so a phone's first screen does not load zod) and `call`.
+ * (`route` below, zod-free, so a phone's first screen does not load zod) and `call` (JSON),
+ * `upload` (a multipart form) or `download` (bytes).
  */
 export interface EndpointSpec {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -22,16 +23,83 @@ export interface EndpointSpec {
   query?: z.ZodType;
   /** A JSON body. */
   body?: z.ZodType;
+  /** A multipart/form-data body instead: text fields and file parts. */
+  form?: FormSpec;
   /** Money-moving: takes an optional Idempotency-Key. */
   idempotent?: boolean;
-  /** Success answers by status: a JSON body's schema, or null for none (204). */
-  responses: Partial<Record<200 | 201 | 204, z.ZodType | null>>;
+  /** Success answers by status: a JSON body's schema, null for none (204), or bytes. */
+  responses: Partial<Record<200 | 201 | 204, z.ZodType | null | BinarySpec>>;
   /** Error codes by status, besides those that follow from the inputs and the caller. */
   errors?: Partial<Record<400 | 401 | 403 | 404 | 409 | 422 | 429 | 503, readonly ErrorCode[]>>;
 }
 
+/**
+ * A file part of a multipart body. The server refuses more files than `count`, a file over
+ * `maxBytes` (413 UPLOAD_TOO_LARGE) and one whose bytes are not of an `accept`ed type (400
+ * UPLOAD_INVALID: the bytes decide, never the name or the declared type).
+ */
+export interface FilePart {
+  name: string;
+  /** At most this many files; 1 is one file, more a list. */
+  count: number;
+  /**
+   * The client must send it. A part that is needed only sometimes (a bank deposit's screenshot)
+   * is not; the handler's rule refuses its absence, naming the part.
+   */
+  required?: boolean;
+  accept: readonly string[];
+  maxBytes: number;
+}
+
+/** A multipart/form-data body: its text fields as one zod object, and its file parts. */
+export interface FormSpec {
+  fields: z.ZodType;
+  files: readonly FilePart[];
+}
+
+/** An answer of bytes (an image), not JSON: its media type, `image/*` for any image. */
+export interface BinarySpec {
+  media: string;
+  description: string;
+}
+
+/** A binary answer as a handler gives it: the bytes, their media type and a file name. */
+export interface FileBody {
+  bytes: Uint8Array;
+  type: string;
+  name: string;
+}
+
 /** Declares an endpoint, keeping every literal (method, path, schemas) in its type. */
 export const endpoint = <const E extends EndpointSpec>(spec: E): E => spec;
+
+/** One part's files: one file, or a list when it takes more. */
+type FilesIn<P extends FilePart, File> = P extends { count: 1 } ? File : File[];
+
+/**
+ * A form's files by part name. A client must send the required parts; a handler is promised none
+ * (any request may leave a part out), so its own rule words each absence.
+ */
+type FilesOf<
+  Parts extends readonly FilePart[],
+  File,
+  Side extends 'input' | 'output',
+> = Side extends 'input'
+  ? {
+      [P in Parts[number] as P extends { required: true } ? P['name'] : never]: FilesIn<P, File>;
+    } & {
+      [P in Parts[number] as P extends { required: true } ? never : P['name']]?: FilesIn<P, File>;
+    }
+  : { [P in Parts[number] as P['name']]?: FilesIn<P, File> };
+
+type FormParts<E extends EndpointSpec, Side extends 'input' | 'output', File> = E extends {
+  form: infer F extends FormSpec;
+}
+  ? {
+      fields: Side extends 'input' ? z.input<F['fields']> : z.output<F['fields']>;
+      files: FilesOf<F['files'], File, Side>;
+    }
+  : unknown;
 
 type Parts<E extends EndpointSpec, Side extends 'input' | 'output'> = (E extends {
   params: infer S extends z.ZodType;
@@ -45,17 +113,38 @@ type Parts<E extends EndpointSpec, Side extends 'input' | 'output'> = (E extends
     ? { body: Side extends 'input' ? z.input<S> : z.output<S> }
     : unknown);
 
-/** What a client sends: params, query and body as the schemas take them (defaults optional). */
-export type InputOf<E extends EndpointSpec> = Parts<E, 'input'>;
+/**
+ * What a client sends: params, query and body as the schemas take them (defaults optional); a
+ * form's fields likewise and its files as `File` (a browser's Blob).
+ */
+export type InputOf<E extends EndpointSpec, File = never> = Parts<E, 'input'> &
+  FormParts<E, 'input', File>;
 /** What a handler is given: the same, parsed (defaults filled, strings coerced). */
-export type ParsedOf<E extends EndpointSpec> = Parts<E, 'output'>;
+export type ParsedOf<E extends EndpointSpec, File = never> = Parts<E, 'output'> &
+  FormParts<E, 'output', File>;
+/** A form's text fields as a client sends them. */
+export type FieldsOf<E extends FormEndpoint> = z.input<E['form']['fields']>;
+/** A form's files as a client sends them (`File`: a browser's Blob). */
+export type FileInputOf<E extends FormEndpoint, File> = FilesOf<E['form']['files'], File, 'input'>;
 
-/** The success answer's body (void for a 204). */
+/** The success answer's body: a JSON answer's type, a binary one's FileBody, void for a 204. */
 export type AnswerOf<E extends EndpointSpec> = {
   [S in keyof E['responses']]: E['responses'][S] extends z.ZodType
     ? z.output<E['responses'][S]>
-    : void;
+    : E['responses'][S] extends BinarySpec
+      ? FileBody
+      : void;
 }[keyof E['responses']];
+
+/** An endpoint with a JSON body or none, answering JSON or nothing: what `call` takes. */
+export type JsonEndpoint = EndpointSpec & {
+  form?: undefined;
+  responses: Partial<Record<200 | 201 | 204, z.ZodType | null>>;
+};
+/** An endpoint taking a multipart form: what `upload` takes. */
+export type FormEndpoint = EndpointSpec & { form: FormSpec };
+/** An endpoint answering bytes: what `download` takes. */
+export type BinaryEndpoint = EndpointSpec & { form?: undefined; responses: { 200: BinarySpec } };
 
 /**
  * What a client needs of an endpoint at run time: its method, path and whether it takes an

@@ -1,5 +1,5 @@
 import type { Histogram } from 'hdr-histogram-js';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { newHistogram } from '../results';
 import { summarize, type LatencySummary } from '../report';
 import { LightClient, type LightClientSink } from '../wire';

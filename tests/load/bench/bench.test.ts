@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { wsTextFrame } from '@server/gateway/gateway';
+import { wsTextFrame } from '@server/gateway/rooms';
 import { parseBenchArgs } from '../bench-gateway';
 import { prebuiltTextFrame } from './frame';
 import { packageOf, summarise } from './profile-summary';

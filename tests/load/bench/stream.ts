@@ -1,5 +1,5 @@
 import type { MarketState, ProductState } from '@shared/bus';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { defaultCatalogue } from '@sim/catalogue';
 
 /**

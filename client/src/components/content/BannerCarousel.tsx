@@ -8,7 +8,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Banner } from '@shared/content';
+import type { Banner } from '@shared/content/model';
 
 /** Swiper interval and height (seed spec §9). */
 export const SWIPER_INTERVAL_MS = 3000;

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Highlight } from '@shared/content';
+import type { Highlight } from '@shared/content/model';
 import { highlightIcons } from './icons';
 
 /** Home's platform highlights. */

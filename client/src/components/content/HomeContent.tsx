@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { HomeContent } from '@shared/content';
+import type { HomeContent } from '@shared/content/model';
 import { getHomeContent } from '@client/api/content';
 import { ErrorState } from '@client/components/StateViews';
 import { useApiQuery, type RequestState } from '@client/state';

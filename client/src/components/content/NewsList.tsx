@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { NewsSummary } from '@shared/content';
-import type { Page } from '@shared/wallet';
+import type { NewsSummary } from '@shared/content/model';
+import type { Page } from '@shared/wallet/model';
 import { getNews } from '@client/api/content';
 import { usePagedQuery } from '@client/state/paged';
 import { EmptyState } from '@client/components/StateViews';

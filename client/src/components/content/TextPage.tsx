@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { PageSlug } from '@shared/content';
+import type { PageSlug } from '@shared/content/model';
 import { getContentPage } from '@client/api/content';
 import type { PageTitleKey } from '@client/i18n/keys';
 import { PageHeader } from '@client/components/PageHeader';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { HighlightIcon } from '@shared/content';
+import type { HighlightIcon } from '@shared/content/model';
 import { Svg } from '../icons';
 
 /** Line icons of Home's shortcuts and highlights. Decorative: the text beside them says it all. */

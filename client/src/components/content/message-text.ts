@@ -1,9 +1,15 @@
 import type { TFunction } from 'i18next';
-import type { Message, SystemMessageKind } from '@shared/content';
-import { formatMoney } from '@client/i18n/format';
+import type { Message, SystemMessageKind } from '@shared/content/model';
+import { formatClock, formatDateTime, formatMoney, formatPrice } from '@client/i18n/format';
 import { paths } from '@client/app/route-table';
 import { productDisplayName } from '@shared/product-names';
 import { defaultLanguage, isLanguage } from '@client/i18n/languages';
+
+/** The account-security page (sessions, two-factor, the anti-phishing phrase). */
+export const SECURITY_PAGE = paths.security;
+
+/** Languages written without a space between sentences. */
+const closedUp = new Set(['ja', 'zh-CN', 'zh-TW']);
 
 /** Where the user can see more about what a message reports. */
 export const messageLinks: Record<SystemMessageKind, string> = {
@@ -18,7 +24,19 @@ export const messageLinks: Record<SystemMessageKind, string> = {
   order_lost: paths.orders,
   order_draw: paths.orders,
   order_void: paths.orders,
+  price_alert: paths.detail,
+  security_sign_in: SECURITY_PAGE,
+  security_password: SECURITY_PAGE,
+  security_two_factor_on: SECURITY_PAGE,
+  security_two_factor_off: SECURITY_PAGE,
+  security_two_factor_reset: SECURITY_PAGE,
+  security_withdrawal_account: SECURITY_PAGE,
+  security_withdrawal: paths.withdrawList,
 };
+
+/** A decimal price string as the language writes it, with the decimals it has. */
+const alertPrice = (price: string | undefined, lang: string): string =>
+  price === undefined ? '' : formatPrice(price, price.split('.')[1]?.length ?? 0, lang);
 
 const voidReasons = ['FEED_STALE', 'NO_ENTRY_TICK'] as const;
 type VoidReasonKey = (typeof voidReasons)[number] | 'other';
@@ -47,11 +65,25 @@ export function messageText(
       isLanguage(lang) ? lang : defaultLanguage,
     ),
     ref: params.ref ?? '',
+    // A fired price alert: its tick's price, time and number, and the alert's threshold.
+    price: alertPrice(params.price, lang),
+    threshold: alertPrice(params.threshold, lang),
+    time: params.at === undefined ? '' : formatClock(params.at, lang, true),
+    // A two-factor reset: when it takes effect at the earliest (days away: the date too).
+    when: params.at === undefined ? '' : formatDateTime(params.at, lang),
+    tick: params.tick ?? '',
     reason:
       message.kind === 'order_void' ? t(`orders.voidReason.${voidReason}`) : (params.reason ?? ''),
+    // A security message: the device signed in on, and which password changed.
+    device: params.device ?? '',
+    password: t(`content.messages.passwords.${params.which === 'trade' ? 'trade' : 'login'}`),
   };
+  const body = t(`content.messages.kinds.${message.kind}.body`, values);
+  // The user's anti-phishing phrase, when the message was written with one: a message without
+  // it (or with another) did not come from the platform.
+  const phrase = params.phrase ? t('content.messages.phrase', { phrase: params.phrase }) : null;
   return {
     title: t(`content.messages.kinds.${message.kind}.title`),
-    body: t(`content.messages.kinds.${message.kind}.body`, values),
+    body: phrase ? `${body}${closedUp.has(lang) ? '' : ' '}${phrase}` : body,
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Content texts (pages, news) are plain text with three conventions (shared/src/content.ts):
+ * Content texts (pages, news) are plain text with three conventions (shared/src/content/model.ts):
  * blank lines separate paragraphs, `## ` starts a heading, `- ` a list item. Parsed into blocks
  * that React renders as elements, so no markup in a text can ever reach the page.
  */

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogTitle } from '@client/components/Dialog';
-import '@client/components/wallet/picker.css';
+import './picker-dialog.css';
 
 export interface PickerOption {
   value: string;
@@ -57,12 +57,12 @@ export function PickerDialog({
   }, [options, query, filter]);
   return (
     <Dialog
-      className={`dialog sheet${fit ? ' sheet--fit' : ''} picker-dialog`}
+      className={`picker-sheet${fit ? ' picker-sheet--fit' : ''}`}
       testId={`${testId}-dialog`}
       initialFocus={searchLabel ? searchRef : undefined}
       onClose={onClose}
     >
-      <div className="sheet__head">
+      <div className="picker-sheet__head">
         <DialogTitle className="dialog__title">{title}</DialogTitle>
         <button type="button" className="button button--secondary button--small" onClick={onClose}>
           {t('common.cancel')}
@@ -72,7 +72,7 @@ export function PickerDialog({
         <input
           ref={searchRef}
           type="search"
-          className="field__input"
+          className="field__input picker-sheet__search"
           placeholder={searchLabel}
           aria-label={searchLabel}
           data-testid={`${testId}-search`}
@@ -80,18 +80,18 @@ export function PickerDialog({
           onChange={(event) => setQuery(event.target.value)}
         />
       )}
-      <ul className="sheet__list" aria-label={title}>
+      <ul className="picker-sheet__list" aria-label={title}>
         {shown.map((o) => (
           <li key={o.value}>
             <button
               type="button"
-              className="sheet__option"
+              className="picker-sheet__option"
               aria-pressed={o.value === selected}
               data-testid={optionTestId(o.value)}
               onClick={() => onPick(o.value)}
             >
               <span lang={o.lang}>{o.label}</span>
-              {o.aside && <span className="sheet__code">{o.aside}</span>}
+              {o.aside && <span className="picker-sheet__code">{o.aside}</span>}
               {markChosen && o.value === selected && <span aria-hidden="true">✓</span>}
             </button>
           </li>

@@ -24,6 +24,7 @@ export function TextField({
   testId,
   value,
   error,
+  errorText,
   hint,
   onValue,
   onBlur,
@@ -36,6 +37,8 @@ export function TextField({
   testId: string;
   value: string;
   error: MessageKey | null;
+  /** A message already in words (with the bound it broke: "Minimum 10.00"), shown before `error`. */
+  errorText?: string | null;
   hint?: string;
   onValue: (value: string) => void;
   onBlur: () => void;
@@ -52,11 +55,12 @@ export function TextField({
   // A password can be shown while typed (a phone's keyboard hides typos): the eye button.
   const [shown, setShown] = useState(false);
   const secret = native.type === 'password';
-  const message = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  const errorShown = errorText ?? (error ? messageText(t, error) : null);
+  const message = errorShown ? `${id}-error` : hint ? `${id}-hint` : undefined;
   const describedBy =
     [readBack && `${id}-read-back`, message].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
+    <div className={`field${errorShown ? ' field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
         {label}
       </label>
@@ -69,7 +73,7 @@ export function TextField({
           className="field__input"
           data-testid={testId}
           value={value}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={errorShown ? true : undefined}
           aria-describedby={describedBy}
           spellCheck={false}
           onChange={(event) => onValue(filter ? filter(event.target.value) : event.target.value)}
@@ -99,9 +103,9 @@ export function TextField({
           </span>
         </p>
       )}
-      {error ? (
+      {errorShown ? (
         <p className="field__error" id={`${id}-error`} data-testid={`${testId}-error`}>
-          {messageText(t, error)}
+          {errorShown}
         </p>
       ) : (
         hint && (
@@ -145,13 +149,22 @@ export function FormError({ message }: { message: MessageKey | null }) {
 }
 
 /** The form's submit button; disabled while the form is being sent. */
-export function SubmitButton({ busy, children }: { busy: boolean; children: ReactNode }) {
+export function SubmitButton({
+  busy,
+  disabled = false,
+  children,
+}: {
+  busy: boolean;
+  /** Not yet sendable (a field says why). */
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <button
       type="submit"
       className="button button--block"
       data-testid="submit"
-      disabled={busy}
+      disabled={busy || disabled}
       aria-busy={busy || undefined}
       // Pressing it must not take the focus from the field: leaving a field checks it, the
       // message that appears moves this button down, and the release lands beside it (a lost

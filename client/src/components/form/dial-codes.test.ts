@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phoneSchema } from '@shared/accounts';
+import { phoneSchema } from '@shared/accounts/model';
 import { countryCodes } from '@shared/countries';
 import { defaultDialCountry, dialCodes, fullPhone, phoneInput } from './dial-codes';
 

@@ -7,7 +7,7 @@ import {
   passwordSchema,
   phoneSchema,
   tradePasswordSchema,
-} from '@shared/accounts';
+} from '@shared/accounts/model';
 import {
   checked,
   digitsOnly,

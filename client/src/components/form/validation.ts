@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '@client/api/client';
-import { tradePasswordLength } from '@shared/accounts';
+import { tradePasswordLength } from '@shared/accounts/model';
 
 /**
  * A message as a translation key: validation stays pure (testable without i18next) and the

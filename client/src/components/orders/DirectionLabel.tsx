@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Direction } from '@shared/orders';
+import type { Direction } from '@shared/orders/model';
 
 /** "▲ Buy up" / "▼ Buy down": the arrow and the words carry the direction, colour only adds to it. */
 export function DirectionLabel({ direction }: { direction: Direction }) {

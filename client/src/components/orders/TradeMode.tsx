@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { tradeModes, type TradeMode } from '@shared/orders';
+import { tradeModes, type TradeMode } from '@shared/orders/model';
 import { useTradeMode } from '@client/state';
 import './trade-mode.css';
 import { paths } from '@client/app/route-table';

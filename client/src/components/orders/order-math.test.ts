@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { comparePrices, estimate, outcomeAt, payoutAt } from './order-math';
 import { formatRate, durationUnit } from './format';
 
@@ -10,6 +10,7 @@ const order = (direction: 'up' | 'down', amount = 100_000, rate = '0.8'): Order 
   direction,
   amount,
   duration: 30,
+  expiry: null,
   rate,
   status: 'open',
   entry: { seq: 1, ts: 0, price: '67000.50' },
@@ -20,6 +21,7 @@ const order = (direction: 'up' | 'down', amount = 100_000, rate = '0.8'): Order 
   expiresAt: 30_000,
   settledAt: null,
   voidReason: null,
+  sale: null,
 });
 
 describe('estimate', () => {

@@ -3,7 +3,7 @@
  * units and decimal strings only: the same rules as the server (product/DECISIONS.md, "Timed
  * orders"), so what the ticket estimates is what settlement pays.
  */
-import type { Direction, Order } from '@shared/orders';
+import type { Direction, Order } from '@shared/orders/model';
 import { rateToBp, winPayout } from '@shared/rates';
 import { priceToUnits } from '@shared/price';
 

@@ -1,5 +1,5 @@
 /**
- * The server's page texts (shared/src/content.ts): plain text where a blank line separates
+ * The server's page texts (shared/src/content/model.ts): plain text where a blank line separates
  * paragraphs, a line starting with `## ` is a heading and lines starting with `- ` are list
  * items. Parsed into blocks that React renders as text, so nothing in a page can run.
  */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { paths } from '@client/app/route-table';
 import { DirectionLabel } from '@client/components/orders/DirectionLabel';
 import { formatPriceAsIs } from '@client/components/orders/format';
@@ -8,7 +8,7 @@ import { orderNumber } from '@client/components/orders/order-number';
 import { formatMoney, formatSignedMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 import { pnlOf } from '@client/state/order-results';
-import { foldSheet } from '@client/state/result-sheet';
+import { resultOpened } from '@client/state/result-sheet';
 
 /** The order's details page (its result and the audit against the tape). */
 const orderDetailHref = (id: string) => `${paths.orderDetail}?id=${encodeURIComponent(id)}`;
@@ -28,6 +28,11 @@ export function useOutcomeText(): (order: Order) => string {
         return t('results.lostLine', { amount: formatSignedMoney(pnlOf(order), lang) });
       case 'draw':
         return t('results.drawLine');
+      case 'sold':
+        return t('results.soldLine', {
+          value: formatMoney(order.payout, lang),
+          profit: formatSignedMoney(pnlOf(order), lang),
+        });
       case 'void':
         return order.voidReason === 'FEED_STALE' || order.voidReason === 'NO_ENTRY_TICK'
           ? t(`orders.voidReason.${order.voidReason}`)
@@ -38,7 +43,7 @@ export function useOutcomeText(): (order: Order) => string {
   };
 }
 
-/** One settled order on the result sheet: a link to its details. */
+/** One settled order on the results list: a link to its details. */
 export function ResultItem({ order, name }: { order: Order; name: string }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
@@ -51,7 +56,7 @@ export function ResultItem({ order, name }: { order: Order; name: string }) {
       data-testid={`result-${order.id}`}
       data-status={status}
       data-mode={order.mode}
-      onClick={foldSheet}
+      onClick={() => resultOpened(order.id)}
     >
       <span className="result__top">
         <span className={`result__status result__status--${status}`}>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { WithdrawalAccount } from '@shared/wallet';
+import type { WithdrawalAccount } from '@shared/wallet/model';
 import { maskTail } from './money';
 
 /** A bound account in one line: "Bank card · Demo Bank 6222 •••• 5678" or "USDT-TRC20 · T9yD •••• Xk2". */

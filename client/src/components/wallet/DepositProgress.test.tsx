@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createInstance } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import type { ReactNode } from 'react';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import de from '@client/i18n/locales/wallet/de.json';
 import en from '@client/i18n/locales/wallet/en.json';
 import { DepositProgress } from './DepositProgress';

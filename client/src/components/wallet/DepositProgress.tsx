@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import { confirmationsOf } from './deposit-status';
 import './picker.css';
 import './records.css';

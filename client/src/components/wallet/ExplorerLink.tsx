@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import './records.css';
 
 /** A link to the transaction on the network's public explorer, in a new tab. */

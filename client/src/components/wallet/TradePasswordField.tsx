@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageText } from '@client/components/error-text';
-import { tradePasswordLength } from '@shared/accounts';
+import { tradePasswordLength } from '@shared/accounts/model';
 import { digitsOnly, type MessageKey } from '@client/components/form/validation';
 import './six-box.css';
 

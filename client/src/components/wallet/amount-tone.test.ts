@@ -4,6 +4,7 @@ import { amountTone } from './amount-tone';
 describe('amountTone', () => {
   it('colours credits up and order debits down', () => {
     expect(amountTone('order_payout', 18500)).toBe('up');
+    expect(amountTone('order_sale', 7255)).toBe('up');
     expect(amountTone('deposit', 100)).toBe('up');
     expect(amountTone('order_stake', -10000)).toBe('down');
   });

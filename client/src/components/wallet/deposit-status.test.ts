@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import { confirmationsOf, depositStatusKey, depositTone } from './deposit-status';
 
 const chain = (confirmations: number, requiredConfirmations: number): Deposit['chain'] => ({

@@ -1,4 +1,4 @@
-import type { Deposit, DepositStatus } from '@shared/wallet';
+import type { Deposit, DepositStatus } from '@shared/wallet/model';
 import type { Tone } from './StatusTag';
 
 /**

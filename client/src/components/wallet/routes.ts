@@ -1,4 +1,4 @@
-import type { DepositChannelId } from '@shared/wallet';
+import type { DepositChannelId } from '@shared/wallet/model';
 import { paths } from '@client/app/route-table';
 
 /** Paths of the money and identity screens (seed spec §2). */

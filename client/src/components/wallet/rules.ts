@@ -1,12 +1,12 @@
-import { amountToMinor, sanitizeAmountInput } from '@shared/amount-input';
+import { amountToMinor, checkTypedAmount, sanitizeAmountInput } from '@shared/amount-input';
 import type { z } from 'zod';
 import {
   accountNumberProblem,
   bankAccountForm,
   normalizeAccountNumber,
   type BankAccountForm,
-} from '@shared/bank-account';
-import { txIdPatterns, type CoinNetwork, type DepositChannel } from '@shared/wallet';
+} from '@shared/wallet/bank-account';
+import { txIdPatterns, type CoinNetwork, type DepositChannel } from '@shared/wallet/model';
 import { isBlank, type MessageKey } from '@client/components/form/validation';
 import type { Resources } from '@client/i18n/i18next';
 import { convertAtRate, groupedDigits } from './money';
@@ -101,15 +101,16 @@ export function depositAmountRule(channel: DepositChannel | null) {
   };
 }
 
-/** A withdrawal amount within the server's limits (minor units). */
+/**
+ * A withdrawal amount within the server's limits (minor units), at most two decimals. The form
+ * says which bound as it is typed (checkTypedAmount); this refuses the submit.
+ */
 export function withdrawAmountRule(limits: { min: number; max: number } | null) {
   return (value: string): MessageKey | null => {
     if (isBlank(value)) return 'common.required';
     if (!limits) return null;
-    const minor = amountToMinor(value.trim());
-    if (minor === null || minor < limits.min || minor > limits.max)
-      return 'errors.AMOUNT_OUT_OF_RANGE';
-    return null;
+    const check = checkTypedAmount(value, { ...limits, balance: null });
+    return check.state === 'valid' ? null : 'errors.AMOUNT_OUT_OF_RANGE';
   };
 }
 

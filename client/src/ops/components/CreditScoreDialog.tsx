@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useT } from '../useT';
+import { DialogButtons } from './form-bits';
 
 const schema = z.object({
   score: z.coerce
@@ -57,18 +58,12 @@ export function CreditScoreDialog({
                 <span className="ops-field-error">{t(errors.reason.message)}</span>
               )}
             </label>
-            <div className="ops-row-end">
-              <button type="button" className="ops-btn" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-              <button
-                type="submit"
-                className="ops-btn ops-primary"
-                disabled={formState.isSubmitting}
-              >
-                {t('users.save')}
-              </button>
-            </div>
+            <DialogButtons
+              confirm={t('users.save')}
+              busy={formState.isSubmitting}
+
+              onClose={onClose}
+            />
           </form>
         </Radix.Content>
       </Radix.Portal>

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useT } from '../useT';
+import { DialogButtons } from './form-bits';
 
 /** Asks for a reason (a rejection, a freeze) before the action; Escape or Cancel closes it. */
 export function ReasonDialog({
@@ -44,18 +45,12 @@ export function ReasonDialog({
               <textarea rows={3} maxLength={max} autoFocus {...register('reason')} />
               {message && <span className="ops-field-error">{t(message)}</span>}
             </label>
-            <div className="ops-row-end">
-              <button type="button" className="ops-btn" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-              <button
-                type="submit"
-                className="ops-btn ops-danger"
-                disabled={formState.isSubmitting}
-              >
-                {confirm}
-              </button>
-            </div>
+            <DialogButtons
+              confirm={confirm}
+              busy={formState.isSubmitting}
+              danger
+              onClose={onClose}
+            />
           </form>
         </Radix.Content>
       </Radix.Portal>

@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useT } from '../useT';
-import type { Operator } from '@shared/operators.routes';
+import type { Operator } from '@shared/operators/routes';
+import { DialogButtons } from './form-bits';
 
 const roles = ['reviewer', 'support', 'admin'] as const;
 const schema = z.object({ role: z.enum(roles), reason: z.string().trim().max(500) });
@@ -51,18 +52,12 @@ export function RoleDialog({
               <span>{t('operators.reasonOptional')}</span>
               <textarea rows={2} maxLength={500} {...register('reason')} />
             </label>
-            <div className="ops-row-end">
-              <button type="button" className="ops-btn" onClick={onClose}>
-                {t('common.cancel')}
-              </button>
-              <button
-                type="submit"
-                className="ops-btn ops-primary"
-                disabled={formState.isSubmitting}
-              >
-                {t('operators.save')}
-              </button>
-            </div>
+            <DialogButtons
+              confirm={t('operators.save')}
+              busy={formState.isSubmitting}
+
+              onClose={onClose}
+            />
           </form>
         </Radix.Content>
       </Radix.Portal>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import * as users from '@shared/ops-users.routes';
-import type { LedgerEntry } from '@shared/ops-users.routes';
+import * as users from '@shared/accounts/ops.routes';
+import type { LedgerEntry } from '@shared/accounts/ops.routes';
 import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';

@@ -88,3 +88,32 @@ export function FormEnd({
     </>
   );
 }
+
+/** A console dialog's buttons: Cancel, and the submit that says what it does (danger or not). */
+export function DialogButtons({
+  confirm,
+  busy,
+  danger = false,
+  onClose,
+}: {
+  confirm: string;
+  busy: boolean;
+  danger?: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useT();
+  return (
+    <div className="ops-row-end">
+      <button type="button" className="ops-btn" onClick={onClose}>
+        {t('common.cancel')}
+      </button>
+      <button
+        type="submit"
+        className={`ops-btn ${danger ? 'ops-danger' : 'ops-primary'}`}
+        disabled={busy}
+      >
+        {confirm}
+      </button>
+    </div>
+  );
+}

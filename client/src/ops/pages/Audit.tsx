@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import * as ops from '@shared/operators.routes';
-import type { AuditLine } from '@shared/operators.routes';
+import * as ops from '@shared/operators/routes';
+import type { AuditLine } from '@shared/operators/routes';
 import { call } from '../api';
 import { useT, type OpsT } from '../useT';
 import { dateTime } from '../format';

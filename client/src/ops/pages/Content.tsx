@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { languages } from '@shared/languages';
-import * as ops from '@shared/content-ops.routes';
+import * as ops from '@shared/content/ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
 import { Field, FormEnd, refuse, required } from '../components/form-bits';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import * as users from '@shared/ops-users.routes';
-import type { OpsDashboard } from '@shared/ops-users.routes';
+import * as users from '@shared/accounts/ops.routes';
+import type { OpsDashboard } from '@shared/accounts/ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
 import { money } from '../format';
@@ -48,6 +48,15 @@ export function DashboardPage() {
           <strong className={d.housePnlToday < 0 ? 'ops-neg' : 'ops-pos'}>
             {money(d.housePnlToday, lang)}
           </strong>
+        </div>
+        <div className="ops-tile" data-testid="early-closes">
+          <span className="ops-muted">{t('dashboard.earlyCloses')}</span>
+          <strong className={d.earlyCloses.housePnlToday < 0 ? 'ops-neg' : 'ops-pos'}>
+            {money(d.earlyCloses.housePnlToday, lang)}
+          </strong>
+          <span className="ops-muted">
+            {t('dashboard.earlyClosesCount', { count: d.earlyCloses.count })}
+          </span>
         </div>
         <div className="ops-tile">
           <span className="ops-muted">{t('dashboard.placements')}</span>

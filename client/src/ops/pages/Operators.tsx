@@ -4,14 +4,14 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import QRCode from 'qrcode';
-import { isReservedOperatorName, operatorRoles } from '@shared/operator-names';
-import * as ops from '@shared/operators.routes';
+import { isReservedOperatorName, operatorRoles } from '@shared/operators/names';
+import * as ops from '@shared/operators/routes';
 import type {
   NewOperator,
   Operator,
   OperatorCaller,
   OperatorListItem,
-} from '@shared/operators.routes';
+} from '@shared/operators/routes';
 import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime } from '../format';
@@ -19,7 +19,7 @@ import { ReasonDialog } from '../components/ReasonDialog';
 import { RoleDialog } from '../components/RoleDialog';
 
 const roles = operatorRoles;
-// The server's rule (shared/src/operator-names.ts), with the console's texts; the server also
+// The server's rule (shared/src/operators/names.ts), with the console's texts; the server also
 // refuses a name that looks like an existing one (ACCOUNT_TAKEN).
 const schema = z.object({
   name: z

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AnswerOf } from '@shared/contract/endpoint';
-import type * as endpoints from '@shared/reviews.endpoints';
-import * as reviews from '@shared/reviews.routes';
-import { depositStatuses, type DepositStatus } from '@shared/wallet';
+import type * as endpoints from '@shared/operators/reviews.endpoints';
+import * as reviews from '@shared/operators/reviews.routes';
+import { depositStatuses, type DepositStatus } from '@shared/wallet/model';
 import { call, OpsError } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import * as ops from '@shared/operators.routes';
+import * as ops from '@shared/operators/routes';
 import { call, OpsError, writeSession } from '../api';
 import { useT } from '../useT';
 import { LanguageSwitch } from '../components/LanguageSwitch';

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { orderNumber } from '@client/components/orders/order-number';
-import * as users from '@shared/ops-users.routes';
-import type { OpsUserProfile } from '@shared/ops-users.routes';
+import * as users from '@shared/accounts/ops.routes';
+import type { OpsUserProfile } from '@shared/accounts/ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
@@ -11,8 +11,12 @@ import { ReasonDialog } from '../components/ReasonDialog';
 import { CreditScoreDialog } from '../components/CreditScoreDialog';
 import { depositStatusText, Facts } from './queue-details';
 import { LedgerTable, OpsTable } from '../components/UserContext';
+import { TwoFactorPanel } from '../components/TwoFactorPanel';
 
-/** One user at a glance, with support's actions: freeze, credit score, end sessions. */
+/**
+ * One user at a glance, with support's actions: freeze, credit score, end one or every session,
+ * and the two-factor reset of a user who lost the authenticator (TwoFactorPanel).
+ */
 export function UserProfile({ id }: { id: string }) {
   const { t } = useT();
   const key = ['user', id];
@@ -69,7 +73,17 @@ export function UserProfile({ id }: { id: string }) {
         </p>
       )}
       <ProfileCards profile={profile.data} />
-      <ProfileActivity profile={profile.data} />
+      <TwoFactorPanel
+        userId={id}
+        account={user.account}
+        twoFactor={profile.data.twoFactor}
+        setNotice={setNotice}
+      />
+      <ProfileActivity
+        profile={profile.data}
+        busy={act.isPending}
+        onEndSession={(session) => act.mutate({ action: 'end-session', session })}
+      />
       {dialog === 'freeze' && (
         <ReasonDialog
           title={t(user.frozen ? 'users.unfreezeTitle' : 'users.freezeTitle', {
@@ -139,11 +153,18 @@ function ProfileCards({ profile: { user, balances } }: { profile: OpsUserProfile
   );
 }
 
-/** What the user did: latest orders, deposits, withdrawals, ledger entries and sessions. */
+/**
+ * What the user did: latest orders, deposits, withdrawals, ledger entries, and the sessions
+ * (device, address), each with End.
+ */
 function ProfileActivity({
   profile: { orders, deposits, withdrawals, ledger, sessions },
+  busy,
+  onEndSession,
 }: {
   profile: OpsUserProfile;
+  busy: boolean;
+  onEndSession: (session: string) => void;
 }) {
   const { t, lang } = useT();
   const table = (heads: string[], rows: ReactNode[][], testId: string) => (
@@ -204,12 +225,31 @@ function ProfileActivity({
       <LedgerTable entries={ledger} testId="user-ledger" />
       <h2>{t('users.sessions')}</h2>
       {table(
-        [t('users.sessionId'), t('users.created'), t('users.lastSeen'), t('users.expires')],
+        [
+          t('users.sessionId'),
+          t('users.device'),
+          t('users.address'),
+          t('users.created'),
+          t('users.lastSeen'),
+          t('users.expires'),
+          '',
+        ],
         sessions.map((s) => [
           <code>{s.id}</code>,
+          s.device,
+          s.address ?? '--',
           dateTime(s.createdAt, lang),
           dateTime(s.lastSeenAt, lang),
           dateTime(s.expiresAt, lang),
+          <button
+            type="button"
+            className="ops-btn ops-danger"
+            data-testid={`session-end-${s.id}`}
+            disabled={busy}
+            onClick={() => onEndSession(s.id)}
+          >
+            {t('users.endSession')}
+          </button>,
         ]),
         'user-sessions',
       )}
@@ -219,6 +259,7 @@ function ProfileActivity({
 
 type UserAction =
   | { action: 'sessions' }
+  | { action: 'end-session'; session: string }
   | { action: 'freeze' | 'unfreeze'; reason: string }
   | { action: 'credit-score'; score: number; reason?: string };
 
@@ -231,6 +272,10 @@ function useUserAction(id: string, setNotice: (text: string) => void) {
       const params = { id };
       if (a.action === 'sessions')
         return (await call(users.revokeUserSessions, { params })).revoked;
+      if (a.action === 'end-session') {
+        await call(users.endUserSession, { params: { id, session: a.session } });
+        return 1;
+      }
       if (a.action === 'credit-score') {
         const { action: _action, ...body } = a;
         await call(users.setCreditScore, { params, body });
@@ -244,7 +289,7 @@ function useUserAction(id: string, setNotice: (text: string) => void) {
     },
     onSuccess: (revoked, { action }) =>
       setNotice(
-        action === 'sessions'
+        action === 'sessions' || action === 'end-session'
           ? t('users.revoked', { count: revoked ?? 0 })
           : t(`users.done.${action}`),
       ),

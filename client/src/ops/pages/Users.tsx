@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import * as users from '@shared/ops-users.routes';
+import * as users from '@shared/accounts/ops.routes';
 import { call } from '../api';
 import { useT } from '../useT';
 import { dateTime } from '../format';

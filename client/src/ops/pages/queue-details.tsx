@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { OpsKycSubmission } from '@shared/kyc';
-import type { OpsDeposit, OpsWithdrawal } from '@shared/wallet';
+import type { OpsKycSubmission } from '@shared/kyc/model';
+import type { OpsDeposit, OpsWithdrawal } from '@shared/wallet/model';
 import { useT } from '../useT';
 import { dateTime, money } from '../format';
 import { ZoomImage } from '../components/ZoomImage';

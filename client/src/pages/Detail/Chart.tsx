@@ -1,13 +1,14 @@
 import { useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Order } from '@shared/orders';
-import type { Interval } from '@shared/product';
+import type { Order } from '@shared/orders/model';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import type { IndicatorChoice } from './chart-overlays';
 import { useChartTop } from './chart-top';
+import type { ChartView } from './chart-view';
+import { DrawingTools, useChartDrawings } from './DrawingTools';
 import { useChartSeries } from './useChartSeries';
 
-export type ChartView = Interval | 'line';
+export type { ChartView } from './chart-view';
 
 const none: readonly Order[] = [];
 
@@ -22,6 +23,7 @@ export function Chart({
   indicators,
   open = none,
   closed = none,
+  endsAt = null,
   children,
 }: {
   productId: string;
@@ -33,12 +35,15 @@ export function Chart({
   open?: readonly Order[];
   /** Recent settled orders on it (small entry and exit arrows). */
   closed?: readonly Order[];
-  /** Drawn over the chart (the position chips). */
+  /** Where a closed market's history ends (its last tick, epoch ms); null: now. */
+  endsAt?: number | null;
+  /** Drawn over the chart (a closed market's note). */
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const containerRef = useRef<HTMLDivElement>(null);
   const layerRef = useRef<HTMLDivElement>(null);
+  const drawings = useChartDrawings(productId, containerRef);
   const { status, retry } = useChartSeries({
     containerRef,
     layerRef,
@@ -48,6 +53,8 @@ export function Chart({
     indicators,
     open,
     closed,
+    endsAt,
+    onSeries: drawings.onSeries,
   });
   // Where the chart starts on the page: with the dock's height it bounds the chart's height.
   const boxRef = useRef<HTMLDivElement>(null);
@@ -70,6 +77,9 @@ export function Chart({
         aria-hidden="true"
       />
       {children}
+      {status.kind === 'ready' && (
+        <DrawingTools state={drawings} containerRef={containerRef} precision={precision} />
+      )}
       {status.kind !== 'ready' && (
         <div className="chart-box__overlay">
           {status.kind === 'loading' && <LoadingState />}

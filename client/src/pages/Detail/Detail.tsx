@@ -1,7 +1,7 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { intervals, type Product } from '@shared/product';
+import type { Product } from '@shared/product';
 import { ApiError } from '@client/api/client';
 import { ChangeBadge } from '@client/components/ChangeBadge';
 import { PageHeader } from '@client/components/PageHeader';
@@ -11,13 +11,24 @@ import { useProductName } from '@client/i18n/useProductName';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import { useIsLoggedIn, useProduct, useTradeMode, type LiveProduct } from '@client/state';
 import { errorText } from '@client/components/error-text';
-import { useChartIndicators, type ChartIndicators } from '@client/state/chart-indicators';
+import { useChartIndicators } from './indicator-choice';
+import { IndicatorToggles } from './IndicatorToggles';
+import { useTicketDuration } from '@client/state/ticket-duration';
 import { useFavourites } from '@client/state/favourites';
 import { showToast } from '@client/state/toast';
-import { Chart, type ChartView } from './Chart';
+import { Chart } from './Chart';
+import { shownView, type ChartView } from './chart-view';
+import { IntervalSwitcher } from './IntervalSwitcher';
+import { FullscreenBack, FullscreenToggle } from './FullscreenChart';
+import { FullscreenSlot } from './fullscreen-slot';
+import { useFullscreen } from './useFullscreen';
+import { useHeightVar } from './dock-height';
+import { ResultsButton } from '@client/components/results/ResultsButton';
 import { LivePrice } from './LivePrice';
-import { MarketNotice } from './MarketNotice';
-import { PositionChips, PositionsStrip } from './Positions';
+import { ChartClosedNote, MarketNotice } from './MarketNotice';
+import { PositionsStrip } from './Positions';
+import { ProductSwitcher } from './ProductSwitcher';
+import { PriceAlertsButton } from './PriceAlerts';
 import { lastOrderOn } from './quick-ticket';
 import { Ticket } from './Ticket';
 import { useProductOrders } from './useProductOrders';
@@ -30,8 +41,6 @@ import './detail.css';
  */
 const LiveChart = memo(Chart);
 const LiveTicket = memo(Ticket);
-
-const views: ChartView[] = ['line', ...intervals];
 
 function Stats({ product }: { product: LiveProduct }) {
   const { t } = useTranslation();
@@ -57,32 +66,6 @@ function Stats({ product }: { product: LiveProduct }) {
   );
 }
 
-function IntervalSwitcher({
-  view,
-  onChange,
-}: {
-  view: ChartView;
-  onChange: (v: ChartView) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="intervals" role="group" aria-label={t('market.intervalLabel')}>
-      {views.map((v) => (
-        <button
-          key={v}
-          type="button"
-          className="intervals__button"
-          aria-pressed={v === view}
-          data-testid={`interval-${v}`}
-          onClick={() => onChange(v)}
-        >
-          {t(`market.interval.${v}`)}
-        </button>
-      ))}
-    </div>
-  );
-}
-
 /** The star in the header: marks the product as a favourite on every device of the user. */
 function FavouriteToggle({ productId }: { productId: string }) {
   const { t } = useTranslation();
@@ -102,39 +85,22 @@ function FavouriteToggle({ productId }: { productId: string }) {
   );
 }
 
-/** Moving average and Bollinger bands on or off, over candles (the line view has none). */
-function IndicatorToggles({
-  choice,
-  onChange,
-}: {
-  choice: ChartIndicators;
-  onChange: (next: ChartIndicators) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="indicators" role="group" aria-label={t('market.indicators.label')}>
-      {(['ma', 'boll'] as const).map((key) => (
-        <button
-          key={key}
-          type="button"
-          className="indicators__button"
-          aria-pressed={choice[key]}
-          // The visible abbreviation first (what a voice user says), then what it stands for.
-          aria-label={`${t(`market.indicators.${key}`)}: ${t(`market.indicators.${key}Name`)}`}
-          data-testid={`indicator-${key}`}
-          onClick={() => onChange({ ...choice, [key]: !choice[key] })}
-        >
-          {t(`market.indicators.${key}`)}
-        </button>
-      ))}
-    </div>
-  );
+/**
+ * The chart's view: the interval that follows the ticket's duration (chart-view.ts), unless the
+ * trader picked another for that duration. A closed market shows its last day in 1-minute
+ * candles (the tape's recent ticks end at the close).
+ */
+function useChartView(open: boolean): [ChartView, (view: ChartView) => void] {
+  const ticketDuration = useTicketDuration();
+  const duration = open ? ticketDuration : null;
+  const [pick, setPick] = useState<{ view: ChartView; duration: number | null } | null>(null);
+  return [shownView(duration, pick), (view) => setPick({ view, duration })];
 }
 
 function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product }) {
   const { t } = useTranslation();
   const name = useProductName()(product);
-  const [view, setView] = useState<ChartView>('1m');
+  const [view, setView] = useChartView(product.status === 'open');
   const [indicators, setIndicators] = useChartIndicators();
   const loggedIn = useIsLoggedIn();
   const { mode } = useTradeMode();
@@ -143,17 +109,20 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
     () => lastOrderOn(orders.all, product.id, mode),
     [orders.all, product.id, mode],
   );
-  // Stable children, so that the memoised chart and ticket above see unchanged props.
-  const chips = useMemo(
-    () => <PositionChips productId={product.id} open={orders.open} />,
-    [product.id, orders.open],
+  // Stable children, so that the memoised chart above sees unchanged props.
+  const closedNote = useMemo(
+    () => <ChartClosedNote status={product.status} opensAt={product.opensAt} />,
+    [product.status, product.opensAt],
   );
-  const strip = useMemo(
-    () => <PositionsStrip productId={product.id} open={orders.open} />,
-    [product.id, orders.open],
-  );
+  // The strip's height: the chart leaves room for it above the docked ticket (detail.css).
+  const stripRef = useRef<HTMLDivElement>(null);
+  useHeightVar(stripRef, '--strip-h');
+  // The chart full screen: its section covers the viewport; the ticket's buy pair joins it in
+  // the bar at its foot (fullscreen-slot.ts). State, so turning the phone keeps it.
+  const fullscreen = useFullscreen();
+  const [buySlot, setBuySlot] = useState<HTMLDivElement | null>(null);
   return (
-    <>
+    <div className="trade">
       <PageHeader
         title={
           name === product.name ? (
@@ -166,10 +135,12 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
         }
         back
       >
+        {loggedIn && <ResultsButton />}
         {loggedIn && <FavouriteToggle productId={product.id} />}
         {loggedIn && <TradeModeSwitch place="header" />}
       </PageHeader>
       {loggedIn && mode === 'practice' && <PracticeBand testId="header-practice-band" />}
+      <ProductSwitcher current={product.id} orders={orders.all} mode={mode} />
       <MarketNotice product={product} />
       <section className="quote" aria-label={t('market.latestPrice')}>
         <LivePrice
@@ -184,8 +155,25 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
         </div>
         <Stats product={product} />
       </section>
-      <section className="chart-section" aria-label={t('market.chartLabel')}>
-        <IntervalSwitcher view={view} onChange={setView} />
+      <section
+        className={fullscreen.full ? 'chart-section chart-section--full' : 'chart-section'}
+        aria-label={t('market.chartLabel')}
+        data-testid="chart-section"
+        data-fullscreen={fullscreen.full}
+      >
+        <div className="chart-toolbar">
+          <IntervalSwitcher view={view} onChange={setView} />
+          <div className="chart-tools">
+            {view !== 'line' && <IndicatorToggles choice={indicators} onChange={setIndicators} />}
+            {/* The bell among the chart's tools: the header keeps the product's name whole. */}
+            {loggedIn && <PriceAlertsButton product={product} />}
+            <FullscreenToggle
+              full={fullscreen.full}
+              onEnter={fullscreen.enter}
+              onLeave={fullscreen.leave}
+            />
+          </div>
+        </div>
         <LiveChart
           productId={product.id}
           precision={product.precision}
@@ -193,15 +181,22 @@ function ProductDetail({ product, raw }: { product: LiveProduct; raw: Product })
           indicators={indicators}
           open={orders.open}
           closed={orders.closed}
+          endsAt={product.status === 'open' ? null : (raw.last?.ts ?? null)}
         >
-          {chips}
+          {closedNote}
         </LiveChart>
-        {view !== 'line' && <IndicatorToggles choice={indicators} onChange={setIndicators} />}
+        {fullscreen.full && (
+          <div className="chart-full__trade" ref={setBuySlot} data-testid="fullscreen-bar" />
+        )}
+        {fullscreen.full && <FullscreenBack onLeave={fullscreen.leave} />}
       </section>
-      <LiveTicket product={raw} tradable={product.status === 'open'} lastOrder={lastOrder}>
-        {strip}
-      </LiveTicket>
-    </>
+      <div className="trade__strip" ref={stripRef}>
+        <PositionsStrip productId={product.id} open={orders.open} terms={raw.earlyClose} />
+      </div>
+      <FullscreenSlot.Provider value={fullscreen.full ? buySlot : null}>
+        <LiveTicket product={raw} tradable={product.status === 'open'} lastOrder={lastOrder} />
+      </FullscreenSlot.Provider>
+    </div>
   );
 }
 

@@ -1,8 +1,11 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { priceToUnits } from '@shared/price';
-import { formatPrice } from '@client/i18n/format';
+import { formatClock, formatPrice } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
+import { useOffline } from '@client/state/market';
 import { latestPerFrame, ticks$ } from '@client/streams';
+import './live-price.css';
 
 function compare(a: string, b: string, precision: number): number {
   try {
@@ -17,6 +20,10 @@ function compare(a: string, b: string, precision: number): number {
  * directly instead of re-rendering the page, once per animation frame at most; `fallback` (the snapshot price) shows until the
  * first tick, and is all there is while the market is closed. React renders no text here, so it
  * never fights the direct writes. Mount one per product (key it by id).
+ *
+ * While the app is offline or the feed is silent (the watchdog's `offline`), the price is greyed
+ * and says when its last tick was ("Last price 12:03:41"): a frozen number must never pass for a
+ * live one (issue 37).
  */
 export function LivePrice({
   productId,
@@ -30,6 +37,12 @@ export function LivePrice({
   const ref = useRef<HTMLSpanElement>(null);
   const lastTick = useRef<string | null>(null);
   const { lang } = useFormat();
+  const { t } = useTranslation();
+  const offline = useOffline();
+  // The last tick's time, read only when the price goes stale (no render per tick).
+  const lastTickAt = useRef<number | null>(null);
+  const [staleSince, setStaleSince] = useState<number | null>(null);
+  useEffect(() => setStaleSince(offline ? lastTickAt.current : null), [offline]);
 
   // Before paint, so the price never flashes empty.
   useLayoutEffect(() => {
@@ -51,10 +64,28 @@ export function LivePrice({
           if (move !== 0) el.dataset.direction = move > 0 ? 'up' : 'down';
         }
         lastTick.current = tick.price;
+        lastTickAt.current = tick.ts;
         el.textContent = formatPrice(tick.price, precision, lang);
       });
     return () => sub.unsubscribe();
   }, [productId, precision, lang]);
 
-  return <span ref={ref} className="live-price num" data-testid="price" data-direction="flat" />;
+  return (
+    <span className="live-price-box">
+      <span
+        ref={ref}
+        className={`live-price num${offline ? ' live-price--stale' : ''}`}
+        data-testid="price"
+        data-direction="flat"
+        data-stale={offline}
+      />
+      {offline && (
+        <span className="live-price__stale num" data-testid="price-stale">
+          {staleSince === null
+            ? t('market.lastPriceAt', { time: '' }).trim()
+            : t('market.lastPriceAt', { time: formatClock(staleSince, lang, true) })}
+        </span>
+      )}
+    </span>
+  );
 }

@@ -30,3 +30,23 @@ export function MarketNotice({ product }: { product: Pick<LiveProduct, 'status' 
     </p>
   );
 }
+
+/**
+ * Over a closed market's chart (its last prices, up to the close): "Market closed · Opens at …"
+ * in the user's time, so the chart never looks like a blank "No data" (issue 37).
+ */
+export function ChartClosedNote({ status, opensAt }: Pick<LiveProduct, 'status' | 'opensAt'>) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (status === 'open') return null;
+  return (
+    <p className="chart-closed" data-testid="chart-closed">
+      <span className="chart-closed__title">
+        {status === 'closed' ? t('market.chartClosed') : t('market.status.maintenance')}
+      </span>
+      {opensAt !== undefined && (
+        <span>{t('market.chartOpensAt', { time: format.dateTime(opensAt) })}</span>
+      )}
+    </p>
+  );
+}

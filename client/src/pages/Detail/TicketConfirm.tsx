@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import type { Direction, TradeMode } from '@shared/orders';
+import type { Direction, TradeMode } from '@shared/orders/model';
 import type { DurationRate } from '@shared/product';
 import { DirectionLabel } from '@client/components/orders/DirectionLabel';
 import { formatRate } from '@client/components/orders/format';
 import { OrderConfirmDialog } from '@client/components/orders/OrderConfirmDialog';
 import type { Estimate } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
-import { formatMoney } from '@client/i18n/format';
+import { formatClock, formatMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
 
 /**
@@ -19,6 +19,7 @@ export function TicketConfirm({
   direction,
   amount,
   rung,
+  endsAt,
   guess,
   retryNote,
   busy,
@@ -30,6 +31,8 @@ export function TicketConfirm({
   direction: Direction;
   amount: number;
   rung: DurationRate;
+  /** An end at a clock time (epoch ms), shown instead of the band's duration. */
+  endsAt: number | null;
   guess: Estimate;
   retryNote: string | null;
   busy: boolean;
@@ -58,7 +61,10 @@ export function TicketConfirm({
         { label: t('orders.ticket.amount'), value: money(amount), testId: 'confirm-amount' },
         {
           label: t('orders.ticket.duration'),
-          value: durationLabel(rung.seconds),
+          value:
+            endsAt === null
+              ? durationLabel(rung.seconds)
+              : t('orders.ticket.endsAtShort', { time: formatClock(endsAt, lang) }),
           testId: 'confirm-duration',
         },
         {

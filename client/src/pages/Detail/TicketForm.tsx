@@ -10,6 +10,7 @@ import { paths } from '@client/app/route-table';
 import { AmountControls } from './AmountControls';
 import { useDockHeight } from './dock-height';
 import { DurationPicker } from './DurationPicker';
+import { FullscreenBuy } from './FullscreenChart';
 import type { RepeatOrder } from './quick-ticket';
 import { TicketConfirm } from './TicketConfirm';
 import { BuyButtons, RepeatChip, TicketEstimate } from './TicketParts';
@@ -18,6 +19,25 @@ import { useTicketAmount } from './useTicketAmount';
 import { useTicketOrder } from './useTicketOrder';
 
 const POSITIONS_PATH = `${paths.orders}?tab=positions`;
+
+/**
+ * Under the amount: a refusal or a missing choice (after a tap) at once, else what is wrong with
+ * the amount as it is typed (issue 37), told politely while typing.
+ */
+function TicketProblem({ refusal, invalid }: { refusal: string | null; invalid: string | null }) {
+  const shown = refusal ?? invalid;
+  if (!shown) return null;
+  return (
+    <p
+      className="ticket__problem"
+      id="ticket-problem"
+      role={refusal ? 'alert' : 'status'}
+      data-testid={refusal ? 'ticket-error' : 'amount-problem'}
+    >
+      {shown}
+    </p>
+  );
+}
 
 /**
  * The ticket of a signed-in user. Its working part (duration, amount, estimate, buy up / buy
@@ -51,7 +71,7 @@ export function TicketForm({
   const dockRef = useRef<HTMLDivElement>(null);
   const dockHeight = useDockHeight(dockRef);
   const ticket = useTicketAmount(product, available);
-  const { bounds, rung, amount, guess, problem } = ticket;
+  const { bounds, rung, amount, guess, problem, invalid } = ticket;
   const order = useTicketOrder({ product, mode, available, lastOrder, ticket });
 
   return (
@@ -63,12 +83,6 @@ export function TicketForm({
         onReset={() => setResetting(true)}
       />
       {children}
-      <p className="ticket__available">
-        <span>{practice ? t('orders.practice.balance') : t('orders.ticket.available')}</span>
-        <span className="num" data-testid="available-balance">
-          {money(available)}
-        </span>
-      </p>
       <Link className="ticket__positions" to={POSITIONS_PATH} data-testid="view-positions">
         {t('orders.ticket.viewPositions')} ›
       </Link>
@@ -79,18 +93,21 @@ export function TicketForm({
         className={practice ? 'ticket-dock ticket-dock--practice' : 'ticket-dock'}
         data-testid="ticket-dock"
       >
-        <DurationPicker
-          durations={ticket.durations}
-          selected={rung?.seconds ?? null}
-          onSelect={ticket.chooseDuration}
-        />
+        {/* The balance in the dock's head: in sight whatever the scroll (issue 37). */}
+        <p className="ticket__available">
+          <span>{practice ? t('orders.practice.balance') : t('orders.ticket.available')}</span>
+          <span className="num" data-testid="available-balance">
+            {money(available)}
+          </span>
+        </p>
+        <DurationPicker ticket={ticket} />
         <AmountControls
           input={ticket.input}
           amount={amount}
           bounds={bounds}
           available={available}
           currency={currency}
-          problem={problem}
+          problem={problem ?? invalid}
           onInput={ticket.onAmount}
           onAmount={ticket.setAmount}
           onMax={ticket.fillMax}
@@ -110,19 +127,16 @@ export function TicketForm({
             max: money(bounds.maxStake),
           })}
         </span>
-        {problem && (
-          <p
-            className="ticket__problem"
-            id="ticket-problem"
-            role="alert"
-            data-testid="ticket-error"
-          >
-            {problem}
-          </p>
-        )}
-        <BuyButtons tradable={tradable} onBuy={(direction) => order.buy(direction)} />
+        <TicketProblem refusal={problem} invalid={invalid} />
+        <BuyButtons
+          tradable={tradable}
+          blocked={invalid !== null}
+          onBuy={(direction) => order.buy(direction)}
+        />
         <RiskNote line />
       </div>
+      {/* The same buy, in the full-screen chart's bar while it shows (FullscreenChart.tsx). */}
+      <FullscreenBuy ticket={ticket} order={order} tradable={tradable} />
       {order.confirming && rung && amount !== null && guess && (
         <TicketConfirm
           mode={mode}
@@ -130,6 +144,7 @@ export function TicketForm({
           direction={order.confirming}
           amount={amount}
           rung={rung}
+          endsAt={ticket.clockChoice?.expiresAt ?? null}
           guess={guess}
           retryNote={order.retryNote}
           busy={order.busy}

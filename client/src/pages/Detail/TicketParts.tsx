@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Direction } from '@shared/orders';
+import type { Direction } from '@shared/orders/model';
 import type { Estimate } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { formatMoney } from '@client/i18n/format';
@@ -74,23 +74,28 @@ export function TicketEstimate({ guess }: { guess: Estimate | null }) {
   );
 }
 
-/** Buy up and buy down; while the market is closed they point at its notice. */
+/**
+ * Buy up and buy down; while the market is closed they point at its notice, and while the amount
+ * is `blocked` (invalid as typed) at the message under it that says why (#ticket-problem).
+ */
 export function BuyButtons({
   tradable,
+  blocked = false,
   onBuy,
 }: {
   tradable: boolean;
+  blocked?: boolean;
   onBuy: (direction: Direction) => void;
 }) {
   const { t } = useTranslation();
-  const describedBy = tradable ? undefined : MARKET_NOTICE_ID;
+  const describedBy = !tradable ? MARKET_NOTICE_ID : blocked ? 'ticket-problem' : undefined;
   return (
     <div className="ticket__buy">
       <button
         type="button"
         className="button ticket__buy-up"
         data-testid="buy-up"
-        disabled={!tradable}
+        disabled={!tradable || blocked}
         aria-describedby={describedBy}
         onClick={() => onBuy('up')}
       >
@@ -100,7 +105,7 @@ export function BuyButtons({
         type="button"
         className="button ticket__buy-down"
         data-testid="buy-down"
-        disabled={!tradable}
+        disabled={!tradable || blocked}
         aria-describedby={describedBy}
         onClick={() => onBuy('down')}
       >

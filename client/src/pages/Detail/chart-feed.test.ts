@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Subject, VirtualTimeScheduler } from 'rxjs';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import type { Candle } from '@shared/product';
 import type { TapeTick } from '@client/api/market';
 import { candleFeed, lineFeed, updatesPerFrame, type FeedEvent, type LineBar } from './chart-feed';
@@ -26,7 +26,7 @@ function collect<B>(events: FeedEvent<B>[]) {
 }
 
 describe('candleFeed', () => {
-  function setup() {
+  function setup(tickVolume = false) {
     const ticks$ = new Subject<Tick>();
     const reload$ = new Subject<void>();
     const loads: ReturnType<typeof deferred<Candle[]>>[] = [];
@@ -42,6 +42,7 @@ describe('candleFeed', () => {
         loads.push(d);
         return d.promise;
       },
+      tickVolume,
     });
     return { ticks$, reload$, loads, signals, feed };
   }
@@ -114,6 +115,19 @@ describe('candleFeed', () => {
       { kind: 'reset', bars: [] },
       { kind: 'update', bar: { time: T0 / 1000, open: 7, high: 7, low: 7, close: 7, volume: 0 } },
     ]);
+  });
+
+  it('counts ticks as the volume of candles built from the tape: each live tick adds one', async () => {
+    const { ticks$, loads, feed } = setup(true);
+    const events: FeedEvent<{ volume: number }>[] = [];
+    feed.subscribe(collect(events));
+    loads[0]!.resolve(history); // the newest candle held one tick
+    await flush();
+    ticks$.next(tick(1, T0 + 5, '101.60'));
+    ticks$.next(tick(2, T0 + 6, '101.70'));
+    ticks$.next(tick(3, T0 + MIN, '101.80')); // a new candle starts at one
+    const volumes = events.flatMap((e) => (e.kind === 'update' ? [e.bar.volume] : []));
+    expect(volumes).toEqual([2, 3, 1]);
   });
 
   it('reports a failed load and reloads on demand, cancelling the old load', async () => {

@@ -9,7 +9,7 @@ import {
 } from 'rxjs';
 import type { UTCTimestamp } from 'lightweight-charts';
 import { applyTick, type CandleUnits } from '@shared/aggregate';
-import type { Tick } from '@shared/market';
+import type { Tick } from '@shared/market/model';
 import { priceToUnits, unitsToPrice } from '@shared/price';
 import type { Candle } from '@shared/product';
 import type { TapeTick } from '@client/api/market';
@@ -196,6 +196,12 @@ export interface CandleFeedOptions {
   loadCandles: (signal: AbortSignal) => Promise<Candle[]>;
   ticks$: Observable<Tick>;
   reload$: Observable<unknown>;
+  /**
+   * Volume counts ticks (candles built from the tape, chart-ticks.ts): each live tick adds one,
+   * so the live candle's bar grows like the history's. Otherwise the REST base volume, which
+   * live ticks (they carry no quantity) leave as it was.
+   */
+  tickVolume?: boolean;
 }
 
 /**
@@ -225,7 +231,8 @@ export function candleFeed(o: CandleFeedOptions): Observable<FeedEvent<CandleBar
       const { candle } = applyTick(current, { ts: tick.ts, price, qty: 0 }, o.intervalMs);
       // applyTick hands back `current` itself for a tick older than the live candle.
       if (candle === current) return { state, bar: null };
-      const volume = current && candle.t === current.t ? state.volume : 0;
+      const volume =
+        (current && candle.t === current.t ? state.volume : 0) + (o.tickVolume ? 1 : 0);
       return { state: { candle, volume }, bar: unitsToBar(candle, o.precision, volume) };
     },
   });

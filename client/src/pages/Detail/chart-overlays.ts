@@ -1,20 +1,16 @@
-import {
-  HistogramSeries,
-  LineSeries,
-  type IChartApi,
-  type ISeriesApi,
-  type LineData,
-  type UTCTimestamp,
-  type WhitespaceData,
-} from 'lightweight-charts';
+import { HistogramSeries, type IChartApi, type ISeriesApi } from 'lightweight-charts';
 import type { CandleBar } from './chart-feed';
-import { BOLLINGER, bollinger, MA_PERIOD, sma } from './indicators';
+import {
+  indicatorKeys,
+  paneKeys,
+  type IndicatorChoice,
+  type IndicatorKey,
+  type IndicatorSettings,
+} from './indicator-choice';
+import { drawIndicator, type IndicatorColors, type IndicatorDrawing } from './indicator-drawings';
 
-/** Which indicators the trader turned on (volume is always drawn under candles). */
-export interface IndicatorChoice {
-  ma: boolean;
-  boll: boolean;
-}
+/** Which indicators the trader turned on, and their settings (indicator-choice.ts). */
+export type { IndicatorChoice } from './indicator-choice';
 
 export interface OverlayColors {
   up: string;
@@ -22,13 +18,6 @@ export interface OverlayColors {
   ma: string;
   band: string;
 }
-
-/** The newest bars an indicator's last point depends on: enough for either window. */
-const TAIL = Math.max(MA_PERIOD, BOLLINGER.period);
-
-type Point = LineData<UTCTimestamp> | WhitespaceData<UTCTimestamp>;
-const point = (time: UTCTimestamp, value: number | null | undefined): Point =>
-  value === null || value === undefined ? { time } : { time, value };
 
 /**
  * A translucent version of a theme colour (#rgb or #rrggbb from the CSS variables), for volume
@@ -42,10 +31,33 @@ export function faded(color: string, alpha = 0.45): string {
   return `rgba(${r}, ${g}, ${b}, ${alpha})`;
 }
 
+/** The bars before an indicator's first value (its window less one; RSI needs a change more). */
+export function warmup(key: IndicatorKey, s: IndicatorSettings): number {
+  switch (key) {
+    case 'ma':
+    case 'ema':
+      return s[key].period - 1;
+    case 'boll':
+      return s.boll.period - 1;
+    case 'rsi':
+      return s.rsi.period;
+    case 'macd':
+      return Math.max(s.macd.fast, s.macd.slow) - 1;
+    case 'stoch':
+      return s.stoch.k - 1;
+  }
+}
+
+const isPane = (key: IndicatorKey) => (paneKeys as readonly IndicatorKey[]).includes(key);
+/** The price pane's share beside the indicator panes (each 1): about half with all three. */
+const PRICE_STRETCH = 2.5;
+
 /**
- * The series drawn with candles: volume bars in the bottom fifth on a scale of their own, a
- * moving average and Bollinger bands over the price. Kept apart from the chart component so its
- * effect stays about the feed; the indicators' math is in indicators.ts.
+ * The series drawn with candles: volume bars in the bottom fifth on a scale of their own; MA, EMA
+ * and Bollinger bands over the price; RSI, MACD and the stochastic each in a pane under it. Only
+ * the indicators turned on are computed, each incrementally (indicators-live.ts): a tick costs one
+ * step of each. A toggle or a setting changed redraws that indicator from the bars kept here
+ * (the panes under the price all together, as their places follow one another).
  */
 export function candleOverlays(chart: IChartApi, colors: OverlayColors, shown: IndicatorChoice) {
   const volume = chart.addSeries(HistogramSeries, {
@@ -55,85 +67,104 @@ export function candleOverlays(chart: IChartApi, colors: OverlayColors, shown: I
     priceLineVisible: false,
   });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
-  const line = (color: string, width: 1 | 2) =>
-    chart.addSeries(LineSeries, {
-      color,
-      lineWidth: width,
-      lastValueVisible: false,
-      priceLineVisible: false,
-      crosshairMarkerVisible: false,
-    });
-  const ma = line(colors.ma, 2);
-  const bands = [line(colors.band, 1), line(colors.band, 1), line(colors.band, 1)] as const;
   let palette = colors;
   let bars: CandleBar[] = [];
-  const show = (choice: IndicatorChoice) => {
-    ma.applyOptions({ visible: choice.ma });
-    for (const b of bands) b.applyOptions({ visible: choice.boll });
+  let choice = shown;
+  const drawn = new Map<IndicatorKey, { drawing: IndicatorDrawing; signature: string }>();
+  /** Where the chart's attributes for tests and tools go (the element it was created in). */
+  const host = chart.chartElement().parentElement;
+
+  const indicatorColors = (): IndicatorColors => {
+    const css = getComputedStyle(chart.chartElement());
+    const second = css.getPropertyValue('--warning-text').trim() || palette.band;
+    const grid = css.getPropertyValue('--border-subtle').trim() || palette.band;
+    chart.applyOptions({ layout: { panes: { separatorColor: grid } } });
+    return { ...palette, main: palette.ma, second, fade: (c) => faded(c) };
   };
-  show(shown);
+  const drop = (series: ISeriesApi<'Line'> | ISeriesApi<'Histogram'>) => chart.removeSeries(series);
+
+  const mark = () => {
+    const el = host;
+    if (!el) return;
+    const panes = paneKeys.filter((k) => choice[k]);
+    el.dataset.panes = panes.join(' ');
+    el.dataset.paneCount = String(chart.panes().length);
+    for (const key of indicatorKeys)
+      el.dataset[`${key}Points`] = String(Math.max(0, bars.length - warmup(key, choice.settings)));
+  };
+
+  /** Draws what `next` asks for; `all` redraws everything (new colours). */
+  const apply = (next: IndicatorChoice, all = false) => {
+    choice = next;
+    const panes = paneKeys.filter((k) => next[k]);
+    const wanted = (key: IndicatorKey) =>
+      next[key] ? JSON.stringify([next.settings[key], isPane(key) ? panes : 0]) : null;
+    const changed = indicatorKeys.filter(
+      (k) => all || (drawn.get(k)?.signature ?? null) !== wanted(k),
+    );
+    // A pane's index follows the panes before it: one changed, all of them are drawn again.
+    const redo = changed.some(isPane) ? [...new Set([...changed, ...paneKeys])] : changed;
+    for (const key of redo) {
+      drawn.get(key)?.drawing.remove(drop);
+      drawn.delete(key);
+    }
+    const left = chart.panes();
+    for (let i = left.length - 1; i >= 1; i--)
+      if (left[i]!.getSeries().length === 0) chart.removePane(i);
+    const colors = indicatorColors();
+    for (const key of indicatorKeys) {
+      const signature = wanted(key);
+      if (!redo.includes(key) || signature === null) continue;
+      const pane = isPane(key) ? panes.indexOf(key as (typeof paneKeys)[number]) + 1 : 0;
+      const drawing = drawIndicator(chart, key, next.settings, colors, pane);
+      drawing.set(bars);
+      drawn.set(key, { drawing, signature });
+    }
+    const all_ = chart.panes();
+    all_.forEach((pane, i) => pane.setStretchFactor(i === 0 ? PRICE_STRETCH : 1));
+    mark();
+  };
+  apply(shown);
 
   const volumeBar = (b: CandleBar) => ({
     time: b.time,
     value: b.volume,
     color: faded(b.close >= b.open ? palette.up : palette.down),
   });
-  /** The indicator points of bars[from…] (computed over the window before them too). */
-  const indicatorPoints = (from: number) => {
-    const start = Math.max(0, from - TAIL);
-    const closes = bars.slice(start).map((b) => b.close);
-    const means = sma(closes, MA_PERIOD);
-    const band = bollinger(closes, BOLLINGER.period, BOLLINGER.multiplier);
-    const out = {
-      ma: [] as Point[],
-      upper: [] as Point[],
-      middle: [] as Point[],
-      lower: [] as Point[],
-    };
-    for (let i = from - start; i < closes.length; i++) {
-      const time = bars[start + i]!.time;
-      out.ma.push(point(time, means[i]));
-      out.upper.push(point(time, band[i]?.upper));
-      out.middle.push(point(time, band[i]?.middle));
-      out.lower.push(point(time, band[i]?.lower));
-    }
-    return out;
-  };
 
   return {
     set(next: CandleBar[]) {
       bars = [...next];
       volume.setData(bars.map(volumeBar));
-      const p = indicatorPoints(0);
-      ma.setData(p.ma);
-      bands[0].setData(p.upper);
-      bands[1].setData(p.middle);
-      bands[2].setData(p.lower);
+      for (const { drawing } of drawn.values()) drawing.set(bars);
+      mark();
     },
     update(bar: CandleBar) {
-      if (bars.at(-1)?.time === bar.time) bars[bars.length - 1] = bar;
+      const last = bars.at(-1);
+      if (last && bar.time < last.time) return;
+      if (last?.time === bar.time) bars[bars.length - 1] = bar;
       else bars.push(bar);
       volume.update(volumeBar(bar));
-      const p = indicatorPoints(bars.length - 1);
-      ma.update(p.ma[0]!);
-      bands[0].update(p.upper[0]!);
-      bands[1].update(p.middle[0]!);
-      bands[2].update(p.lower[0]!);
+      for (const { drawing } of drawn.values()) drawing.update(bar);
+      if (last?.time !== bar.time) mark();
     },
-    show,
+    show: (next: IndicatorChoice) => apply(next),
     recolor(next: OverlayColors) {
       palette = next;
-      ma.applyOptions({ color: next.ma });
-      for (const b of bands) b.applyOptions({ color: next.band });
+      apply(choice, true);
       volume.setData(bars.map(volumeBar));
     },
-    /** How many points each indicator draws (for tests and tools, as data attributes). */
+    /** How many points MA and Bollinger draw, when on (for tests and tools, as data attributes). */
     counts() {
-      const after = (period: number) => Math.max(0, bars.length - (period - 1));
-      return { volume: bars.length, ma: after(MA_PERIOD), boll: after(BOLLINGER.period) };
+      const after = (key: IndicatorKey) => Math.max(0, bars.length - warmup(key, choice.settings));
+      return { volume: bars.length, ma: after('ma'), boll: after('boll') };
     },
     remove(series: (s: ISeriesApi<'Histogram'> | ISeriesApi<'Line'>) => void) {
-      for (const s of [volume, ma, ...bands]) series(s);
+      for (const { drawing } of drawn.values()) drawing.remove(series);
+      drawn.clear();
+      series(volume);
+      // The line view has no indicators (the chart may be gone already: no call to it here).
+      if (host) host.dataset.panes = '';
     },
   };
 }

@@ -6,9 +6,6 @@ import {
   type SeriesType,
 } from 'lightweight-charts';
 import type { Observable } from 'rxjs';
-import { intervalMs, type Interval } from '@shared/product';
-import { getCandles, getTicks } from '@client/api/market';
-import { serverNow } from '@client/streams';
 import {
   candleFeed,
   lineFeed,
@@ -18,6 +15,8 @@ import {
 } from './chart-feed';
 import { candleOverlays, type CandleOverlays, type IndicatorChoice } from './chart-overlays';
 import type { PositionMarks } from './chart-positions';
+import { isTickInterval, viewMs, type ChartView } from './chart-view';
+import { chartHistoryKey, loadCandleView, loadLineHistory, takeHistory } from './history-query';
 import {
   candleColors,
   lastPrice,
@@ -26,7 +25,6 @@ import {
   priceMargins,
   type Palette,
 } from './chart-style';
-import { candlesWanted, LINE_WINDOW_MS, loadCandleHistory } from './history';
 
 /**
  * The chart's series, one per view: the line of recent ticks or the candles with their overlays,
@@ -57,7 +55,7 @@ type FeedHandler = <B extends { time: unknown }>(event: FeedEvent<B>, draw: Draw
  */
 export function feedHandler(
   el: HTMLElement,
-  view: Interval | 'line',
+  view: ChartView,
   marksRef: { readonly current: PositionMarks | null },
   setStatus: (status: ChartStatus) => void,
 ): FeedHandler {
@@ -112,6 +110,8 @@ export interface SeriesSetup {
   colors: Palette;
   productId: string;
   precision: number;
+  /** Where a closed market's history ends (its last tick); null: now. */
+  endsAt: number | null;
   reload$: Observable<unknown>;
   live$: CandleFeedOptions['ticks$'];
   handle: FeedHandler;
@@ -144,13 +144,12 @@ export function drawLineSeries(s: SeriesSetup): () => void {
   const sub = lineFeed({
     ticks$: s.live$,
     reload$: s.reload$,
-    loadTicks: (signal) => {
-      const now = serverNow();
-      return getTicks(
-        { product: productId, from: now - LINE_WINDOW_MS, to: now, limit: 1000 },
+    loadTicks: (signal) =>
+      takeHistory(
+        chartHistoryKey(productId, 'line', s.endsAt),
+        (own) => loadLineHistory(productId, s.endsAt, own),
         signal,
-      );
-    },
+      ),
   })
     .pipe(updatesPerFrame())
     .subscribe((event) =>
@@ -178,17 +177,26 @@ export function drawLineSeries(s: SeriesSetup): () => void {
   };
 }
 
+/** A candle view's history: the server's candles, or candles built from the tape (chart-ticks). */
+function loadCandles(s: SeriesSetup, view: Exclude<ChartView, 'line'>, signal: AbortSignal) {
+  return takeHistory(
+    chartHistoryKey(s.productId, view, s.endsAt),
+    (own) => loadCandleView(s.productId, s.precision, view, s.endsAt, own),
+    signal,
+  );
+}
+
 /**
  * Candles of `interval` with volume and the chosen indicators (`indicators`, as they are when
  * the series is made; `setOverlays` hands the overlays out for later changes).
  */
 export function drawCandleSeries(
   s: SeriesSetup,
-  interval: Interval,
+  interval: Exclude<ChartView, 'line'>,
   indicators: IndicatorChoice,
   setOverlays: (overlays: CandleOverlays | null) => void,
 ): () => void {
-  const { chart, el, productId } = s;
+  const { chart, el } = s;
   chart.priceScale('right').applyOptions(priceMargins(true));
   const series = chart.addSeries(CandlestickSeries, {
     ...candleColors(s.colors),
@@ -212,7 +220,8 @@ export function drawCandleSeries(
     el.dataset.downColor = downColor;
   };
   markCandles();
-  const undraw = s.drawPositions(series, intervalMs[interval]);
+  const barMs = viewMs(interval) ?? 60_000;
+  const undraw = s.drawPositions(series, barMs);
   s.setRecolor((c) => {
     series.applyOptions(candleColors(c));
     overlays.recolor(overlayColors(c));
@@ -220,14 +229,11 @@ export function drawCandleSeries(
   });
   const sub = candleFeed({
     precision: s.precision,
-    intervalMs: intervalMs[interval],
+    intervalMs: barMs,
     ticks$: s.live$,
     reload$: s.reload$,
-    loadCandles: (signal) =>
-      loadCandleHistory(
-        (page) => getCandles({ product: productId, interval, ...page }, signal),
-        candlesWanted(interval),
-      ),
+    loadCandles: (signal) => loadCandles(s, interval, signal),
+    tickVolume: isTickInterval(interval),
   })
     .pipe(updatesPerFrame())
     .subscribe((event) =>

@@ -1,11 +1,11 @@
 import { useEffect, useState, type RefObject } from 'react';
 
 /**
- * The docked ticket's height, kept up to date: the page leaves that much room under its last
- * lines, and `--dock-h` on the document lets the chart end above the dock (detail.css,
+ * An element's height, kept up to date as a CSS variable on the document (`name`, in px) and
+ * returned: the chart's height leaves room for what must show beside it (detail.css,
  * .chart-box).
  */
-export function useDockHeight(ref: RefObject<HTMLElement | null>): number {
+export function useHeightVar(ref: RefObject<HTMLElement | null>, name: string): number {
   const [height, setHeight] = useState(0);
   useEffect(() => {
     const el = ref.current;
@@ -17,10 +17,18 @@ export function useDockHeight(ref: RefObject<HTMLElement | null>): number {
   }, [ref]);
   useEffect(() => {
     const root = document.documentElement;
-    root.style.setProperty('--dock-h', `${height}px`);
+    root.style.setProperty(name, `${height}px`);
     return () => {
-      root.style.removeProperty('--dock-h');
+      root.style.removeProperty(name);
     };
-  }, [height]);
+  }, [name, height]);
   return height;
+}
+
+/**
+ * The docked ticket's height: the page leaves that much room under its last lines, and
+ * `--dock-h` lets the chart end above the dock.
+ */
+export function useDockHeight(ref: RefObject<HTMLElement | null>): number {
+  return useHeightVar(ref, '--dock-h');
 }

@@ -60,4 +60,12 @@ describe('candle history', () => {
     expect(new Set(minutes).size).toBe(1300);
     expect(minutes).toEqual([...minutes].sort((a, b) => a - b));
   });
+
+  it('ends a closed market’s history at its last tick, not now', async () => {
+    const { all, fetch } = server(3000);
+    const closedAt = all[1999]!.t + 30_000; // the last tick, half-way through a minute
+    const got = await loadCandleHistory(fetch, 1440, closedAt);
+    expect(got).toEqual(all.slice(2000 - 1440, 2000));
+    expect(fetch.mock.calls[0]?.[0]).toEqual({ limit: 1000, before: closedAt + 1 });
+  });
 });

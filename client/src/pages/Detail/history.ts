@@ -12,14 +12,17 @@ export type CandlePageFetch = (page: { limit: number; before?: number }) => Prom
 
 /**
  * Loads the newest `wanted` candles, paging back with `before` when one page is not enough.
- * Stops early when the server has no older ones. Oldest first, no duplicates.
+ * Stops early when the server has no older ones. Oldest first, no duplicates. `endsAt` ends the
+ * history there instead of now: a closed market's last prices are before its close, and the
+ * server reads a window of candles back from `before` (issue 37).
  */
 export async function loadCandleHistory(
   fetchPage: CandlePageFetch,
   wanted: number,
+  endsAt?: number,
 ): Promise<Candle[]> {
   let candles: Candle[] = [];
-  let before: number | undefined;
+  let before: number | undefined = endsAt === undefined ? undefined : endsAt + 1;
   while (candles.length < wanted) {
     const limit = Math.min(CANDLE_PAGE_LIMIT, wanted - candles.length);
     const page = await fetchPage({ limit, before });

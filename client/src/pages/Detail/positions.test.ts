@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import {
   barTime,
   futureX,
@@ -25,6 +25,7 @@ const order = (over: Partial<Order> = {}): Order => ({
   direction: 'up',
   amount: 10_000,
   duration: 30,
+  expiry: null,
   rate: '0.9',
   status: 'open',
   entry: { seq: 1, ts: 1_000_000, price: '67000.50' },
@@ -35,6 +36,7 @@ const order = (over: Partial<Order> = {}): Order => ({
   expiresAt: 1_030_000,
   settledAt: null,
   voidReason: null,
+  sale: null,
   ...over,
 });
 

@@ -3,7 +3,7 @@
  * from React and the chart: which orders to draw, whether an open one is in the money now, what
  * it would pay, and where its marks go on the chart's time axis.
  */
-import type { Direction, Order, TradeMode } from '@shared/orders';
+import type { Direction, Order, TradeMode } from '@shared/orders/model';
 import { comparePrices, payoutAt } from '@client/components/orders/order-math';
 
 /** Closed orders drawn as entry/exit arrows: the newest few, so the chart stays readable. */

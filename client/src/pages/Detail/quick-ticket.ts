@@ -3,7 +3,7 @@
  * and the balance, the ± step, the user's last choice on a product (kept in localStorage), and
  * "repeat last order".
  */
-import type { Direction, Order, TradeMode } from '@shared/orders';
+import type { Direction, Order, TradeMode } from '@shared/orders/model';
 import type { StakeBounds } from './ticket';
 
 /** Round amounts in minor units (10, 50, 100, 500, 1 000, 5 000 in the quote currency). */

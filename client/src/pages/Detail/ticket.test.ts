@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeAmountInput } from '@shared/amount-input';
-import type { PlaceOrderBody } from '@shared/orders';
+import { cleanAmountInput } from '@shared/amount-input';
+import type { PlaceOrderBody } from '@shared/orders/model';
 import { ApiError } from '@client/api/client';
-import {
-  attemptFor,
-  checkAmount,
-  inputMax,
-  newIdempotencyKey,
-  outcomeUnknown,
-  pickDuration,
-} from './ticket';
+import { attemptFor, checkAmount, newIdempotencyKey, outcomeUnknown, pickDuration } from './ticket';
 
 const bounds = { minStake: 1_000, maxStake: 5_000_000 }; // 10.00 … 50 000.00
 
@@ -21,16 +14,19 @@ describe('amount check', () => {
   });
   it('refuses unfinished, out-of-range and unaffordable amounts', () => {
     expect(checkAmount('', bounds, null)).toEqual({ ok: false, reason: 'empty' });
-    expect(checkAmount('12.', bounds, null)).toEqual({ ok: false, reason: 'empty' });
+    expect(checkAmount('.', bounds, null)).toEqual({ ok: false, reason: 'empty' });
     expect(checkAmount('9.99', bounds, null)).toEqual({ ok: false, reason: 'outOfRange' });
+    expect(checkAmount('12.345', bounds, null)).toEqual({ ok: false, reason: 'outOfRange' });
     expect(checkAmount('50000.01', bounds, null)).toEqual({ ok: false, reason: 'outOfRange' });
     expect(checkAmount('100', bounds, 9_999)).toEqual({ ok: false, reason: 'insufficient' });
   });
-  it('works with the amount-input rule capped at the max stake', () => {
-    expect(inputMax(bounds)).toBe(50_000);
-    expect(sanitizeAmountInput('99999', inputMax(bounds))).toBe('50000');
-    expect(sanitizeAmountInput('0', inputMax(bounds))).toBe('1');
-    expect(sanitizeAmountInput('12.345', inputMax(bounds))).toBe('12.34');
+  it('takes "12." as 12.00, and what is typed is never clamped (issue 37)', () => {
+    expect(checkAmount('12.', bounds, null)).toEqual({ ok: true, amount: 1_200 });
+    expect(cleanAmountInput('99999')).toBe('99999');
+    expect(checkAmount(cleanAmountInput('99999'), bounds, null)).toEqual({
+      ok: false,
+      reason: 'outOfRange',
+    });
   });
 });
 

@@ -2,8 +2,8 @@
  * The order ticket's rules, kept out of the component so they can be tested: the amount bounds,
  * "place all", the idempotency key of an attempt, and the text of a refusal.
  */
-import { amountToMinor } from '@shared/amount-input';
-import type { PlaceOrderBody } from '@shared/orders';
+import { checkTypedAmount } from '@shared/amount-input';
+import type { PlaceOrderBody } from '@shared/orders/model';
 import type { DurationRate } from '@shared/product';
 import type { TFunction } from 'i18next';
 import { ApiError } from '@client/api/client';
@@ -13,11 +13,6 @@ export interface StakeBounds {
   /** Minor units. */
   minStake: number;
   maxStake: number;
-}
-
-/** The largest amount the amount-input rule lets the user type: the max stake, in units. */
-export function inputMax({ maxStake }: StakeBounds): number {
-  return maxStake / 100;
 }
 
 export type AmountCheck =
@@ -32,12 +27,15 @@ export function checkAmount(
   bounds: StakeBounds,
   available: number | null,
 ): AmountCheck {
-  const amount = amountToMinor(input);
-  if (amount === null || amount === 0) return { ok: false, reason: 'empty' };
-  if (amount < bounds.minStake || amount > bounds.maxStake)
-    return { ok: false, reason: 'outOfRange' };
-  if (available !== null && amount > available) return { ok: false, reason: 'insufficient' };
-  return { ok: true, amount };
+  const typed = checkTypedAmount(input, {
+    min: bounds.minStake,
+    max: bounds.maxStake,
+    balance: available,
+  });
+  if (typed.state === 'empty') return { ok: false, reason: 'empty' };
+  if (typed.state === 'invalid')
+    return { ok: false, reason: typed.problem === 'balance' ? 'insufficient' : 'outOfRange' };
+  return { ok: true, amount: typed.amount };
 }
 
 /** The rung to preselect: the one chosen before if the product still offers it, else the first. */
@@ -68,6 +66,7 @@ const sameBody = (a: PlaceOrderBody, b: PlaceOrderBody) =>
   a.direction === b.direction &&
   a.amount === b.amount &&
   a.duration === b.duration &&
+  a.expiry === b.expiry &&
   a.rate === b.rate &&
   a.mode === b.mode;
 

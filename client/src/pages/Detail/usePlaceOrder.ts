@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { Order, PlaceOrderBody } from '@shared/orders';
+import type { Order, PlaceOrderBody } from '@shared/orders/model';
 import { placeOrder } from '@client/api/orders';
 import { attemptFor, outcomeUnknown, type Attempt } from './ticket';
 

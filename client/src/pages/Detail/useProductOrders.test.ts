@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { merged } from './useProductOrders';
 
 const order = (id: string, over: Partial<Order> = {}): Order => ({
@@ -9,6 +9,7 @@ const order = (id: string, over: Partial<Order> = {}): Order => ({
   direction: 'up',
   amount: 10_000,
   duration: 30,
+  expiry: null,
   rate: '0.9',
   status: 'open',
   entry: { seq: 1, ts: 1_000, price: '1.00' },
@@ -19,6 +20,7 @@ const order = (id: string, over: Partial<Order> = {}): Order => ({
   expiresAt: 31_000,
   settledAt: null,
   voidReason: null,
+  sale: null,
   ...over,
 });
 const page = (items: Order[]) => ({ items, nextCursor: null });

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Order, TradeMode } from '@shared/orders';
+import { merge } from 'rxjs';
+import type { Order, TradeMode } from '@shared/orders/model';
 import { getOrders } from '@client/api/orders';
 import { useApiQuery, useIsLoggedIn } from '@client/state';
-import type { Page } from '@shared/wallet';
+import type { Page } from '@shared/wallet/model';
 import {
   applyOrderEvent,
   emptyOrderList,
@@ -10,6 +11,7 @@ import {
   type OrderList,
   type OrderTab,
 } from '@client/state/order-list';
+import { orderAnswer$ } from '@client/state/order-answers';
 import { userEvent$ } from '@client/streams';
 import { openPositions, recentClosed } from './positions';
 
@@ -68,7 +70,7 @@ export function merged(tab: OrderTab, last: Read | null, events: readonly Timed[
  * reconnect (query-bridge invalidates everything under "me") or a reload reads them afresh; the
  * `order` events since the page opened are replayed over every read, with the order list's
  * rules (a settled order never reopens), so a position shows the moment it is placed and goes
- * the moment it settles.
+ * the moment it settles (or is sold: the sale's answer counts as its event).
  */
 export function useProductOrders(productId: string, mode: TradeMode): ProductOrders {
   const loggedIn = useIsLoggedIn();
@@ -81,7 +83,7 @@ export function useProductOrders(productId: string, mode: TradeMode): ProductOrd
   const [events, setEvents] = useState<Timed[]>([]);
   useEffect(() => {
     if (!loggedIn) return;
-    const sub = userEvent$('order').subscribe((order) =>
+    const sub = merge(userEvent$('order'), orderAnswer$).subscribe((order) =>
       setEvents((list) => [...list, { at: Date.now(), order }].slice(-EVENTS_KEPT)),
     );
     return () => sub.unsubscribe();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { minorToDecimal } from '@shared/amount-input';
-import type { Direction, TradeMode } from '@shared/orders';
+import type { Direction, TradeMode } from '@shared/orders/model';
 import type { DurationRate, Product } from '@shared/product';
 import { ApiError } from '@client/api/client';
 import { getProduct } from '@client/api/market';
@@ -46,7 +46,9 @@ export function useTicketOrder({
     const useRung = override ? pickDuration(durations, override.duration) : rung;
     const useInput = override?.amount ?? ticket.input;
     if (!useRung) {
-      setProblem(t('errors.DURATION_INVALID'));
+      setProblem(
+        t(ticket.clock && !override ? 'errors.EXPIRY_TOO_SOON' : 'errors.DURATION_INVALID'),
+      );
       return;
     }
     const check = checkAmount(useInput, bounds, available);
@@ -80,11 +82,13 @@ export function useTicketOrder({
     useAmount: number | null = amount,
   ) => {
     if (!direction || !useRung || useAmount === null) return;
+    // An end at a clock time names its minute; the server finds the same band (clock-expiry.ts).
+    const clock = useRung === ticket.rung ? ticket.clock : null;
     const result = await place({
       productId: product.id,
       direction,
       amount: useAmount,
-      duration: useRung.seconds,
+      ...(clock ? { expiry: clock } : { duration: useRung.seconds }),
       // The rate on screen: if the server's has changed since, it refuses with RATE_CHANGED.
       rate: useRung.rate,
       mode,

@@ -7,10 +7,11 @@ import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { countryName } from '@client/components/wallet/countries';
 import { ServiceLink } from '@client/components/wallet/ServiceLink';
-import { bankAccountForm } from '@shared/bank-account';
+import { bankAccountForm } from '@shared/wallet/bank-account';
 import { groupedDigits } from '@client/components/wallet/money';
 import { accountNumberLabel } from '@client/components/wallet/rules';
 import { useApiQuery } from '@client/state';
+import { AccountHoldOf } from './AccountHold';
 import '@client/components/wallet/wallet.css';
 
 function Row({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
@@ -118,6 +119,7 @@ export function AccountDetailPage() {
                 testId="detail-bound-at"
               />
             </dl>
+            <AccountHoldOf account={account.data} />
           </section>
           <p className="notice">
             {t('wallet.account.serviceRule')} <ServiceLink />

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import type { WithdrawalAccount } from '@shared/wallet';
+import type { WithdrawalAccount } from '@shared/wallet/model';
 import { listWithdrawalAccounts } from '@client/api/wallet';
 import { ChevronIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
@@ -9,6 +9,7 @@ import { AccountLabel } from '@client/components/wallet/AccountLabel';
 import { walletPaths } from '@client/components/wallet/routes';
 import { ServiceLink } from '@client/components/wallet/ServiceLink';
 import { useApiQuery } from '@client/state';
+import { AccountHoldOf } from './AccountHold';
 import { BindBankForm, BindCoinForm } from './bind-forms';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -49,6 +50,7 @@ function AccountList({ accounts }: { accounts: WithdrawalAccount[] }) {
                   </span>
                   <ChevronIcon className="menu__chevron" />
                 </Link>
+                <AccountHoldOf account={bound} />
                 <p className="card__note">
                   {t('wallet.account.changeVia')} <ServiceLink testId={`change-${kind}`} />
                 </p>

@@ -1,16 +1,17 @@
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { CoinNetwork, WithdrawalAccount } from '@shared/wallet';
+import type { CoinNetwork, WithdrawalAccount } from '@shared/wallet/model';
 import { bindWithdrawalAccount, getWithdrawalHolder } from '@client/api/wallet';
 import { messageText } from '@client/components/error-text';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { TwoFactorCodeField } from '@client/components/form/TwoFactorCodeField';
 import { useForm } from '@client/components/form/useForm';
 import { checked, isBlank, maxLengthOf, required } from '@client/components/form/validation';
 import { CountrySelect } from '@client/components/wallet/CountrySelect';
 import { walletPaths } from '@client/components/wallet/routes';
 import { TradePasswordField } from '@client/components/wallet/TradePasswordField';
-import { bankAccountForm, needsBranch } from '@shared/bank-account';
+import { bankAccountForm, needsBranch } from '@shared/wallet/bank-account';
 import {
   accountNumberCheck,
   accountNumberLabel,
@@ -19,11 +20,12 @@ import {
   msg,
   textWording,
 } from '@client/components/wallet/rules';
-import { coinAddressPatterns, withdrawalAccountBody } from '@shared/wallet.schemas';
-import { tradePasswordSchema } from '@shared/accounts';
+import { coinAddressPatterns, withdrawalAccountBody } from '@shared/wallet/requests';
+import { tradePasswordSchema } from '@shared/accounts/model';
 import { z } from 'zod';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { showToast, useApiQuery } from '@client/state';
+import { codeField, codeRefusal, codeRule, useTwoFactorCode } from '@client/state/two-factor';
 
 type Bound = (account: WithdrawalAccount) => void;
 
@@ -44,24 +46,36 @@ const [bankBody, coinBody] = withdrawalAccountBody.options;
 const bank = bankBody.shape;
 const tradePassword = checked(tradePasswordSchema, 'account.rules.tradePassword');
 
-const bankSchema = z
-  .object({
-    holderName: checked(bank.holderName, textWording, empty),
-    nationality: required(empty),
-    bankName: checked(bank.bankName, textWording, empty),
-    branch: z.string(),
-    cardNumber: checked(bank.cardNumber, textWording, empty),
-    bankAddress: checked(bank.bankAddress, textWording, null),
-    tradePassword,
-  })
-  .superRefine((v, ctx) => {
-    // The branch is asked only where the holder's country addresses transfers to one (JP).
-    if (!needsBranch(v.nationality)) return;
-    const branch = checked(bank.branch, textWording, empty).safeParse(v.branch);
-    for (const issue of branch.error?.issues ?? [])
-      ctx.addIssue({ code: 'custom', path: ['branch'], message: issue.message });
-  })
-  .superRefine(accountNumberCheck);
+/** The bank form's rules; the two-factor code is checked while `asked()` (two-factor on). */
+const bankSchema = (asked: () => boolean) =>
+  z
+    .object({
+      holderName: checked(bank.holderName, textWording, empty),
+      nationality: required(empty),
+      bankName: checked(bank.bankName, textWording, empty),
+      branch: z.string(),
+      cardNumber: checked(bank.cardNumber, textWording, empty),
+      bankAddress: checked(bank.bankAddress, textWording, null),
+      tradePassword,
+      code: codeRule(asked),
+    })
+    .superRefine((v, ctx) => {
+      // The branch is asked only where the holder's country addresses transfers to one (JP).
+      if (!needsBranch(v.nationality)) return;
+      const branch = checked(bank.branch, textWording, empty).safeParse(v.branch);
+      for (const issue of branch.error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', path: ['branch'], message: issue.message });
+    })
+    .superRefine(accountNumberCheck);
+
+/** Binds, with the code on its field when the server refuses it. */
+async function bindWith(body: Parameters<typeof bindWithdrawalAccount>[0]) {
+  try {
+    return await bindWithdrawalAccount(body);
+  } catch (error) {
+    throw codeRefusal(error);
+  }
+}
 
 /**
  * Bind a bank account: holder name, nationality, bank, the branch where the holder's country
@@ -104,6 +118,9 @@ function VerifyFirst() {
  */
 function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: string | null }) {
   const { t } = useTranslation();
+  // With two-factor on, binding where withdrawals go also takes a code.
+  const twoFactor = useTwoFactorCode();
+  const schema = useMemo(() => bankSchema(twoFactor.asked), [twoFactor.asked]);
   const form = useForm(
     {
       holderName: verifiedName ?? '',
@@ -113,8 +130,9 @@ function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: str
       cardNumber: '',
       bankAddress: '',
       tradePassword: '',
+      code: '',
     },
-    bankSchema,
+    schema,
   );
   // The number's form follows the holder's country: an IBAN, a Chinese card, an account number.
   const numberForm = bankAccountForm(form.values.nationality);
@@ -123,7 +141,7 @@ function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: str
   // seen before the money goes astray.
   const readBack = accountNumberReadBack(form.values.nationality, form.values.cardNumber);
   const send = form.onSubmit(async (v) => {
-    const account = await bindWithdrawalAccount({
+    const account = await bindWith({
       type: 'bank',
       holderName: v.holderName.trim(),
       nationality: v.nationality,
@@ -132,6 +150,7 @@ function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: str
       cardNumber: v.cardNumber.trim(),
       bankAddress: v.bankAddress.trim() || undefined,
       tradePassword: v.tradePassword,
+      ...codeField(twoFactor.on, v.code),
     });
     showToast(t('common.operationSucceeded'));
     onBound(account);
@@ -190,6 +209,7 @@ function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: str
         {...form.field('tradePassword')}
         hint={t('wallet.account.confirmWithTradePassword')}
       />
+      {twoFactor.on && <TwoFactorCodeField {...form.field('code')} />}
       <ServiceWarning />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>
@@ -198,19 +218,21 @@ function BankForm({ onBound, verifiedName }: { onBound: Bound; verifiedName: str
 
 const networks: CoinNetwork[] = ['TRC20', 'ERC20'];
 
-const coinSchema = z
-  .object({
-    network: required(empty),
-    address: required(empty),
-    tradePassword,
-  })
-  .superRefine((v, ctx) => {
-    const network = v.network as CoinNetwork | '';
-    if (!network || isBlank(v.address) || coinAddressPatterns[network].test(v.address.trim()))
-      return;
-    const message = msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
-    ctx.addIssue({ code: 'custom', path: ['address'], message });
-  });
+const coinSchema = (asked: () => boolean) =>
+  z
+    .object({
+      network: required(empty),
+      address: required(empty),
+      tradePassword,
+      code: codeRule(asked),
+    })
+    .superRefine((v, ctx) => {
+      const network = v.network as CoinNetwork | '';
+      if (!network || isBlank(v.address) || coinAddressPatterns[network].test(v.address.trim()))
+        return;
+      const message = msg(network === 'TRC20' ? 'wallet.rules.trc20' : 'wallet.rules.erc20');
+      ctx.addIssue({ code: 'custom', path: ['address'], message });
+    });
 
 /**
  * Bind a coin address: the network, an address in that network's format, and the transaction
@@ -219,14 +241,17 @@ const coinSchema = z
 export function BindCoinForm({ onBound }: { onBound: Bound }) {
   const { t } = useTranslation();
   const networkId = useId();
-  const form = useForm({ network: 'TRC20', address: '', tradePassword: '' }, coinSchema);
+  const twoFactor = useTwoFactorCode();
+  const schema = useMemo(() => coinSchema(twoFactor.asked), [twoFactor.asked]);
+  const form = useForm({ network: 'TRC20', address: '', tradePassword: '', code: '' }, schema);
   const network = form.field('network');
   const send = form.onSubmit(async (v) => {
-    const account = await bindWithdrawalAccount({
+    const account = await bindWith({
       type: 'coin',
       network: v.network as CoinNetwork,
       address: v.address.trim(),
       tradePassword: v.tradePassword,
+      ...codeField(twoFactor.on, v.code),
     });
     showToast(t('common.operationSucceeded'));
     onBound(account);
@@ -269,6 +294,7 @@ export function BindCoinForm({ onBound }: { onBound: Bound }) {
         {...form.field('tradePassword')}
         hint={t('wallet.account.confirmWithTradePassword')}
       />
+      {twoFactor.on && <TwoFactorCodeField {...form.field('code')} />}
       <ServiceWarning />
       <SubmitButton busy={form.submitting}>{t('wallet.account.bind')}</SubmitButton>
     </form>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
 import { Link, useNavigate } from 'react-router-dom';
 import { minorToDecimal } from '@shared/amount-input';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import { listDeposits } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';
@@ -18,6 +18,7 @@ import { useMoney } from '@client/components/wallet/useMoney';
 import { queryKeys } from '@client/state';
 import { usePagedQuery } from '@client/state/paged';
 import type { Resubmission } from '../recharge/deposit-parts';
+import { TwoFactorPrompt } from '../user/TwoFactorPrompt';
 import '@client/components/wallet/wallet.css';
 
 /**
@@ -147,6 +148,7 @@ export function DepositListPage() {
           {t('wallet.deposit.new')}
         </Link>
       </PageHeader>
+      <TwoFactorPrompt />
       <div className="list-wrap">
         <PagedList
           paged={paged}

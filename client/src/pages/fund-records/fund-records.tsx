@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
 import { useSearchParams } from 'react-router-dom';
-import { transferKinds, type TransferKind } from '@shared/wallet';
+import { transferKinds, type TransferKind } from '@shared/wallet/model';
 import { listFundRecords } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { ChoicePicker } from '@client/components/ChoicePicker';

@@ -1,35 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '@client/app/route-table';
+import { useOpenTradeCount } from '@client/components/orders/open-trades';
 import { formatMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
-import { loadOrderPage, orderListKey, useAccountSummary, useTradeMode } from '@client/state';
-import { usePagedQuery } from '@client/state/paged';
+import { useAccountSummary, useTradeMode } from '@client/state';
 import './home.css';
 
 /**
- * "Open trades (n)", linking to the Orders page's Open tab, while the trader has open orders in
- * the current mode. It reads the same cached list as that tab, so `order` events keep it live;
- * a count beyond the first page reads "20+".
+ * "Open real trades (n)", linking to the Orders page's Open tab in Real, above the real balance
+ * card: it counts real orders only (issue 37: it counted the current mode's, practice beside
+ * real money). The practice card beside it has its own count.
  */
 export function OpenTradesPill() {
   const { t } = useTranslation();
-  const { mode } = useTradeMode();
-  const open = usePagedQuery(orderListKey(mode, 'positions'), (cursor) =>
-    loadOrderPage(mode, 'positions', cursor),
-  );
-  const n = open.items.length;
-  if (open.status !== 'ready' || n === 0) return null;
-  const count = open.hasMore ? `${n}+` : String(n);
+  const { setMode } = useTradeMode();
+  const open = useOpenTradeCount('real');
+  if (!open) return null;
   return (
     <Link
       to={`${paths.orders}?tab=positions`}
       className="open-trades-pill"
       data-testid="open-trades-pill"
-      data-count={n}
+      data-count={open.n}
+      onClick={() => setMode('real')}
     >
       <span className="open-trades-pill__dot" aria-hidden="true" />
-      {t('content.home.openTrades', { count })}
+      {t('content.home.openTrades', { count: open.text })}
     </Link>
   );
 }
@@ -46,7 +43,10 @@ function Figure({ label, value, testId }: { label: string; value: number | null;
   );
 }
 
-/** A signed-in trader's real money at a glance (the account summary), with Deposit and Withdraw. */
+/**
+ * A signed-in trader's real money at a glance (the account summary), with Deposit and Withdraw.
+ * What pending withdrawals hold shows while there is some (it left Available when asked for).
+ */
 export function BalanceCard() {
   const { t } = useTranslation();
   const { summary, status, retry } = useAccountSummary();
@@ -71,6 +71,13 @@ export function BalanceCard() {
           value={summary?.savings ?? null}
           testId="balance-savings"
         />
+        {summary !== null && summary.withdrawHold > 0 && (
+          <Figure
+            label={t('content.home.withdrawing')}
+            value={summary.withdrawHold}
+            testId="balance-withdrawing"
+          />
+        )}
       </dl>
       {status === 'error' && (
         <button type="button" className="balance-card__retry" onClick={retry}>

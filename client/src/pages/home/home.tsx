@@ -12,15 +12,16 @@ import {
   useHomeContent,
 } from '@client/components/content/HomeContent';
 import { QuickLinks } from '@client/components/content/QuickLinks';
+import { PracticeCard } from '@client/components/orders/PracticeCard';
 import { useIsLoggedIn, useProducts, type LiveProduct, type LiveRequest } from '@client/state';
 import { paths } from '@client/app/route-table';
 import { BalanceCard, GuestActions, OpenTradesPill } from './HomeAccount';
 
 /**
- * Home (/pages/index/index): for a signed-in trader the open-trades pill and the balance card,
- * for a guest Sign up / Log in in the header and the banners; then shortcuts, the live
- * recommended products, platform highlights, news, the privacy policy link and the language
- * switch.
+ * Home (/pages/index/index): for a signed-in trader the real open-trades pill, the real balance
+ * card and the practice card (each mode's figures apart), for a guest Sign up / Log in in the
+ * header and the banners; then shortcuts, the live recommended products, platform highlights,
+ * news, the privacy policy link and the language switch.
  */
 export function HomePage() {
   const { t } = useTranslation();
@@ -49,6 +50,7 @@ export function HomePage() {
         <>
           <OpenTradesPill />
           <BalanceCard />
+          <PracticeCard place="home" />
         </>
       ) : (
         <HomeBanner home={home} />

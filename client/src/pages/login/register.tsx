@@ -15,7 +15,7 @@ import {
   required,
   sameAs,
 } from '@client/components/form/validation';
-import { passwordSchema, tradePasswordSchema } from '@shared/accounts';
+import { passwordSchema, tradePasswordSchema } from '@shared/accounts/model';
 import { setRegisterInfo, showToast, useAppInfo, useRegisterInfo } from '@client/state';
 import type { LoginState } from './login';
 import { StepIndicator } from './StepIndicator';
@@ -37,6 +37,29 @@ const schema = z
   .superRefine(sameAs('password', 'passwordConfirm', 'errors.PASSWORD_MISMATCH'))
   .superRefine(sameAs('tradePassword', 'tradePasswordConfirm', 'errors.TRADE_PASSWORD_MISMATCH'));
 const passwordMax = maxLengthOf(passwordSchema);
+
+/**
+ * Whose passwords these are: said on screen, and given to the browser as the form's username (a
+ * hidden input), so its password manager saves the new password under the account typed at step
+ * 1 and offers both at the login page.
+ */
+function ForAccount({ account }: { account: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="auth__for">{t('account.register.forAccount', { account })}</p>
+      <input
+        type="text"
+        name="username"
+        autoComplete="username"
+        value={account}
+        readOnly
+        hidden
+        data-testid="register-username"
+      />
+    </>
+  );
+}
 
 /**
  * /pages/login/register, step 2: login password and transaction password, each confirmed.
@@ -81,9 +104,7 @@ export function RegisterPage() {
         <StepIndicator step={2} />
         {info ? (
           <form id={form.formId} className="form" onSubmit={send} noValidate>
-            <p className="auth__for">
-              {t('account.register.forAccount', { account: info.account })}
-            </p>
+            <ForAccount account={info.account} />
             <FormError message={form.formError} />
             {form.formError && (
               <Link to={REGISTER_CHECK} className="form__link">

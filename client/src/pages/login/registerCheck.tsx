@@ -10,7 +10,7 @@ import { PhoneField } from '@client/components/form/PhoneField';
 import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { checked, maxLengthOf } from '@client/components/form/validation';
-import { accountSchema, inviteCodeSchema } from '@shared/accounts';
+import { accountSchema, inviteCodeSchema } from '@shared/accounts/model';
 import { setRegisterInfo, useRegisterInfo } from '@client/state';
 import { StepIndicator } from './StepIndicator';
 import '@client/components/form/form.css';

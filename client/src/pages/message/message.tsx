@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
-import type { Message } from '@shared/content';
+import type { Message } from '@shared/content/model';
 import { getMessages, markAllMessagesRead, markMessageRead } from '@client/api/content';
 import { ListEnd } from '@client/components/content/ListEnd';
 import { messageLinks, messageText } from '@client/components/content/message-text';

@@ -1,15 +1,26 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { getTicks } from '@client/api/market';
 import { formatPriceAsIs } from '@client/components/orders/format';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { useFormat } from '@client/i18n/useFormat';
 import { useApiQuery } from '@client/state/queries';
 import { serverNow } from '@client/streams';
-import { AUDIT_SPAN_MS, entryAudit, exitAudit, type Audit } from './audit';
+import { AUDIT_SPAN_MS, entryAudit, exitAudit, saleAudit, type Audit } from './audit';
 import { formatStamp } from './stamp';
 
-type Side = 'entry' | 'exit';
+/** The moments a tick is chosen after: acceptance (entry), expiry (exit), a sale's acceptance. */
+type Side = 'entry' | 'exit' | 'sale';
+
+const momentOf = (order: Order, side: Side): number =>
+  side === 'entry'
+    ? order.createdAt
+    : side === 'sale'
+      ? (order.sale?.requestedAt ?? order.expiresAt)
+      : order.expiresAt;
+
+const audits = { entry: entryAudit, exit: exitAudit, sale: saleAudit };
 
 /** The public tape around one moment (acceptance or expiry), as anyone can read it. */
 function useTapeAround(order: Order, at: number) {
@@ -23,8 +34,13 @@ function useTapeAround(order: Order, at: number) {
 function AuditTable({ audit, side }: { audit: Audit; side: Side }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
-  const momentText = side === 'entry' ? 'results.audit.acceptedRow' : 'results.audit.expiryRow';
-  const mark = side === 'entry' ? t('orders.list.entry') : t('orders.list.exit');
+  const momentText =
+    side === 'entry'
+      ? 'results.audit.acceptedRow'
+      : side === 'sale'
+        ? 'results.sale.acceptedRow'
+        : 'results.audit.expiryRow';
+  const mark = heading(side, t);
   return (
     <table className="audit__table" data-testid={`audit-${side}-table`}>
       <thead>
@@ -67,7 +83,7 @@ function AuditTable({ audit, side }: { audit: Audit; side: Side }) {
 }
 
 /** Why this tick: the rule in words, then this order's case. */
-function entryWhy(order: Order, lang: string, t: ReturnType<typeof useTranslation>['t']): string {
+function entryWhy(order: Order, lang: string, t: TFunction): string {
   const accepted = formatStamp(order.createdAt, lang);
   if (order.entry) {
     return t('results.audit.entryWhy', {
@@ -80,7 +96,7 @@ function entryWhy(order: Order, lang: string, t: ReturnType<typeof useTranslatio
   return t('results.audit.entryWaiting', { accepted });
 }
 
-function exitWhy(order: Order, lang: string, t: ReturnType<typeof useTranslation>['t']): string {
+function exitWhy(order: Order, lang: string, t: TFunction): string {
   const expiry = formatStamp(order.expiresAt, lang);
   if (order.status === 'void' && order.voidReason === 'FEED_STALE') {
     return t('results.audit.feedStale', { expiry });
@@ -95,6 +111,28 @@ function exitWhy(order: Order, lang: string, t: ReturnType<typeof useTranslation
   return t('results.audit.exitWaiting', { expiry });
 }
 
+function saleWhy(order: Order, lang: string, t: TFunction): string {
+  const accepted = formatStamp(momentOf(order, 'sale'), lang);
+  if (!order.exit) return '';
+  return t('results.sale.why', {
+    seq: order.exit.seq,
+    time: formatStamp(order.exit.ts, lang),
+    accepted,
+  });
+}
+
+const whys = { entry: entryWhy, exit: exitWhy, sale: saleWhy };
+
+function heading(side: Side, t: TFunction): string {
+  if (side === 'entry') return t('orders.list.entry');
+  return side === 'sale' ? t('results.sale.tick') : t('orders.list.exit');
+}
+
+function ruleText(side: Side, t: TFunction): string {
+  if (side === 'entry') return t('results.audit.entryRule');
+  return side === 'sale' ? t('results.sale.rule') : t('results.audit.exitRule');
+}
+
 /**
  * One half of the audit: the rule, why this order's tick was chosen, and the public tape around
  * the moment with the chosen tick marked, so the reader can check it against GET /api/market/ticks.
@@ -102,9 +140,8 @@ function exitWhy(order: Order, lang: string, t: ReturnType<typeof useTranslation
 export function TapeAudit({ order, side }: { order: Order; side: Side }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
-  const at = side === 'entry' ? order.createdAt : order.expiresAt;
-  const tape = useTapeAround(order, at);
-  const why = side === 'entry' ? entryWhy(order, lang, t) : exitWhy(order, lang, t);
+  const tape = useTapeAround(order, momentOf(order, side));
+  const why = whys[side](order, lang, t);
   return (
     <section
       className="audit__part"
@@ -112,11 +149,9 @@ export function TapeAudit({ order, side }: { order: Order; side: Side }) {
       aria-labelledby={`audit-${side}-h`}
     >
       <h3 id={`audit-${side}-h`} className="audit__heading">
-        {side === 'entry' ? t('orders.list.entry') : t('orders.list.exit')}
+        {heading(side, t)}
       </h3>
-      <p className="audit__rule">
-        {side === 'entry' ? t('results.audit.entryRule') : t('results.audit.exitRule')}
-      </p>
+      <p className="audit__rule">{ruleText(side, t)}</p>
       <p className="audit__why" data-testid={`audit-${side}-why`}>
         {why}
       </p>
@@ -124,8 +159,7 @@ export function TapeAudit({ order, side }: { order: Order; side: Side }) {
       {tape.status === 'error' && <ErrorState error={tape.error} onRetry={tape.retry} />}
       {tape.status === 'ready' &&
         (() => {
-          const audit =
-            side === 'entry' ? entryAudit(tape.data, order) : exitAudit(tape.data, order);
+          const audit = audits[side](tape.data, order);
           return (
             <>
               <AuditTable audit={audit} side={side} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Order, TickRef } from '@shared/orders';
-import { entryAudit, exitAudit } from './audit';
+import type { Order, TickRef } from '@shared/orders/model';
+import { entryAudit, exitAudit, saleAudit } from './audit';
 
 const tick = (seq: number, ts: number): TickRef => ({ seq, ts, price: `${100 + seq}.00` });
 // One tick every 500 ms, seq 1…20 at ts 1 000…10 500.
@@ -13,6 +13,7 @@ const base: Order = {
   direction: 'up',
   amount: 100,
   duration: 4,
+  expiry: null,
   rate: '0.85',
   status: 'won',
   entry: tick(4, 2_500),
@@ -23,6 +24,7 @@ const base: Order = {
   expiresAt: 6_500, // a tick (seq 12) lies exactly at expiry: it is the exit
   settledAt: 7_000,
   voidReason: null,
+  sale: null,
 };
 const seqs = (rows: ReturnType<typeof entryAudit>['rows']) =>
   rows.map((r) => (r.kind === 'tick' ? r.tick.seq : 'at'));
@@ -56,5 +58,22 @@ describe('order audit against the tape', () => {
   it('never picks an exit before the entry', () => {
     const audit = exitAudit([tick(1, 1_000)], { ...base, entry: tick(4, 2_500), exit: null });
     expect(audit.ruleTick).toBeNull();
+  });
+});
+
+describe('a sold order against the tape', () => {
+  it('the sale tick is the first tick after the sale was accepted', () => {
+    const sold: Order = {
+      ...base,
+      status: 'sold',
+      exit: tick(9, 5_000),
+      sale: { requestedAt: 4_500, msLeft: 1_500, annualVol: 0.6, spreadBp: 500, value: 120 },
+    };
+    const audit = saleAudit(tape, sold);
+    // seq 8 lies exactly at acceptance: it must not be the sale tick.
+    expect(seqs(audit.rows)).toEqual([6, 7, 8, 'at', 9, 10, 11]);
+    expect(audit.ruleTick?.seq).toBe(9);
+    expect(audit.agrees).toBe(true);
+    expect(saleAudit(tape, { ...sold, exit: tick(10, 5_500) }).agrees).toBe(false);
   });
 });

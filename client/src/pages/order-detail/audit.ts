@@ -1,6 +1,6 @@
-import type { Order, TickRef } from '@shared/orders';
+import type { Order, TickRef } from '@shared/orders/model';
 
-/** Ticks shown on each side of the moment that decides (acceptance, expiry). */
+/** Ticks shown on each side of the moment that decides (acceptance, expiry, a sale's acceptance). */
 const AUDIT_SIDE = 3;
 /**
  * How much tape is read on each side of a moment (ms): three ticks at the feed rates the sim runs
@@ -29,18 +29,36 @@ const byTime = (a: TickRef, b: TickRef) => a.ts - b.ts || a.seq - b.seq;
  * rule's pick.
  */
 export function entryAudit(tape: readonly TickRef[], order: Order, side = AUDIT_SIDE): Audit {
+  return firstAfterAudit(tape, order.createdAt, order.entry, side);
+}
+
+/**
+ * The tape around a sale's acceptance (docs/FAIRNESS.md, Early close): the sale tick, a sold
+ * order's `exit`, is the first tick with ts > the sale's acceptance, as for an entry.
+ */
+export function saleAudit(tape: readonly TickRef[], order: Order, side = AUDIT_SIDE): Audit {
+  const at = order.sale?.requestedAt ?? order.settledAt ?? order.expiresAt;
+  return firstAfterAudit(tape, at, order.exit, side);
+}
+
+function firstAfterAudit(
+  tape: readonly TickRef[],
+  at: number,
+  recorded: TickRef | null,
+  side: number,
+): Audit {
   const sorted = [...tape].sort(byTime);
-  const before = sorted.filter((t) => t.ts <= order.createdAt).slice(-side);
-  const after = sorted.filter((t) => t.ts > order.createdAt).slice(0, side);
+  const before = sorted.filter((t) => t.ts <= at).slice(-side);
+  const after = sorted.filter((t) => t.ts > at).slice(0, side);
   const ruleTick = after[0] ?? null;
   return {
     rows: [
-      ...before.map((tick) => tickRow(tick, order.entry)),
-      { kind: 'moment', at: order.createdAt },
-      ...after.map((tick) => tickRow(tick, order.entry)),
+      ...before.map((tick) => tickRow(tick, recorded)),
+      { kind: 'moment', at },
+      ...after.map((tick) => tickRow(tick, recorded)),
     ],
     ruleTick,
-    agrees: order.entry ? ruleTick?.seq === order.entry.seq : null,
+    agrees: recorded ? ruleTick?.seq === recorded.seq : null,
   };
 }
 

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { filter } from 'rxjs';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { ApiError } from '@client/api/client';
 import { getOrder } from '@client/api/orders';
 import { getProducts } from '@client/api/market';
@@ -21,6 +21,7 @@ import { useApiQuery } from '@client/state/queries';
 import { queryClient, queryKeys } from '@client/state/query-client';
 import { serverNow, userEvent$ } from '@client/streams';
 import { formatStamp } from './stamp';
+import { SaleFacts } from './SaleFacts';
 import { TapeAudit } from './TapeAudit';
 import '@client/components/orders/orders.css';
 import '@client/components/results/results.css';
@@ -141,7 +142,10 @@ function OrderFacts({ order }: { order: Order }) {
         </Row>
         {!open && (
           <>
-            <Row label={t('orders.list.exit')} testId="order-exit">
+            <Row
+              label={order.status === 'sold' ? t('orders.list.salePrice') : t('orders.list.exit')}
+              testId="order-exit"
+            >
               <TickText tick={order.exit} />
             </Row>
             <Row label={t('orders.list.payout')} testId="order-payout">
@@ -194,6 +198,7 @@ export function OrderDetailPage() {
         {order.status === 'ready' && (
           <>
             <OrderFacts order={order.data} />
+            <SaleFacts order={order.data} />
             <section
               className="order-detail__card audit"
               aria-labelledby="audit-h"
@@ -204,8 +209,12 @@ export function OrderDetailPage() {
               </h2>
               <p className="audit__rule">{t('results.audit.tapeNote')}</p>
               <TapeAudit order={order.data} side="entry" />
-              {order.data.status !== 'open' && <TapeAudit order={order.data} side="exit" />}
-              {order.data.status !== 'open' && (
+              {order.data.status === 'sold' ? (
+                <TapeAudit order={order.data} side="sale" />
+              ) : (
+                order.data.status !== 'open' && <TapeAudit order={order.data} side="exit" />
+              )}
+              {order.data.status !== 'open' && order.data.status !== 'sold' && (
                 <p className="audit__rule">{t('results.audit.outcomeRule')}</p>
               )}
             </section>

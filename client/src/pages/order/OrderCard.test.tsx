@@ -3,10 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createInstance } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import type { ReactNode } from 'react';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import de from '@client/i18n/locales/orders/de.json';
 import en from '@client/i18n/locales/orders/en.json';
-import { EntryFigure, VoidNote } from './OrderCard';
+import { MemoryRouter } from 'react-router-dom';
+import { EntryFigure, OrderCard, VoidNote } from './OrderCard';
 
 const i18n = createInstance();
 await i18n.init({
@@ -49,5 +50,38 @@ describe('the order card', () => {
       'Price feed interrupted; amount refunded',
     );
     expect(render(<VoidNote order={{ id: '7', voidReason: null }} />)).toContain('Amount refunded');
+  });
+
+  it("labels a sold order's exit as its sale price, and says Sold", () => {
+    const sold: Order = {
+      id: '9',
+      mode: 'real',
+      productId: 'BTCUSDT',
+      direction: 'up',
+      amount: 1_000,
+      duration: 300,
+      expiry: null,
+      rate: '0.9',
+      status: 'sold',
+      entry: { seq: 1, ts: 1_000, price: '67000.50' },
+      exit: { seq: 5, ts: 60_000, price: '67012.25' },
+      payout: 952,
+      pnl: -48,
+      createdAt: 900,
+      expiresAt: 301_000,
+      settledAt: 60_100,
+      voidReason: null,
+      sale: { requestedAt: 59_800, msLeft: 241_000, annualVol: 0.6, spreadBp: 500, value: 952 },
+    };
+    const html = render(
+      <MemoryRouter>
+        <OrderCard order={sold} productName="Bitcoin" />
+      </MemoryRouter>,
+    );
+    expect(html).toContain('data-status="sold"');
+    expect(html).toContain('>Sold<');
+    expect(html).toContain('<dt>Sale price</dt>');
+    expect(html).toContain('67,012.25');
+    expect(html).not.toContain('<dt>Exit</dt>');
   });
 });

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { paths } from '@client/app/route-table';
-import type { Order, TickRef } from '@shared/orders';
+import type { Order, TickRef } from '@shared/orders/model';
 import { Countdown } from '@client/components/orders/Countdown';
 import { DirectionLabel } from '@client/components/orders/DirectionLabel';
 import { formatMoney, formatSignedMoney } from '@client/i18n/format';
@@ -15,6 +15,8 @@ import {
 import { comparePrices, payoutAt } from '@client/components/orders/order-math';
 import { useDurationLabel } from '@client/components/orders/useDurationLabel';
 import { useLatestPrice } from '@client/components/orders/useLatestPrice';
+import { SellButton } from '@client/components/orders/SellButton';
+import { useEarlyCloseTerms } from '@client/state/products';
 import { useFormat } from '@client/i18n/useFormat';
 import { orderNumber } from '@client/components/orders/order-number';
 import { pnlIfEndedNow } from './position';
@@ -164,7 +166,7 @@ function OpenPosition({ order }: { order: Order }) {
   );
 }
 
-/** A settled order: its final P&L, then the exit and what it paid. */
+/** A settled order: its final P&L, then the exit (a sold one's: the sale tick) and what it paid. */
 function ClosedPosition({ order }: { order: Order }) {
   const { t } = useTranslation();
   const { lang } = useFormat();
@@ -173,7 +175,9 @@ function ClosedPosition({ order }: { order: Order }) {
       <Headline id={order.id} value={order.pnl} note={t('orders.list.finalPnl')} />
       <dl className="order-card__figures">
         <Terms order={order} />
-        <Figure label={t('orders.list.exit')}>
+        <Figure
+          label={order.status === 'sold' ? t('orders.list.salePrice') : t('orders.list.exit')}
+        >
           {order.exit ? (
             <TickFigure tick={order.exit} testId={`exit-price-${order.id}`} />
           ) : (
@@ -257,6 +261,18 @@ export function OrderCard({ order, productName }: { order: Order; productName: s
           </span>
         </p>
       </Link>
+      {open && <CardSell order={order} />}
     </li>
+  );
+}
+
+/** An open order's Sell button under its card (outside the card's link: a button of its own). */
+function CardSell({ order }: { order: Order }) {
+  const price = useLatestPrice(order.productId);
+  const terms = useEarlyCloseTerms(order.productId);
+  return (
+    <div className="order-card__sell">
+      <SellButton order={order} price={price} terms={terms} />
+    </div>
   );
 }

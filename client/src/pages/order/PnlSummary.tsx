@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { signOf } from '@client/components/orders/format';
 import { formatSignedMoney } from '@client/i18n/format';
 import { useFormat } from '@client/i18n/useFormat';
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
 import { useAccountSummary } from '@client/state';
 
 function Pnl({ label, value, testId }: { label: string; value: number | null; testId: string }) {

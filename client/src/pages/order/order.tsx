@@ -1,13 +1,16 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ChartIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '@client/components/StateViews';
 import { errorText } from '@client/components/error-text';
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
 import { PracticeBand, TradeModeSwitch } from '@client/components/orders/TradeMode';
 import {
+  loadOrderPage,
+  orderListKey,
   orderTabFrom,
   orderTabs,
   queryKeys,
@@ -15,6 +18,7 @@ import {
   useTradeMode,
   type OrdersPageTab,
 } from '@client/state';
+import { usePagedQuery } from '@client/state/paged';
 import { getProducts } from '@client/api/market';
 import { OrderCard } from './OrderCard';
 import { PnlSummary } from './PnlSummary';
@@ -27,6 +31,29 @@ function useProductNames(): ReadonlyMap<string, string> {
   const products = useApiQuery(queryKeys.products, () => getProducts());
   const data = products.status === 'ready' ? products.data : null;
   return useMemo(() => new Map(data?.map((p) => [p.id, p.name]) ?? []), [data]);
+}
+
+/**
+ * The Open tab with nothing open: "No open trades" and the way to the Closed tab when the mode has
+ * closed orders (the first page of that tab's own list, shared with it); "No orders yet" and
+ * "Start a trade" only when it has none at all. Until the Closed list is known, the first (true
+ * either way) with the way to trade.
+ */
+function NoOpenOrders({ mode }: { mode: TradeMode }) {
+  const { t } = useTranslation();
+  const closed = usePagedQuery(orderListKey(mode, 'history'), (cursor) =>
+    loadOrderPage(mode, 'history', cursor),
+  );
+  const startTrade = { label: t('empty.startTrade'), to: paths.product };
+  if (closed.status !== 'ready')
+    return <EmptyState text={t('orders.list.noOpen')} action={startTrade} />;
+  if (closed.items.length === 0) return <EmptyState text={t('empty.orders')} action={startTrade} />;
+  return (
+    <EmptyState
+      text={t('orders.list.noOpen')}
+      action={{ label: t('orders.list.seeClosed'), to: `${paths.orders}?tab=history` }}
+    />
+  );
 }
 
 function OrderListView({ tab, mode }: { tab: OrdersPageTab; mode: TradeMode }) {
@@ -54,6 +81,7 @@ function OrderListView({ tab, mode }: { tab: OrdersPageTab; mode: TradeMode }) {
     if (load.status === 'error') return <ErrorState error={load.error} onRetry={retry} />;
     return <LoadingState />;
   }
+  if (list.items.length === 0 && tab === 'positions') return <NoOpenOrders mode={mode} />;
   if (list.items.length === 0)
     return (
       <EmptyState
@@ -116,6 +144,14 @@ export function OrderPage() {
   return (
     <>
       <PageHeader title={t('tabs.orders')}>
+        <Link
+          to={paths.stats}
+          className="icon-button"
+          aria-label={t('orders.stats.open')}
+          data-testid="open-stats"
+        >
+          <ChartIcon />
+        </Link>
         <TradeModeSwitch place="header" />
       </PageHeader>
       {mode === 'practice' && <PracticeBand testId="header-practice-band" />}

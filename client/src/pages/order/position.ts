@@ -2,7 +2,7 @@
  * The figures an order card leads with, pure so they are tested apart from React: what an open
  * order would make or lose if it ended at the latest price, and how much of its time is left.
  */
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { payoutAt } from '@client/components/orders/order-math';
 
 /**

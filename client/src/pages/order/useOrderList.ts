@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { Order, TradeMode } from '@shared/orders';
+import type { Order, TradeMode } from '@shared/orders/model';
 import { getOrder } from '@client/api/orders';
 import { serverNow } from '@client/streams';
 import {

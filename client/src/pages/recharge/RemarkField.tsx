@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { depositBody } from '@shared/wallet.schemas';
+import { depositBody } from '@shared/wallet/requests';
 import { maxLengthOf } from '@client/components/form/validation';
 import '@client/components/wallet/picker.css';
 

@@ -1,7 +1,8 @@
+import type { TFunction } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import type { CoinNetwork, DepositChannel, DepositChannelId } from '@shared/wallet';
+import type { CoinNetwork, DepositChannel, DepositChannelId } from '@shared/wallet/model';
 import { ApiError } from '@client/api/client';
 import { createDeposit, getDepositChannels, type DepositFields } from '@client/api/wallet';
 import { PageHeader } from '@client/components/PageHeader';
@@ -84,7 +85,12 @@ export function useDepositSubmit(onDone?: () => void) {
   const [key, setKey] = useState(newIdempotencyKey);
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
 
-  const submit = async (fields: DepositFields, screenshot: PickedImage | null) => {
+  /** `onSent` runs once the deposit is stored, before the page moves on (a draft's clearing). */
+  const submit = async (
+    fields: DepositFields,
+    screenshot: PickedImage | null,
+    onSent?: () => void,
+  ) => {
     setProgress({ sent: 0, total: 0 });
     try {
       await createDeposit(fields, screenshot?.blob ?? null, key, {
@@ -97,6 +103,7 @@ export function useDepositSubmit(onDone?: () => void) {
     } finally {
       setProgress(null);
     }
+    onSent?.();
     showToast(t('wallet.deposit.submitted'));
     if (onDone) onDone();
     else void navigate(walletPaths.deposits, { replace: true });
@@ -137,7 +144,7 @@ export function ResubmitNote() {
   );
 }
 
-/** When the deposit is expected to be credited (shared/src/wallet.ts, depositArrival). */
+/** When the deposit is expected to be credited (shared/src/wallet/model.ts, depositArrival). */
 export function ArrivalNote({ channel }: { channel: DepositChannel }) {
   const { t } = useTranslation();
   return (
@@ -147,10 +154,7 @@ export function ArrivalNote({ channel }: { channel: DepositChannel }) {
   );
 }
 
-export function arrivalText(
-  t: ReturnType<typeof useTranslation>['t'],
-  channel: DepositChannel,
-): string {
+export function arrivalText(t: TFunction, channel: DepositChannel): string {
   return channel.arrival.confirmations
     ? t('wallet.deposit.arrivalCoin', {
         confirmations: channel.arrival.confirmations,

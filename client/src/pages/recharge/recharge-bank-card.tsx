@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { bankAccountForm } from '@shared/bank-account';
-import type { DepositChannel } from '@shared/wallet';
-import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import { bankAccountForm } from '@shared/wallet/bank-account';
+import type { DepositChannel } from '@shared/wallet/model';
+import { FormError, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { checked, maxLengthOf, picked, ruled } from '@client/components/form/validation';
 import { CopyRow } from '@client/components/wallet/CopyButton';
 import { groupedDigits } from '@client/components/wallet/money';
-import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
+import type { PickedImage } from '@client/components/wallet/ImagePicker';
 import {
   accountNumberLabel,
   depositAmountRule,
@@ -14,7 +14,6 @@ import {
   textWording,
   wholeAmountInput,
 } from '@client/components/wallet/rules';
-import { UploadProgress } from '@client/components/wallet/UploadProgress';
 import { useMoney } from '@client/components/wallet/useMoney';
 import {
   ArrivalNote,
@@ -26,15 +25,26 @@ import {
   useDepositSubmit,
   useResubmission,
 } from './deposit-parts';
-import { RemarkField } from './RemarkField';
+import { DepositFormEnd } from './DepositFormEnd';
+import { useDepositDraft, useDraftSaving } from './deposit-draft';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
-import { depositBody } from '@shared/wallet.schemas';
+import { depositBody } from '@shared/wallet/requests';
 import { z } from 'zod';
 
 type BankChannel = Extract<DepositChannel, { channel: 'bank' }>;
 
 const payer = depositBody.options[0].shape;
+
+/** The fields a draft keeps; `amountFrom`: the amount step's figure the amount started from. */
+const draftFields = [
+  'amount',
+  'amountFrom',
+  'payerBank',
+  'payerCard',
+  'payerName',
+  'remark',
+] as const;
 
 const bankSchema = (details: BankChannel) =>
   z.object({
@@ -46,22 +56,64 @@ const bankSchema = (details: BankChannel) =>
     remark: z.string(),
   });
 
+/** The platform's account to transfer to, each detail with its copy button. */
+function PlatformAccount({ details }: { details: BankChannel }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="receiving-title">
+      <h2 id="receiving-title" className="card__title">
+        {t('wallet.deposit.platformAccount')}
+      </h2>
+      {details.demo && <DemoNote what="account" />}
+      <dl className="copy-list">
+        <CopyRow
+          label={t('wallet.fields.bankName')}
+          value={details.bankName}
+          testId="copy-bank-name"
+        />
+        {details.branch && (
+          <CopyRow label={t('wallet.fields.branch')} value={details.branch} testId="copy-branch" />
+        )}
+        <CopyRow
+          label={t(accountNumberLabel[bankAccountForm(details.country)])}
+          value={details.cardNumber}
+          shown={groupedDigits(details.cardNumber)}
+          testId="copy-card-number"
+        />
+        <CopyRow
+          label={t('wallet.fields.holderName')}
+          value={details.holderName}
+          testId="copy-holder-name"
+        />
+      </dl>
+      <p className="card__note">{t('wallet.deposit.bankNote')}</p>
+      <ArrivalNote channel={details} />
+    </section>
+  );
+}
+
 function BankDepositForm({ details }: { details: BankChannel }) {
   const { t } = useTranslation();
   const money = useMoney();
   const { submit, progress } = useDepositSubmit();
   const again = useResubmission();
+  const amountFrom = useAmountParam();
+  const draft = useDepositDraft('bank', again?.id, draftFields);
+  const saved = draft.saved;
   const form = useForm(
     {
-      amount: useAmountParam(),
-      payerBank: again?.payerBank ?? '',
-      payerCard: again?.payerCard ?? '',
-      payerName: again?.payerName ?? '',
+      // The amount typed here, unless the amount step has since handed over another one.
+      amount: saved?.amountFrom === amountFrom ? (saved.amount ?? amountFrom) : amountFrom,
+      payerBank: saved?.payerBank ?? again?.payerBank ?? '',
+      payerCard: saved?.payerCard ?? again?.payerCard ?? '',
+      payerName: saved?.payerName ?? again?.payerName ?? '',
       screenshot: null as PickedImage | null,
-      remark: again?.remark ?? '',
+      remark: saved?.remark ?? again?.remark ?? '',
     },
     bankSchema(details),
   );
+  const { amount, payerBank, payerCard, payerName, remark } = form.values;
+  useDraftSaving(draft, { amount, amountFrom, payerBank, payerCard, payerName, remark });
 
   const send = form.onSubmit(async (values) => {
     if (!values.screenshot) return;
@@ -76,44 +128,14 @@ function BankDepositForm({ details }: { details: BankChannel }) {
         resubmitOf: again?.id,
       },
       values.screenshot,
+      // Cleared before the page moves on: nothing of a sent deposit is kept a moment longer.
+      draft.clear,
     );
   });
 
   return (
     <div className="wallet-page">
-      <section className="card" aria-labelledby="receiving-title">
-        <h2 id="receiving-title" className="card__title">
-          {t('wallet.deposit.platformAccount')}
-        </h2>
-        {details.demo && <DemoNote what="account" />}
-        <dl className="copy-list">
-          <CopyRow
-            label={t('wallet.fields.bankName')}
-            value={details.bankName}
-            testId="copy-bank-name"
-          />
-          {details.branch && (
-            <CopyRow
-              label={t('wallet.fields.branch')}
-              value={details.branch}
-              testId="copy-branch"
-            />
-          )}
-          <CopyRow
-            label={t(accountNumberLabel[bankAccountForm(details.country)])}
-            value={details.cardNumber}
-            shown={groupedDigits(details.cardNumber)}
-            testId="copy-card-number"
-          />
-          <CopyRow
-            label={t('wallet.fields.holderName')}
-            value={details.holderName}
-            testId="copy-holder-name"
-          />
-        </dl>
-        <p className="card__note">{t('wallet.deposit.bankNote')}</p>
-        <ArrivalNote channel={details} />
-      </section>
+      <PlatformAccount details={details} />
       <form id={form.formId} className="form card" onSubmit={send} noValidate>
         <ResubmitNote />
         <FormError message={form.formError} />
@@ -149,18 +171,16 @@ function BankDepositForm({ details }: { details: BankChannel }) {
           autoComplete="cc-name"
           maxLength={maxLengthOf(payer.payerName)}
         />
-        <ImagePicker
-          label={t('wallet.deposit.screenshot')}
-          placeholder={t('wallet.deposit.screenshotHint')}
-          testId="screenshot"
-          value={form.values.screenshot}
-          error={form.errorOf('screenshot')}
-          disabled={form.submitting}
-          onChange={(image) => form.setValue('screenshot', image)}
+        <DepositFormEnd
+          screenshotLabel={t('wallet.deposit.screenshot')}
+          screenshot={form.values.screenshot}
+          screenshotError={form.errorOf('screenshot')}
+          onScreenshot={(image) => form.setValue('screenshot', image)}
+          remark={remark}
+          onRemark={form.field('remark').onValue}
+          progress={progress}
+          submitting={form.submitting}
         />
-        <RemarkField value={form.values.remark} onValue={form.field('remark').onValue} />
-        {progress && <UploadProgress sent={progress.sent} total={progress.total} />}
-        <SubmitButton busy={form.submitting}>{t('wallet.deposit.submit')}</SubmitButton>
       </form>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import type { DepositChannelId } from '@shared/wallet';
+import type { DepositChannelId } from '@shared/wallet/model';
 import { ChannelPage } from './deposit-parts';
 import { UsdtAddressScreen } from './usdt-address';
 import { UsdtClaimForm } from './usdt-claim';

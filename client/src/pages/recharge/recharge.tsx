@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { depositChannels, type DepositChannelId } from '@shared/wallet';
+import { depositChannels, type DepositChannelId } from '@shared/wallet/model';
 import { getDepositChannels } from '@client/api/wallet';
 import { PageHeader } from '@client/components/PageHeader';
 import { ErrorState, LoadingState } from '@client/components/StateViews';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { DepositChannel } from '@shared/wallet';
+import type { DepositChannel } from '@shared/wallet/model';
 import { CopyButton } from '@client/components/wallet/CopyButton';
 import { QrCode } from '@client/components/wallet/QrCode';
 import { rateShown } from '@client/components/wallet/rules';

@@ -1,16 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
-import type { CoinNetwork } from '@shared/wallet';
-import { FormError, SubmitButton, TextField } from '@client/components/form/TextField';
+import type { CoinNetwork } from '@shared/wallet/model';
+import { FormError, TextField } from '@client/components/form/TextField';
 import { useForm } from '@client/components/form/useForm';
 import { ruled } from '@client/components/form/validation';
-import { ImagePicker, type PickedImage } from '@client/components/wallet/ImagePicker';
+import type { PickedImage } from '@client/components/wallet/ImagePicker';
 import { depositChannelInfo } from '@client/components/wallet/routes';
 import { txIdRule } from '@client/components/wallet/rules';
-import { UploadProgress } from '@client/components/wallet/UploadProgress';
 import { ResubmitNote, useDepositSubmit, useResubmission } from './deposit-parts';
-import { RemarkField } from './RemarkField';
+import { DepositFormEnd } from './DepositFormEnd';
+import { useDepositDraft, useDraftSaving } from './deposit-draft';
 import type { CoinChannel } from './usdt-address';
 import '@client/components/form/form.css';
 import '@client/components/wallet/wallet.css';
@@ -40,14 +40,17 @@ export function UsdtClaimForm({ details }: { details: CoinChannel }) {
     else void navigate(depositChannelInfo[details.channel].path, { replace: true });
   });
   const again = useResubmission();
+  const draft = useDepositDraft(details.channel, again?.id, ['txId', 'remark'] as const);
   const form = useForm(
     {
-      txId: again?.txId ?? '',
+      txId: draft.saved?.txId ?? again?.txId ?? '',
       screenshot: null as PickedImage | null,
-      remark: again?.remark ?? '',
+      remark: draft.saved?.remark ?? again?.remark ?? '',
     },
     claimSchema(details.network),
   );
+  const { txId, remark } = form.values;
+  useDraftSaving(draft, { txId, remark });
 
   const send = form.onSubmit(async (values) => {
     await submit(
@@ -58,6 +61,8 @@ export function UsdtClaimForm({ details }: { details: CoinChannel }) {
         resubmitOf: again?.id,
       },
       values.screenshot,
+      // Cleared before the page moves on: nothing of a sent deposit is kept a moment longer.
+      draft.clear,
     );
   });
 
@@ -84,18 +89,16 @@ export function UsdtClaimForm({ details }: { details: CoinChannel }) {
           autoComplete="off"
           maxLength={80}
         />
-        <ImagePicker
-          label={t('wallet.deposit.screenshotOptional')}
-          placeholder={t('wallet.deposit.screenshotHint')}
-          testId="screenshot"
-          value={form.values.screenshot}
-          error={form.errorOf('screenshot')}
-          disabled={form.submitting}
-          onChange={(image) => form.setValue('screenshot', image)}
+        <DepositFormEnd
+          screenshotLabel={t('wallet.deposit.screenshotOptional')}
+          screenshot={form.values.screenshot}
+          screenshotError={form.errorOf('screenshot')}
+          onScreenshot={(image) => form.setValue('screenshot', image)}
+          remark={remark}
+          onRemark={form.field('remark').onValue}
+          progress={progress}
+          submitting={form.submitting}
         />
-        <RemarkField value={form.values.remark} onValue={form.field('remark').onValue} />
-        {progress && <UploadProgress sent={progress.sent} total={progress.total} />}
-        <SubmitButton busy={form.submitting}>{t('wallet.deposit.submit')}</SubmitButton>
       </form>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Deposit } from '@shared/wallet';
+import type { Deposit } from '@shared/wallet/model';
 import { listDeposits } from '@client/api/wallet';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import { DepositProgress } from '@client/components/wallet/DepositProgress';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SavingsOverview } from '@shared/savings';
+import type { SavingsOverview } from '@shared/savings/model';
 import { useSavingsFormat } from './savings-format';
 import { useSavingsTransfer, type TransferDirection } from './useSavingsTransfer';
 

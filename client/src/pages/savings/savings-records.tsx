@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
-import type { SavingsRecord } from '@shared/savings';
+import type { SavingsRecord } from '@shared/savings/model';
 import { isAbort } from '@client/api/client';
 import { getSavingsRecords } from '@client/api/savings';
 import { PageHeader } from '@client/components/PageHeader';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { SavingsOverview } from '@shared/savings';
+import type { SavingsOverview } from '@shared/savings/model';
 import { advanceTestClock, getTestClock } from '@client/api/savings';
 import { errorText } from '@client/components/error-text';
 import { ChevronIcon } from '@client/components/icons';

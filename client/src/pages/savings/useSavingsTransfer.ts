@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { amountToMinor, minorToDecimal, sanitizeAmountInput } from '@shared/amount-input';
-import { savingsLimits, type SavingsOverview } from '@shared/savings';
+import { savingsLimits, type SavingsOverview } from '@shared/savings/model';
 import { ApiError } from '@client/api/client';
 import { transferSavings } from '@client/api/savings';
 import { errorText } from '@client/components/error-text';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { amountToMinor } from '@shared/amount-input';
-import type { DepositChannel } from '@shared/wallet';
+import type { DepositChannel } from '@shared/wallet/model';
 import { getDepositChannels } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';

@@ -1,12 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { User } from '@shared/accounts';
+import type { User } from '@shared/accounts/model';
 import type { PageTitleKey } from '@client/i18n/keys';
 import { useFormat } from '@client/i18n/useFormat';
 import { ConfirmDialog } from '@client/components/ConfirmDialog';
 import { ChevronIcon } from '@client/components/icons';
 import { PageHeader } from '@client/components/PageHeader';
+import { PracticeCard } from '@client/components/orders/PracticeCard';
 import { ErrorState, LoadingState } from '@client/components/StateViews';
 import {
   logout,
@@ -17,6 +18,7 @@ import {
   useUser,
 } from '@client/state';
 import { ProfileHelp } from './ProfileHelp';
+import { TwoFactorPrompt } from './TwoFactorPrompt';
 import { UserFigures } from './UserFigures';
 import './user.css';
 import { paths } from '@client/app/route-table';
@@ -34,6 +36,7 @@ const menu: { path: string; title: PageTitleKey; testId: string }[] = [
   },
   { path: paths.verify, title: 'pages.verify', testId: 'menu-verify' },
   { path: paths.orders, title: 'pages.orders', testId: 'menu-orders' },
+  { path: paths.stats, title: 'pages.stats', testId: 'menu-stats' },
   {
     path: paths.depositList,
     title: 'pages.depositList',
@@ -50,6 +53,7 @@ const menu: { path: string; title: PageTitleKey; testId: string }[] = [
     testId: 'menu-money-record',
   },
   { path: paths.account, title: 'pages.account', testId: 'menu-account' },
+  { path: paths.security, title: 'pages.security', testId: 'menu-security' },
   { path: paths.settings, title: 'pages.settings', testId: 'menu-settings' },
 ];
 
@@ -179,6 +183,8 @@ export function UserPage() {
       {user ? (
         <Profile user={user} verified={summary.summary?.verified ?? false}>
           <UserFigures state={summary} />
+          <TwoFactorPrompt />
+          <PracticeCard place="user" />
         </Profile>
       ) : failed ? (
         <ErrorState error={failed} onRetry={() => setAttempt((n) => n + 1)} />

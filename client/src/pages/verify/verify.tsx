@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { kycBody, type KycState } from '@shared/kyc';
-import type { KycStatus } from '@shared/accounts';
+import { kycBody, type KycState } from '@shared/kyc/model';
+import type { KycStatus } from '@shared/accounts/model';
 import { getKyc, submitKyc } from '@client/api/kyc';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';
@@ -37,7 +37,7 @@ const schema = z
     back: picked<PickedImage>(msg('kyc.rules.photo')),
   })
   .superRefine((v, ctx) => {
-    // The server's ID number rule (shared/src/kyc.ts) depends on the nationality; checked on
+    // The server's ID number rule (shared/src/kyc/model.ts) depends on the nationality; checked on
     // its own (a stand-in name), so a name still to fix does not hide it.
     if (isBlank(v.idNumber)) return;
     const parsed = kycBody.safeParse({

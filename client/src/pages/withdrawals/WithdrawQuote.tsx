@@ -1,32 +1,31 @@
 import { useTranslation } from 'react-i18next';
-import { amountToMinor } from '@shared/amount-input';
 import {
   withdrawalArrival,
   withdrawalFee,
   type WithdrawalAccount,
   type WithdrawalRules,
-} from '@shared/wallet';
+} from '@shared/wallet/model';
 import { useMoney } from '@client/components/wallet/useMoney';
 
 /**
  * What the typed amount costs and pays, before the user confirms: the fee, what arrives, and
  * when. Worked out with the server's own function and figures (GET /api/withdrawals/rules; the
- * same as GET /api/withdrawals/quote answers), so it shows at once as the user types.
+ * same as GET /api/withdrawals/quote answers), so it shows at once as the user types, for an
+ * amount that is valid (`amount`, minor units; null while it is not).
  */
 export function WithdrawQuote({
-  input,
+  amount,
   rules,
   account,
 }: {
-  input: string;
+  amount: number | null;
   rules: WithdrawalRules;
   account: WithdrawalAccount | undefined;
 }) {
   const { t } = useTranslation();
   const money = useMoney();
-  const amount = amountToMinor(input.trim());
-  const valid = amount !== null && amount >= rules.min && amount <= rules.max;
-  const fee = valid ? withdrawalFee(amount, { bps: rules.feeBps, min: rules.feeMin }) : null;
+  const fee =
+    amount !== null ? withdrawalFee(amount, { bps: rules.feeBps, min: rules.feeMin }) : null;
   const minutes = account ? withdrawalArrival[account.type].withinMinutes : null;
   return (
     <dl className="quote" data-testid="withdraw-quote">

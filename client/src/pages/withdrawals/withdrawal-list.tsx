@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { paths } from '@client/app/route-table';
 import { Link } from 'react-router-dom';
-import type { WithdrawalStatus } from '@shared/wallet';
+import type { WithdrawalStatus } from '@shared/wallet/model';
 import { listWithdrawals } from '@client/api/wallet';
 import { useFormat } from '@client/i18n/useFormat';
 import { PageHeader } from '@client/components/PageHeader';

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Db, Queryable } from '../db';
 import { toWire, type DbAnswer, type DbRequest } from './protocol';
+import { statementCounter } from './statement-count';
 
 /**
  * The lanes of a served database, first served first: the simulator's tape and lease (`tape`),
@@ -47,11 +48,15 @@ class Rollback extends Error {}
  * (SQLSTATE 25P03, as PostgreSQL's idle_in_transaction_session_timeout), so a stuck client cannot
  * hold the tape back for ever.
  */
-export function serveDb(db: Db, { txIdleMs = 5000 }: { txIdleMs?: number } = {}): ServedDb {
+export function serveDb(
+  db: Db,
+  { txIdleMs = 5000, countStatementsS = 0 }: { txIdleMs?: number; countStatementsS?: number } = {},
+): ServedDb {
   const queues: Job[][] = dbLanes.map(() => []);
   const conns = new Set<Conn>();
   let running: Promise<void> | null = null;
   let closed = false;
+  const count = countStatementsS > 0 ? statementCounter(countStatementsS) : null;
 
   const answer = (conn: Conn, a: DbAnswer) => conn.port.postMessage(a);
   const fail = (conn: Conn, id: number, err: unknown) =>
@@ -64,6 +69,7 @@ export function serveDb(db: Db, { txIdleMs = 5000 }: { txIdleMs?: number } = {})
 
   /** One statement, on the database or inside a transaction. */
   const run = async (q: Queryable, conn: Conn, req: DbRequest) => {
+    if (count && (req.op === 'query' || req.op === 'exec')) count(dbLanes[conn.lane]!, req.sql);
     try {
       if (req.op === 'query') {
         const r = await q.query(req.sql, req.params);

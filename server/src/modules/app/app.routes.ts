@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import type { AppInfo } from '@shared/accounts';
+import type { AppInfo } from '@shared/accounts/model';
 import { languages } from '@shared/languages';
-import { appInfo } from '@shared/accounts.endpoints';
+import { appInfo } from '@shared/accounts/endpoints';
 import type { Config } from '@server/config';
 import { serve } from '@server/platform/http/serve';
 

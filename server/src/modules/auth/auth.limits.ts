@@ -28,3 +28,14 @@ export const authLimits = {
  * old password of a change): a stolen session must not guess a six-digit transaction password.
  */
 export const confirmLimit: LimitSpec = { points: 10, durationSec: minutes(15) };
+
+/**
+ * Wrong two-factor codes: per (address, user) at sign-in and per user in a session (what a
+ * stranger in one place can try), then per user over a day (guessing spread over addresses).
+ * A code has a million values; 5 a quarter-hour and 30 a day leave a guesser odds under 1 in
+ * 30 000 a day.
+ */
+export const twoFactorLimits = {
+  place: { points: 5, durationSec: minutes(15) },
+  daily: { points: 30, durationSec: hours(24) },
+} satisfies Record<string, LimitSpec>;

@@ -7,7 +7,7 @@ import {
   sharedRedisThrottles,
   type TestApi,
 } from '@tests/support/api';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 /** The account throttles with their counts in Redis (REDIS_URL), as scaled api processes keep them. */
 describe.each(dbDrivers())('account throttles in Redis, two api processes, on %s', (kind) => {

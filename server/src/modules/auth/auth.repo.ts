@@ -116,10 +116,20 @@ export async function insertSession(
   tokenHash: string,
   userId: number,
   ttlMs: number,
+  /** The security page's view of it: user agent, address, and the device token's hash. */
+  seen: { userAgent?: string | null; ip?: string | null; deviceHash?: string | null } = {},
 ): Promise<void> {
   await db.query(
-    `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000))`,
-    [tokenHash, userId, ttlMs],
+    `INSERT INTO sessions (token_hash, user_id, expires_at, user_agent, ip, device_hash)
+     VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000), $4, $5, $6)`,
+    [
+      tokenHash,
+      userId,
+      ttlMs,
+      seen.userAgent?.slice(0, 300) ?? null,
+      seen.ip ?? null,
+      seen.deviceHash ?? null,
+    ],
   );
 }
 
@@ -234,18 +244,20 @@ export async function opsUserById(db: Queryable, id: number): Promise<OpsUserRow
   return rows[0] ?? null;
 }
 
+export interface LiveSessionRow {
+  token_hash: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  user_agent: string | null;
+  ip: string | null;
+  device_hash: string | null;
+}
+
 /** The user's live sessions, newest first (the token hash's first 12 characters name one). */
-export async function liveSessionsOf(
-  db: Queryable,
-  userId: number,
-): Promise<{ token_hash: string; created_at: Date; last_seen_at: Date; expires_at: Date }[]> {
-  const { rows } = await db.query<{
-    token_hash: string;
-    created_at: Date;
-    last_seen_at: Date;
-    expires_at: Date;
-  }>(
-    `SELECT token_hash, created_at, last_seen_at, expires_at FROM sessions
+export async function liveSessionsOf(db: Queryable, userId: number): Promise<LiveSessionRow[]> {
+  const { rows } = await db.query<LiveSessionRow>(
+    `SELECT token_hash, created_at, last_seen_at, expires_at, user_agent, ip, device_hash FROM sessions
      WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
      ORDER BY created_at DESC LIMIT 50`,
     [userId],
@@ -260,4 +272,40 @@ export async function revokeAllSessions(db: Queryable, userId: number): Promise<
     [userId],
   );
   return rows.map((r) => r.token_hash);
+}
+
+/** Ends the user's live session whose token hash starts with `id`; its full hash, or null. */
+export async function revokeSessionById(
+  db: Queryable,
+  userId: number,
+  id: string,
+): Promise<string | null> {
+  const { rows } = await db.query<{ token_hash: string }>(
+    `UPDATE sessions SET revoked_at = now()
+     WHERE user_id = $1 AND left(token_hash, 12) = $2 AND revoked_at IS NULL AND expires_at > now()
+     RETURNING token_hash`,
+    [userId, id],
+  );
+  return rows[0]?.token_hash ?? null;
+}
+
+/** The device token hash a session signed in with (null for sessions older than devices). */
+export async function deviceOfSession(db: Queryable, tokenHash: string): Promise<string | null> {
+  const { rows } = await db.query<{ device_hash: string | null }>(
+    'SELECT device_hash FROM sessions WHERE token_hash = $1',
+    [tokenHash],
+  );
+  return rows[0]?.device_hash ?? null;
+}
+
+export async function antiPhishingOf(db: Queryable, userId: number): Promise<string | null> {
+  const { rows } = await db.query<{ anti_phishing: string | null }>(
+    'SELECT anti_phishing FROM users WHERE id = $1',
+    [userId],
+  );
+  return rows[0]?.anti_phishing ?? null;
+}
+
+export async function setAntiPhishing(db: Queryable, userId: number, phrase: string | null) {
+  await db.query('UPDATE users SET anti_phishing = $2 WHERE id = $1', [userId, phrase]);
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import * as endpoints from '@shared/content-ops.endpoints';
+import * as endpoints from '@shared/content/ops.endpoints';
 import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { serve } from '@server/platform/http/serve';
 import type { ContentService } from './content.service';
@@ -7,7 +7,7 @@ import type { MessagesService } from './messages.service';
 
 /**
  * /api/ops/messages, /api/ops/news, /api/ops/pages/:slug, /api/ops/banners/:lang,
- * /api/ops/highlights/:lang, /api/ops/content/seed (shared/src/content-ops.endpoints.ts): what
+ * /api/ops/highlights/:lang, /api/ops/content/seed (shared/src/content/ops.endpoints.ts): what
  * operators publish.
  */
 export function contentOpsRoutes(deps: {

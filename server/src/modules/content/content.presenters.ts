@@ -9,7 +9,7 @@ import type {
   NewsSummary,
   OpsMessage,
   PageSlug,
-} from '@shared/content';
+} from '@shared/content/model';
 import type { BannerRow, HighlightRow, NewsRow, PageRow } from './content.repo';
 import type { MessageRow } from './messages.repo';
 import { fallbackText } from './system-messages';

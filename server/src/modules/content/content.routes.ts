@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import * as endpoints from '@shared/content.endpoints';
+import * as endpoints from '@shared/content/endpoints';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import { serve } from '@server/platform/http/serve';
 import type { AuthService } from '../auth/auth.service';
@@ -8,7 +8,7 @@ import type { MessagesService } from './messages.service';
 
 /**
  * Public content (/api/pages, /api/news, /api/content/home) and the user's messages
- * (/api/messages), as shared/src/content.endpoints.ts declares them.
+ * (/api/messages), as shared/src/content/endpoints.ts declares them.
  */
 export function contentRoutes(deps: {
   content: ContentService;

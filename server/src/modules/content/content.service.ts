@@ -8,8 +8,8 @@ import {
   type OpsHighlightsBody,
   type OpsNewsBody,
   type OpsPageBody,
-} from '@shared/content';
-import type { Page } from '@shared/wallet';
+} from '@shared/content/model';
+import type { Page } from '@shared/wallet/model';
 import type { Db } from '@infra/db';
 import { notFound } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageSlugs } from '@shared/content';
+import { pageSlugs } from '@shared/content/model';
 import { languages } from '@shared/languages';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, type TestApi } from '@tests/support/api';

@@ -1,4 +1,4 @@
-import type { MessageKind, MessageParams } from '@shared/content';
+import type { MessageKind, MessageParams } from '@shared/content/model';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 

@@ -1,5 +1,5 @@
-import type { Message, OpsMessage, OpsMessageBody } from '@shared/content';
-import type { Page } from '@shared/wallet';
+import type { Message, OpsMessage, OpsMessageBody } from '@shared/content/model';
+import type { Page } from '@shared/wallet/model';
 import type { Db } from '@infra/db';
 import { notFound } from '@server/platform/http/errors';
 import { toPage, type PageRequest } from '@server/platform/paging';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '@shared/content';
+import type { Message } from '@shared/content/model';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import {
@@ -205,11 +205,15 @@ describe.each(dbDrivers())('system messages on %s', (kind) => {
         kind: 'withdrawal_failed',
         params: { amount: 20_000, reason: 'Card closed', ref: failed },
       });
-      // kyc_verified and deposit_approved from readyUser, then the two withdrawals.
+      // readyUser's identity check, bound account (a security message) and deposit, then each
+      // withdrawal's request (a security message) and its outcome.
       expect((await messagesOf(u)).map((m) => m.kind)).toEqual([
         'withdrawal_failed',
+        'security_withdrawal',
         'withdrawal_succeeded',
+        'security_withdrawal',
         'deposit_approved',
+        'security_withdrawal_account',
         'kyc_verified',
       ]);
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { pageSlugs, type BannerTheme, type HighlightIcon } from '@shared/content';
+import { pageSlugs, type BannerTheme, type HighlightIcon } from '@shared/content/model';
 import { languages, type Language } from '@shared/languages';
 import type { Db } from '@infra/db';
 import * as repo from './content.repo';

@@ -1,4 +1,4 @@
-import type { MessageParams, SystemMessageKind } from '@shared/content';
+import type { MessageParams, SystemMessageKind } from '@shared/content/model';
 import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
 import { insertMessage, insertMessages } from './messages.repo';
@@ -15,6 +15,11 @@ export function plainAmount(minor: number): string {
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A tick's time of day, UTC ("14:02:07"), for the fallback text. */
+function utcTime(ms: number | undefined): string {
+  return ms === undefined ? '' : new Date(ms).toISOString().slice(11, 19);
 }
 
 /**
@@ -73,7 +78,47 @@ export function fallbackText(
         title: '订单已作废',
         body: `您的 ${product} 订单 #${ref} 已作废（${reason}），本金 ${amount} 已退回。`,
       };
+    case 'price_alert':
+      return {
+        title: '价格提醒',
+        body: `${product} 价格${params.direction === 'below' ? '跌至' : '涨至'} ${params.price ?? ''}（${utcTime(params.at)} UTC，第 #${params.tick ?? ''} 个价格点），触发您的提醒 ${params.threshold ?? ''}。`,
+      };
+    default:
+      return securityText(kind, params, amount);
   }
+}
+
+/** The security messages' zh-CN wording, each with the user's anti-phishing phrase if set. */
+function securityText(
+  kind: SystemMessageKind,
+  params: MessageParams,
+  amount: string,
+): { title: string; body: string } {
+  const phrase = params.phrase ? `\n防钓鱼码：${params.phrase}` : '';
+  const notYou = '如非本人操作，请立即修改密码并在安全中心退出其他设备。';
+  const texts: Partial<Record<SystemMessageKind, { title: string; body: string }>> = {
+    security_sign_in: {
+      title: '新设备登录',
+      body: `您的账户在 ${params.device ?? ''} 上登录。${notYou}`,
+    },
+    security_password: {
+      title: params.which === 'trade' ? '交易密码已修改' : '登录密码已修改',
+      body: `您的${params.which === 'trade' ? '交易' : '登录'}密码已修改。${notYou}`,
+    },
+    security_two_factor_on: { title: '双重验证已开启', body: `您的账户已开启双重验证。${notYou}` },
+    security_two_factor_off: { title: '双重验证已关闭', body: `您的账户已关闭双重验证。${notYou}` },
+    security_two_factor_reset: {
+      title: '双重验证重置申请',
+      body: `客服已受理关闭您账户双重验证的申请，最早于 ${new Date(params.at ?? 0).toISOString().slice(0, 16).replace('T', ' ')} UTC 生效。如您仍持有验证器，请用验证码登录或在安全中心取消；如非本人申请，请立即联系客服。`,
+    },
+    security_withdrawal_account: {
+      title: '新的提现账户',
+      body: `您的账户绑定了新的提现账户，等待期结束后方可向其提现。${notYou}`,
+    },
+    security_withdrawal: { title: '提现申请', body: `您申请提现 ${amount}。${notYou}` },
+  };
+  const text = texts[kind] ?? { title: kind, body: '' };
+  return { title: text.title, body: text.body + phrase };
 }
 
 /**

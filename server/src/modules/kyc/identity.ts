@@ -1,4 +1,4 @@
-import type { KycState } from '@shared/kyc';
+import type { KycState } from '@shared/kyc/model';
 import type { Queryable } from '@infra/db';
 import * as repo from './kyc.repo';
 import { presentKyc } from './kyc.presenter';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OpsKycSubmission } from '@shared/kyc';
+import type { OpsKycSubmission } from '@shared/kyc/model';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { repoRoot } from '@tests/support/processes';

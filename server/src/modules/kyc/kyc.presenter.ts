@@ -1,4 +1,4 @@
-import type { KycState, OpsKycSubmission } from '@shared/kyc';
+import type { KycState, OpsKycSubmission } from '@shared/kyc/model';
 import type { KycRow } from './kyc.repo';
 
 /** The user's identity-check state from their latest submission (none: never submitted). */

@@ -1,4 +1,4 @@
-import type { KycBody, KycState, OpsKycSubmission } from '@shared/kyc';
+import type { KycBody, KycState, OpsKycSubmission } from '@shared/kyc/model';
 import type { Db, Queryable } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
 import { conflict, notFound, validationFailed } from '@server/platform/http/errors';

@@ -59,6 +59,7 @@ export type TransferKind =
   | 'order_payout'
   | 'order_refund'
   | 'order_loss'
+  | 'order_sale'
   | 'savings_in'
   | 'savings_out'
   | 'savings_confirm'

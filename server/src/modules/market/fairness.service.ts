@@ -1,5 +1,5 @@
-import type { FairnessPeriod } from '@shared/market';
-import type { FairnessQuery } from '@shared/market.schemas';
+import type { FairnessPeriod } from '@shared/market/model';
+import type { FairnessQuery } from '@shared/market/requests';
 import { encodeState } from '@sim/index';
 import { listPeriods, markRevealed, unrevealedEnded, type PeriodRow } from '@sim/index';
 import type { Db } from '@infra/db';

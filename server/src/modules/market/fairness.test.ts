@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FairnessPeriod, Tick } from '@shared/market';
+import type { FairnessPeriod, Tick } from '@shared/market/model';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Bus } from '@infra/bus';
 import { defaultCatalogue } from '@sim/catalogue';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import * as endpoints from '@shared/market.endpoints';
+import * as endpoints from '@shared/market/endpoints';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import { serve } from '@server/platform/http/serve';
 import type { AuthService } from '../auth/auth.service';

@@ -1,12 +1,12 @@
 import { Router, type RequestHandler } from 'express';
-import * as endpoints from '@shared/market.endpoints';
+import * as endpoints from '@shared/market/endpoints';
 import { sent, serve } from '@server/platform/http/serve';
 import { sendCached } from '@server/platform/read-cache';
 import type { MarketService } from './market.service';
 import type { PublicReads } from './public-reads';
 
 /**
- * GET /api/market/* (shared/src/market.endpoints.ts): thin: validate → service → present. Anyone
+ * GET /api/market/* (shared/src/market/endpoints.ts): thin: validate → service → present. Anyone
  * may call them, so every call first passes the per-address throttle (`throttle`,
  * MARKET_READ_RATE; none when off), and the reads that reach the database go through `reads`: a
  * shared cache of serialized answers and a cap on this process's database reads at once

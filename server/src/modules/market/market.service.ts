@@ -1,7 +1,7 @@
 import { bucketStart, presentCandle, presentStats, Rolling24h } from '@shared/aggregate';
 import type { ProductState } from '@shared/bus';
-import type { TapeTickDto, Tick } from '@shared/market';
-import type { CandlesQuery, TicksQuery } from '@shared/market.schemas';
+import type { TapeTickDto, Tick } from '@shared/market/model';
+import type { CandlesQuery, TicksQuery } from '@shared/market/requests';
 import { unitsToPrice } from '@shared/price';
 import { intervalMs, type Candle, type Interval, type Product } from '@shared/product';
 import { productMatches } from '@shared/product-search';
@@ -22,6 +22,11 @@ export interface MarketService {
   latestTick(id: string): Tick | null;
   /** Returns the spec of a product or throws NOT_FOUND. */
   spec(id: string): ProductSpec;
+  /**
+   * Resolves once this process has seen (on the bus) a tick of the product later than `afterTs`,
+   * or after `timeoutMs`: a wake-up for whoever then reads the tape (a sale, sale.ts).
+   */
+  tickAfter(id: string, afterTs: number, timeoutMs: number): Promise<void>;
   /** Whether the bus that brings prices is connected (false while Redis is away). */
   feedReachable(): boolean;
   /** The clock market data is read by ("now" of candles and the tape; tests pin it). */
@@ -52,14 +57,18 @@ export async function createMarketService({
   bus,
   catalogue,
   now = Date.now,
+  earlyClose = { spreadBp: 500, closesBeforeExpiryMs: 10_000 },
 }: {
   db: Db;
   bus: Bus;
   catalogue: readonly ProductSpec[];
   now?: () => number;
+  /** The early-close terms every product publishes with its σ (SELL_* settings). */
+  earlyClose?: { spreadBp: number; closesBeforeExpiryMs: number };
 }): Promise<MarketService> {
   const specs = new Map(catalogue.map((s) => [s.id, s]));
   const latest = new Map<string, Tick>();
+  const waiting = new Map<string, Set<{ afterTs: number; wake: () => void }>>();
   let state: Map<string, ProductState> = await stateFromTape(db, catalogue, now());
 
   const offs = await Promise.all([
@@ -69,6 +78,7 @@ export async function createMarketService({
     bus.subscribe('tick', ({ tick }) => {
       const prev = latest.get(tick.id);
       if (!prev || tick.seq > prev.seq) latest.set(tick.id, tick);
+      for (const w of waiting.get(tick.id) ?? []) if (tick.ts > w.afterTs) w.wake();
     }),
   ]);
 
@@ -92,6 +102,7 @@ export async function createMarketService({
       durations: s.durations,
       minStake: s.minStake,
       maxStake: s.maxStake,
+      earlyClose: { annualVol: s.annualVol, ...earlyClose },
       last: last ? { seq: last.seq, ts: last.ts, price: last.price } : null,
       stats24h: st?.stats ?? presentStats(null, s.precision, s.lotSize),
     };
@@ -123,6 +134,22 @@ export async function createMarketService({
       }));
     },
     latestTick: (id) => latest.get(id) ?? state.get(id)?.last ?? null,
+    tickAfter: (id, afterTs, timeoutMs) =>
+      new Promise<void>((resolve) => {
+        if ((latest.get(id)?.ts ?? -Infinity) > afterTs || timeoutMs <= 0) return resolve();
+        const set = waiting.get(id) ?? new Set();
+        waiting.set(id, set);
+        const w = {
+          afterTs,
+          wake: () => {
+            clearTimeout(timer);
+            set.delete(w);
+            resolve();
+          },
+        };
+        const timer = setTimeout(w.wake, timeoutMs);
+        set.add(w);
+      }),
     spec,
     feedGap: (id) => state.get(id)?.feedGapMaxMs ?? null,
     feedReachable: () => bus.ready(),

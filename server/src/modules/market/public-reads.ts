@@ -1,5 +1,5 @@
 import { bucketStart } from '@shared/aggregate';
-import type { CandlesQuery, FairnessQuery, TicksQuery } from '@shared/market.schemas';
+import type { CandlesQuery, FairnessQuery, TicksQuery } from '@shared/market/requests';
 import { intervalMs, type Candle, type Interval } from '@shared/product';
 import type { GateLimits } from '@server/platform/concurrency-gate';
 import type { ConcurrencyGate } from '@server/platform/concurrency-gate';

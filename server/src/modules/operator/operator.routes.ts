@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import * as endpoints from '@shared/ops-users.endpoints';
+import * as endpoints from '@shared/accounts/ops.endpoints';
 import { notFound, validationFailed } from '@server/platform/http/errors';
 import { serve } from '@server/platform/http/serve';
 import { noteAudit, type OperatorGate } from '@server/platform/http/operator-gate';
@@ -8,7 +8,7 @@ import type { MarketService } from '../market/market.service';
 
 /**
  * /api/ops/*: invitation codes, credit scores, freezes and maintenance
- * (shared/src/ops-users.endpoints.ts). Each is mounted behind the console area whose roles may
+ * (shared/src/accounts/ops.endpoints.ts). Each is mounted behind the console area whose roles may
  * call it (platform/http/operator-gate.ts).
  */
 export function operatorRoutes(deps: {

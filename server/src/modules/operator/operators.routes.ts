@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import * as endpoints from '@shared/operators.endpoints';
+import * as endpoints from '@shared/operators/endpoints';
 import { serve } from '@server/platform/http/serve';
 import { noteAudit, operatorOf, type OperatorGate } from '@server/platform/http/operator-gate';
 import type { OperatorsService } from './operators.service';
@@ -8,7 +8,7 @@ const clientIp = (req: Request) => req.ip ?? 'unknown';
 
 /**
  * /api/ops/session, /api/ops/me, /api/ops/operators, /api/ops/audit, /api/ops/access-log
- * (shared/src/operators.endpoints.ts): named operators sign in, admins manage them and read the
+ * (shared/src/operators/endpoints.ts): named operators sign in, admins manage them and read the
  * audit and access logs. The gate decides which roles reach each.
  */
 export function operatorsRoutes(operators: OperatorsService, gate: OperatorGate): Router {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { opsUserProfileDto } from '@shared/dto';
+import type { opsUserProfileDto } from '@shared/contract/answers';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { bulkOrders } from '@tests/support/bulk-orders';
@@ -135,5 +135,52 @@ describe.each(dbDrivers())('operator user lookup and dashboard on %s', (kind) =>
     });
     expect(pendingDeposits.rows[0]!.n).toBe(2);
     expect(dashboard.housePnlToday).toBe(0);
+    expect(dashboard.earlyCloses).toEqual({ count: 0, housePnlToday: 0 });
+  });
+
+  /**
+   * Early closes (docs/FAIRNESS.md): sold orders are written as the sale writes them (their sale
+   * tick as the exit, the value as the payout, the sale's inputs), one sold at a loss to the house.
+   * The dashboard counts today's real ones and the house's result on them, within the day's result.
+   */
+  it("reports today's early closes of real money and the house's result on them", async () => {
+    const u = await registerUser(api, 'sells');
+    await fund(api, u, 10_000_000);
+    await bulkOrders(t.db, [Number(u.user.id)], 4, 'BTCUSDT');
+    const { rows: open } = await t.db.query<{ id: number; amount: number }>(
+      "SELECT id, amount FROM orders WHERE user_id = $1 AND status = 'open' ORDER BY id",
+      [u.user.id],
+    );
+    const before = (await api.http.get('/api/ops/dashboard').set(opsAuth).expect(200)).body;
+    // Two of them sold today: one under its stake (the house gains), one over it (the house pays).
+    const values = [Math.floor(open[0]!.amount / 2), open[1]!.amount + 1234];
+    for (const [i, value] of values.entries())
+      await t.db.query(
+        `UPDATE orders SET status = 'sold', entry_seq = 800000 + id, entry_ts = accepted_ms + 100,
+                entry_price = 6000000, exit_seq = 900000 + id, exit_ts = expires_ms - 20000,
+                exit_price = 6000000, payout = $2, settled_at = now(), sell_requested_ms = expires_ms - 20100,
+                sell_annual_vol = 0.6, sell_spread_bp = 500
+         WHERE id = $1`,
+        [open[i]!.id, value],
+      );
+    // A third sold before the platform day began, a fourth with practice money: neither counts.
+    await t.db.query(
+      `UPDATE orders SET status = 'sold', entry_seq = 800000 + id, entry_ts = accepted_ms + 100,
+              entry_price = 6000000, exit_seq = 900000 + id, exit_ts = expires_ms - 20000,
+              exit_price = 6000000, payout = 1, sell_requested_ms = expires_ms - 20100,
+              sell_annual_vol = 0.6, sell_spread_bp = 500,
+              settled_at = CASE WHEN id = $1 THEN now() - interval '2 days' ELSE now() END,
+              mode = CASE WHEN id = $1 THEN mode ELSE 'practice' END
+       WHERE id IN ($1, $2)`,
+      [open[2]!.id, open[3]!.id],
+    );
+    const after = (await api.http.get('/api/ops/dashboard').set(opsAuth).expect(200)).body;
+    const houseResult = values.reduce((sum, v, i) => sum + open[i]!.amount - v, 0);
+    expect(after.earlyCloses).toEqual({
+      count: before.earlyCloses.count + 2,
+      housePnlToday: before.earlyCloses.housePnlToday + houseResult,
+    });
+    // Part of the day's house result, which moved by exactly as much.
+    expect(after.housePnlToday - before.housePnlToday).toBe(houseResult);
   });
 });

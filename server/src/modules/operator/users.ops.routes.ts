@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import * as endpoints from '@shared/ops-users.endpoints';
+import * as endpoints from '@shared/accounts/ops.endpoints';
 import { dayStart } from '@server/platform/clock';
 import { serve } from '@server/platform/http/serve';
 import { notFound } from '@server/platform/http/errors';
@@ -12,18 +12,22 @@ import {
 } from '@server/platform/http/operator-gate';
 import type { LiveFigures } from '@server/platform/process-reports';
 import type { AuthService } from '../auth/auth.service';
+import type { TwoFactorResets } from '../auth/two-factor.reset';
 import type { KycService } from '../kyc/kyc.service';
 import type { OrdersService } from '../orders/orders.service';
 import type { WalletService } from '../wallet/wallet.service';
 
 /**
- * /api/ops/users (support: find a user, see their account at a glance, end their sessions; a
- * reviewer: the context of a user under review) and /api/ops/dashboard (admin: the house's live
+ * /api/ops/users (support: find a user, see their account at a glance with their two-factor
+ * state, end their sessions; a reviewer: the context of a user under review) and
+ * /api/ops/dashboard (admin: the house's live
  * real-money position and the review backlog). Every profile and review context an operator is
  * shown is recorded in the access log before it is sent (issue 33).
  */
 export function usersOpsRoutes(deps: {
   auth: AuthService;
+  /** Support's view of a user's two-factor (two-factor.ops.routes.ts changes it). */
+  twoFactor: TwoFactorResets;
   wallet: WalletService;
   orders: OrdersService;
   kyc: KycService;
@@ -35,7 +39,7 @@ export function usersOpsRoutes(deps: {
   offsetMinutes: number;
   now?: () => number;
 }): Router {
-  const { auth, wallet, orders, kyc, gate, accessLog } = deps;
+  const { auth, twoFactor, wallet, orders, kyc, gate, accessLog } = deps;
   /** Whether the user has a deposit, withdrawal or identity check in the review queues. */
   const underReview = async (userId: number) =>
     (
@@ -58,14 +62,16 @@ export function usersOpsRoutes(deps: {
       userId: id,
       address: req.ip ?? '',
     });
-    const [balances, orderPage, deposits, withdrawals, ledger, sessions] = await Promise.all([
-      wallet.summary(id),
-      orders.list(id, { mode: 'real', limit: 20 }),
-      wallet.deposits.list(id, { limit: 10 }),
-      wallet.withdrawals.list(id, { limit: 10 }),
-      wallet.fundRecords(id, { limit: 20 }),
-      auth.sessionsOf(id),
-    ]);
+    const [balances, orderPage, deposits, withdrawals, ledger, sessions, twoFactorState] =
+      await Promise.all([
+        wallet.summary(id),
+        orders.list(id, { mode: 'real', limit: 20 }),
+        wallet.deposits.list(id, { limit: 10 }),
+        wallet.withdrawals.list(id, { limit: 10 }),
+        wallet.fundRecords(id, { limit: 20 }),
+        auth.sessionsOf(id),
+        twoFactor.opsState(id),
+      ]);
     return {
       user,
       balances,
@@ -74,6 +80,7 @@ export function usersOpsRoutes(deps: {
       withdrawals: withdrawals.items,
       ledger: ledger.items,
       sessions,
+      twoFactor: twoFactorState,
     };
   });
   serve(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { winPayout, type Direction } from '@shared/orders';
+import { winPayout, type Direction } from '@shared/orders/model';
 import { enter, type EntryView, type TapeTick } from './entry-rule';
 import { SETTLE_GRACE_MS, TAPE_BACKSTOP_MS, settle, type ExitView } from './exit-rule';
 

@@ -1,4 +1,4 @@
-import type { VoidReason } from '@shared/orders';
+import type { VoidReason } from '@shared/orders/model';
 import { graceOver } from './exit-rule';
 
 /** A recorded tick, its price in units. */

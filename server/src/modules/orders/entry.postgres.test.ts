@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Order } from '@shared/orders';
+import type { Order } from '@shared/orders/model';
 import { presentOrder } from '@server/modules/orders/orders.service';
 import { recordingUserEvents } from '@server/platform/user-events';
 import { bulkOrders, bulkUsers, settlementFacts } from '@tests/support/bulk-orders';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { winPayout } from '@shared/orders';
+import { winPayout } from '@shared/orders/model';
 import {
   SETTLE_GRACE_MS,
   TAPE_BACKSTOP_MS,

@@ -1,5 +1,5 @@
-import type { Direction, OrderStatus, VoidReason } from '@shared/orders';
-import { winPayout } from '@shared/orders';
+import type { Direction, OrderStatus, VoidReason } from '@shared/orders/model';
+import { winPayout } from '@shared/orders/model';
 
 /** The tape around an order's expiry, as the settlement worker reads it. */
 export interface ExitView {
@@ -35,7 +35,7 @@ export type Settlement =
   | { final: false }
   | {
       final: true;
-      status: Exclude<OrderStatus, 'open'>;
+      status: Exclude<OrderStatus, 'open' | 'sold'>;
       payout: number;
       exit: ExitView['exit'];
       voidReason: VoidReason | null;
@@ -61,6 +61,37 @@ export function graceOver(sinceMs: number, feedLive: boolean): boolean {
 }
 
 /**
+ * Whether an expiry's exit can be decided now: the tape through it is final, or the grace is over.
+ * It depends on the expiry and the tape only, not on the order (settlement.set.ts decides it for
+ * many expiries at once with `finalThrough`).
+ */
+export const exitFinal = (view: Omit<ExitView, 'exit'>): boolean =>
+  view.tapeFinal || graceOver(view.sinceExpiryMs, view.feedLive);
+
+/**
+ * The latest expiry whose exit is final now on a tape with no tick after it: `exitFinal` for
+ * every expiry at once. With no later tick, an expiry's tape is final when the watermark has
+ * reached it, and the grace is over once `nowMs` is the backstop past it, or the grace past it
+ * with no live feed: so exactly the expiries at or before the latest of those three instants.
+ */
+export const finalThrough = (t: { watermarkMs: number; nowMs: number; feedLive: boolean }) =>
+  Math.max(
+    t.watermarkMs,
+    t.nowMs - TAPE_BACKSTOP_MS,
+    t.feedLive ? -Infinity : t.nowMs - SETTLE_GRACE_MS,
+  );
+
+/**
+ * Whether an exit shows a live feed at expiry: a tick at most the max feed delay before it. One
+ * that is missing or older means the feed stalled, and the order is void (FEED_STALE).
+ */
+export const exitFresh = (
+  exit: ExitView['exit'],
+  expiresMs: number,
+  maxFeedDelayMs: number,
+): exit is NonNullable<ExitView['exit']> => exit !== null && exit.ts >= expiresMs - maxFeedDelayMs;
+
+/**
  * DECISIONS.md, Timed orders: the exit is the last tick at or before expiry; it is final once the
  * tape through the expiry is (a later tick is recorded, or the tape's watermark reached it) or
  * the grace is over (`graceOver`: the feed is gone). An exit older than expiry − max feed delay
@@ -68,9 +99,9 @@ export function graceOver(sinceMs: number, feedLive: boolean): boolean {
  * above the entry, down below it; equal is a draw (stake refunded). A win pays stake + stake × rate.
  */
 export function settle(o: OrderTerms, view: ExitView, maxFeedDelayMs: number): Settlement {
-  if (!view.tapeFinal && !graceOver(view.sinceExpiryMs, view.feedLive)) return { final: false };
+  if (!exitFinal(view)) return { final: false };
   const { exit } = view;
-  if (!exit || exit.ts < o.expiresMs - maxFeedDelayMs) {
+  if (!exitFresh(exit, o.expiresMs, maxFeedDelayMs)) {
     return { final: true, status: 'void', payout: o.amount, exit, voidReason: 'FEED_STALE' };
   }
   if (exit.price === o.entryPrice)

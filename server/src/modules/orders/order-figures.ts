@@ -1,4 +1,4 @@
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
 import type { Queryable } from '@infra/db';
 import * as repo from './orders.repo';
 

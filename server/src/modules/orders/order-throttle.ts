@@ -1,4 +1,4 @@
-import type { Order, PlaceOrderBody } from '@shared/orders';
+import type { Order, PlaceOrderBody, SellOrderBody } from '@shared/orders/model';
 import { rateLimited } from '@server/platform/http/errors';
 import type { TokenBuckets } from '@server/platform/token-bucket';
 import type { OrdersService } from './orders.service';
@@ -29,6 +29,21 @@ export function throttledPlacement(orders: OrdersService, throttle: TokenBuckets
     orders.refused('RATE_LIMITED', body.mode);
     throw rateLimited(
       `Too many orders; try again in ${seconds(taken.retryAfterMs)} s`,
+      taken.retryAfterMs,
+    );
+  };
+}
+
+/**
+ * A sale behind the same bucket as placements: each holds a request open for up to the feed's
+ * delay and writes a closing, so a script selling in a loop is slowed like one placing.
+ */
+export function throttledSale(orders: OrdersService, throttle: TokenBuckets | null) {
+  return async (userId: number, id: number, body: SellOrderBody): Promise<Order> => {
+    const taken = throttle ? await throttle.take(String(userId)) : ({ ok: true } as const);
+    if (taken.ok) return orders.sell(userId, id, body);
+    throw rateLimited(
+      `Too many requests; try again in ${seconds(taken.retryAfterMs)} s`,
       taken.retryAfterMs,
     );
   };

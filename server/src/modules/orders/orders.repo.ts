@@ -1,5 +1,8 @@
 import type { Queryable } from '@infra/db';
-import type { TradeMode } from '@shared/orders';
+import type { TradeMode } from '@shared/orders/model';
+import type { ClockExpiry } from '@shared/orders/clock-expiry';
+import { conflict } from '@server/platform/http/errors';
+import { pgErrorCode } from '@infra/db/db';
 import {
   orderAccounts,
   refuseOverdraft,
@@ -25,18 +28,25 @@ export interface OrderRow {
   accepted_ms: number;
   expires_at: Date;
   expires_ms: number;
-  status: 'open' | 'won' | 'lost' | 'draw' | 'void';
+  status: 'open' | 'won' | 'lost' | 'draw' | 'void' | 'sold';
   exit_seq: number | null;
   exit_ts: number | null;
   exit_price: number | null;
   payout: number | null;
   settled_at: Date | null;
   void_reason: string | null;
+  /** A sold order's other inputs (sale.ts): acceptance of the sell (db clock, ms), σ, spread. */
+  sell_requested_ms: number | null;
+  sell_annual_vol: number | null;
+  sell_spread_bp: number | null;
+  /** An order at a clock time: which minute it ends at (migration 0037); null for a duration. */
+  expiry: ClockExpiry | null;
 }
 
 /** Every column of an order row, in OrderRow's order (settlement.repo.ts reads the same). */
 export const columns = `id, user_id, mode, product_id, direction, amount, duration, rate_bp, entry_seq, entry_ts, entry_price,
-  created_at, accepted_ms, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason`;
+  created_at, accepted_ms, expires_at, expires_ms, status, exit_seq, exit_ts, exit_price, payout, settled_at, void_reason,
+  sell_requested_ms, sell_annual_vol, sell_spread_bp, expiry`;
 
 /** A new order as placement makes it (acceptance and expiry come from the database's clock). */
 export interface NewOrder {
@@ -45,8 +55,11 @@ export interface NewOrder {
   productId: string;
   direction: string;
   amount: number;
+  /** Seconds; for an order at a clock time, its rate's band (the row gets the time left). */
   duration: number;
   rateBp: number;
+  /** An order at a clock time: which minute, and that minute's end (epoch ms). */
+  clock?: { expiry: ClockExpiry; expiresAt: number } | null;
 }
 
 /**
@@ -78,13 +91,16 @@ export async function insertOrdersWithStakes(
   const placed = db.query<OrderRow>(
     `WITH v AS MATERIALIZED (
        SELECT nextval('orders_id_seq') AS id, v.*
-       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::text[])
-            WITH ORDINALITY AS v(user_id, product_id, direction, amount, duration, rate_bp, mode, n)
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::text[],
+                   $16::text[], $17::bigint[])
+            WITH ORDINALITY AS v(user_id, product_id, direction, amount, duration, rate_bp, mode, expiry, ends_ms, n)
      ), o AS (
-       INSERT INTO orders (id, user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode)
+       INSERT INTO orders (id, user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode, expiry)
        OVERRIDING SYSTEM VALUE
-       SELECT v.id, v.user_id, v.product_id, v.direction, v.amount, v.duration, v.rate_bp, x.a, x.ms,
-              x.a + make_interval(secs => v.duration), x.ms + v.duration * 1000, v.mode
+       SELECT v.id, v.user_id, v.product_id, v.direction, v.amount,
+              coalesce(((v.ends_ms - x.ms) / 1000)::int, v.duration), v.rate_bp, x.a, x.ms,
+              coalesce(to_timestamp(v.ends_ms / 1000.0), x.a + make_interval(secs => v.duration)),
+              coalesce(v.ends_ms, x.ms + v.duration * 1000), v.mode, v.expiry
        FROM v, (SELECT now() AS a, floor(extract(epoch FROM now()) * 1000)::bigint AS ms) x
        ORDER BY v.n
        RETURNING ${columns}
@@ -106,12 +122,28 @@ export async function insertOrdersWithStakes(
       users,
       modes,
       ...legs,
+      list.map((o) => o.clock?.expiry ?? null),
+      list.map((o) => o.clock?.expiresAt ?? null),
     ],
     { prepare: true },
   );
-  const { rows } = await placed.catch(refuseOverdraft);
+  const { rows } = await placed.catch(refusePlacement);
   if (rows.length !== list.length) throw new Error('placement: an order was not written');
   return rows;
+}
+
+/**
+ * A refused placement's reason: a clock-time order accepted too late for its minute (its check
+ * passed with a second to spare, so only a placement held up that long meets this), else an
+ * overdraft.
+ */
+function refusePlacement(err: unknown): never {
+  if (
+    pgErrorCode(err) === '23514' &&
+    (err as { constraint?: string }).constraint === 'orders_clock_expiry'
+  )
+    throw conflict('EXPIRY_TOO_SOON', 'Less than 30 s were left in that minute', 'expiry');
+  return refuseOverdraft(err);
 }
 
 export async function orderOfUser(
@@ -334,4 +366,20 @@ export async function realActivity(
     placements: Number(rows[0]?.placements ?? 0),
     houseResult: Number(rows[0]?.house_result ?? 0),
   };
+}
+
+/**
+ * Real orders closed early ("sold", docs/FAIRNESS.md, Early close) since `dayStart`: how many,
+ * and the house's result on them, Σ(stake − the sale's value). Part of the day's house result.
+ */
+export async function realEarlyClosesSince(
+  db: Queryable,
+  dayStart: Date,
+): Promise<{ count: number; houseResult: number }> {
+  const { rows } = await db.query<{ n: string; house_result: string }>(
+    `SELECT count(*)::text AS n, coalesce(sum(amount - payout), 0)::text AS house_result
+     FROM orders WHERE mode = 'real' AND status = 'sold' AND settled_at >= $1`,
+    [dayStart],
+  );
+  return { count: Number(rows[0]?.n ?? 0), houseResult: Number(rows[0]?.house_result ?? 0) };
 }

@@ -4,7 +4,7 @@ import {
   type Order,
   type PlaceOrderBody,
   type TradeMode,
-} from '@shared/orders';
+} from '@shared/orders/model';
 import type { ErrorCode } from '@shared/errors';
 import { unitsToPrice } from '@shared/price';
 import type { Db } from '@infra/db';
@@ -20,7 +20,13 @@ import type { UserEvents } from '@server/platform/user-events';
 import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
 import * as repo from './orders.repo';
+import { markResultsSeen, unseenResults } from './results.repo';
 import { createPlacementQueue, type PlacementQueueOptions } from './placement-queue';
+import { createSaleService } from './sale';
+import { tradingStats } from './stats';
+import type { StatsQuery } from '@shared/orders/stats';
+import { clockTerms } from '@shared/orders/clock-expiry';
+import type { DurationRate } from '@shared/product';
 
 export interface OrdersDeps {
   db: Db;
@@ -33,8 +39,12 @@ export interface OrdersDeps {
   /** Called after a commit that changed a user's balances (sends the `balance` event). */
   balancesChanged: (userIds: number[]) => void;
   now?: () => number;
+  /** PLATFORM_UTC_OFFSET_MINUTES: where a platform day starts (statistics by day). */
+  offsetMinutes?: number;
   /** How placements are grouped into statements (placement-queue.ts); its defaults otherwise. */
   placementBatching?: Pick<PlacementQueueOptions, 'maxBatch' | 'maxInFlight'>;
+  /** Told of every placement written, to wake the settlement workers (settlement-wake.ts). */
+  placed?: () => void;
 }
 
 /** Database rows never leave the server: this is the Order of API.md. */
@@ -47,6 +57,7 @@ export function presentOrder(o: repo.OrderRow, precision: number): Order {
     direction: o.direction,
     amount: o.amount,
     duration: o.duration,
+    expiry: o.expiry,
     rate: bpToRate(o.rate_bp),
     status: o.status,
     entry:
@@ -63,6 +74,21 @@ export function presentOrder(o: repo.OrderRow, precision: number): Order {
     expiresAt: o.expires_ms,
     settledAt: o.settled_at?.getTime() ?? null,
     voidReason: o.void_reason,
+    sale:
+      o.status === 'sold' &&
+      o.sell_requested_ms !== null &&
+      o.sell_annual_vol !== null &&
+      o.sell_spread_bp !== null &&
+      o.exit_ts !== null &&
+      o.payout !== null
+        ? {
+            requestedAt: o.sell_requested_ms,
+            msLeft: o.expires_ms - o.exit_ts,
+            annualVol: o.sell_annual_vol,
+            spreadBp: o.sell_spread_bp,
+            value: o.payout,
+          }
+        : null,
   };
 }
 
@@ -80,13 +106,7 @@ interface Side {
 function checkPlacement(d: OrdersDeps, now: () => number, body: PlaceOrderBody) {
   const spec = d.market.spec(body.productId);
   const product = d.market.product(body.productId);
-  const rung = spec.durations.find((r) => r.seconds === body.duration);
-  if (!rung)
-    throw badRequest(
-      'DURATION_INVALID',
-      `Durations: ${spec.durations.map((r) => r.seconds).join(', ')} s`,
-      'duration',
-    );
+  const { rung, expiresAt } = chooseRung(spec.durations, now, body);
   if (body.amount < spec.minStake || body.amount > spec.maxStake)
     throw new AppError(
       400,
@@ -105,7 +125,34 @@ function checkPlacement(d: OrdersDeps, now: () => number, body: PlaceOrderBody) 
   const quote = d.market.latestTick(spec.id);
   if (!quote || now() - quote.ts > d.maxFeedDelayMs)
     throw conflict('QUOTE_STALE', 'No fresh price; try again');
-  return { spec, rung };
+  return { spec, rung, expiresAt };
+}
+
+/**
+ * The duration band an order is placed on: the one it names, or for an order at a clock time
+ * the largest band not above its time left (clock-expiry.ts), with the instant it ends.
+ */
+function chooseRung(
+  durations: readonly DurationRate[],
+  now: () => number,
+  body: PlaceOrderBody,
+): { rung: DurationRate; expiresAt: number | null } {
+  if ((body.duration === undefined) === (body.expiry === undefined))
+    throw badRequest('DURATION_INVALID', 'Give either a duration or an expiry', 'duration');
+  if (body.expiry) {
+    const terms = clockTerms(durations, body.expiry, now());
+    if (!terms.rung)
+      throw conflict('EXPIRY_TOO_SOON', 'Less than 30 s are left in that minute', 'expiry');
+    return { rung: terms.rung, expiresAt: terms.expiresAt };
+  }
+  const rung = durations.find((r) => r.seconds === body.duration);
+  if (!rung)
+    throw badRequest(
+      'DURATION_INVALID',
+      `Durations: ${durations.map((r) => r.seconds).join(', ')} s`,
+      'duration',
+    );
+  return { rung, expiresAt: null };
 }
 
 /**
@@ -122,7 +169,7 @@ async function placeOnce(
   body: PlaceOrderBody,
   idempotencyKey?: string,
 ): Promise<{ status: number; body: Order }> {
-  const { spec, rung } = checkPlacement(d, now, body);
+  const { spec, rung, expiresAt } = checkPlacement(d, now, body);
   // Practice orders take the same checks and the same path, with the practice accounts.
   if (body.mode === 'practice') await d.practice?.ensureOpened(userId);
   const order = {
@@ -131,13 +178,15 @@ async function placeOnce(
     productId: spec.id,
     direction: body.direction,
     amount: body.amount,
-    duration: body.duration,
+    duration: body.duration ?? rung.seconds,
     rateBp: rateToBp(rung.rate),
+    clock: expiresAt === null || !body.expiry ? null : { expiry: body.expiry, expiresAt },
   };
   // The order and its stake are written in one statement, with other placements when the
   // database is busy; with a key, the key's record commits with them (placement-queue.ts).
   const answer = await place({ order, key: idempotencyKey, request: body });
   if (!answer.replayed) {
+    d.placed?.();
     d.userEvents.emit(userId, 'order', answer.body);
     d.balancesChanged([userId]);
   }
@@ -146,13 +195,15 @@ async function placeOnce(
 
 /**
  * The dashboard's real-money figures: exposure per product and direction, placements in the
- * last minute, and the house's result on orders settled since `dayStart`.
+ * last minute, and the house's result on orders settled since `dayStart`, with the early closes
+ * (sold orders) among them apart.
  */
 async function dashboard(d: OrdersDeps, now: () => number, dayStart: Date) {
-  const [exposure, activity, voids] = await Promise.all([
+  const [exposure, activity, voids, sold] = await Promise.all([
     repo.openExposure(d.db),
     repo.realActivity(d.db, new Date(now() - 60_000), dayStart),
     repo.voidsSince(d.db, new Date(now() - 3_600_000)),
+    repo.realEarlyClosesSince(d.db, dayStart),
   ]);
   const products = new Map<string, { up: Side; down: Side }>();
   for (const r of exposure) {
@@ -167,6 +218,7 @@ async function dashboard(d: OrdersDeps, now: () => number, dayStart: Date) {
     exposure: [...products].map(([productId, sides]) => ({ productId, ...sides })),
     placementsLastMinute: activity.placements,
     housePnlToday: activity.houseResult,
+    earlyCloses: { count: sold.count, housePnlToday: sold.houseResult },
     // Every product, so a quiet one shows its feed too (DECISIONS.md, Voids stay rare).
     feed: d.market.products().map((p) => {
       const v = voids.get(p.id);
@@ -180,10 +232,15 @@ async function dashboard(d: OrdersDeps, now: () => number, dayStart: Date) {
   };
 }
 
+/** Unseen results a device is given at most, and how far back (DECISIONS.md, Unseen results). */
+const UNSEEN_LIMIT = 20;
+const UNSEEN_WITHIN_MS = 7 * 24 * 3_600_000;
+
 export function createOrdersService(d: OrdersDeps) {
   const now = d.now ?? Date.now;
   const present = (o: repo.OrderRow) => presentOrder(o, d.market.spec(o.product_id).precision);
   const place = createPlacementQueue({ db: d.db, present, ...d.placementBatching });
+  const sale = createSaleService({ ...d, present });
 
   return {
     present,
@@ -225,6 +282,26 @@ export function createOrdersService(d: OrdersDeps) {
       d.metrics?.refusals.inc({ code, mode });
     },
 
+    /** Closes an open order early (sale.ts). */
+    sell: sale.sell,
+
+    /** The user's settled orders no device has acknowledged yet, newest first (bounded). */
+    async unseenResults(userId: number): Promise<{ items: Order[] }> {
+      const since = new Date(now() - UNSEEN_WITHIN_MS);
+      const rows = await unseenResults(d.db, userId, { limit: UNSEEN_LIMIT, since });
+      return { items: rows.map(present) };
+    },
+
+    /**
+     * Acknowledges results of the user's own orders (others' and unknown ids are ignored); what
+     * changed is told to the user's other devices at once (`results` event), so they clear it.
+     */
+    async resultsSeen(userId: number, ids: readonly string[]): Promise<{ ids: string[] }> {
+      const seen = (await markResultsSeen(d.db, userId, ids.map(Number))).map(String);
+      if (seen.length) d.userEvents.emit(userId, 'results', { ids: seen });
+      return { ids: seen };
+    },
+
     async get(userId: number, id: number): Promise<Order> {
       const row = await repo.orderOfUser(d.db, userId, id);
       if (!row) throw notFound('No such order');
@@ -247,6 +324,11 @@ export function createOrdersService(d: OrdersDeps) {
         items: page.map(present),
         nextCursor: rows.length > q.limit ? String(page.at(-1)!.id) : null,
       };
+    },
+
+    /** GET /api/orders/stats (stats.ts): platform days start at 00:00 UTC + the platform offset. */
+    stats(userId: number, q: StatsQuery, offsetMinutes = d.offsetMinutes ?? 0) {
+      return tradingStats(d.db, userId, q, { offsetMinutes });
     },
   };
 }

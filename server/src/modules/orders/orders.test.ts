@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '@shared/content';
-import type { Order } from '@shared/orders';
+import type { Message } from '@shared/content/model';
+import type { Order } from '@shared/orders/model';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, OPERATOR_TOKEN, registerUser, type TestApi } from '@tests/support/api';
 import {

@@ -1,4 +1,4 @@
-import type { Order, PlaceOrderBody } from '@shared/orders';
+import type { Order, PlaceOrderBody } from '@shared/orders/model';
 import type { Db, Queryable } from '@infra/db';
 import { grouped, outcomeOf, type GroupedOptions, type Outcome } from '@server/platform/grouped';
 import {

@@ -5,17 +5,17 @@ import { columns, type OrderRow } from './orders.repo';
 /**
  * The settlement workers' reads and writes of orders: claiming orders whose entry or exit can be
  * decided (FOR UPDATE SKIP LOCKED, with what the tape says), and writing entries and results in
- * one statement per batch.
+ * one statement per batch (results: settlement-set.repo.ts).
  */
 
 /** An open order with an entry, due by the database clock (`o`: orders). */
-const dueOrder = `o.status = 'open' AND o.expires_at <= now() AND o.entry_seq IS NOT NULL`;
+export const dueOrder = `o.status = 'open' AND o.expires_at <= now() AND o.entry_seq IS NOT NULL`;
 
 /** Whether a simulator holds a live lease, so the tape is still being written (exit-rule.ts). */
-const feedLive = `EXISTS (SELECT 1 FROM sim_lease l WHERE l.expires_at > now())`;
+export const feedLive = `EXISTS (SELECT 1 FROM sim_lease l WHERE l.expires_at > now())`;
 
 /** The database clock in epoch ms. */
-const nowMs = `floor(extract(epoch FROM now()) * 1000)::bigint`;
+export const nowMs = `floor(extract(epoch FROM now()) * 1000)::bigint`;
 
 /** `graceOver` of exit-rule.ts in SQL, for a time `at` (epoch ms) and the grace `graceMs`. */
 const graceOver = (at: string, graceMs: string) =>
@@ -73,59 +73,6 @@ export async function anythingDecidable(
     { prepare: true },
   );
   return rows[0]!.decidable;
-}
-
-export interface DueOrder extends Omit<OrderRow, 'entry_seq' | 'entry_ts' | 'entry_price'> {
-  entry_seq: number;
-  entry_ts: number;
-  entry_price: number;
-  x_seq: number | null;
-  x_ts: number | null;
-  x_price: number | null;
-  tape_final: boolean;
-  since_expiry_ms: number;
-  feed_live: boolean;
-}
-
-/**
- * Claims up to `limit` orders due by the database clock, skipping rows other workers hold, with
- * what the tape says about each expiry: the last tick at or before it (and not before the entry;
- * ties by seq),
- * and whether the tape through the expiry is final (a later tick is recorded, or the tape's
- * watermark has reached the expiry). Orders still waiting for their entry are left to
- * `claimAwaitingEntry`. Only orders whose exit can be decided now are claimed (the tape is final
- * through the expiry, or `graceMs` have passed), so workers do not claim and release the same
- * orders again and again while the tape catches up with an expiry.
- *
- * The exit is found in two index lookups whatever the order's duration: the time of the last tick
- * at or before the expiry (`max`, one descent of ticks_product_ts), then that time's ticks. The
- * same tick as ordering the order's window by (ts DESC, seq DESC): the latest time in the window
- * is that time if it is not before the entry, and nothing otherwise. Ordering the window read every
- * tick between entry and expiry (a 300 s order: some 600) and sorted them.
- */
-export async function claimDue(tx: Queryable, limit: number, graceMs: number): Promise<DueOrder[]> {
-  const { rows } = await tx.query<DueOrder>(
-    `WITH mark AS (SELECT through_ms FROM tape_watermark), due AS (
-       SELECT ${columns} FROM orders o
-       WHERE ${dueOrder} AND ${exitDecidable('$2')}
-       ORDER BY expires_at, user_id LIMIT $1 FOR UPDATE SKIP LOCKED
-     )
-     SELECT due.*, x.seq AS x_seq, x.ts AS x_ts, x.price AS x_price,
-            (due.expires_ms <= (SELECT through_ms FROM mark)
-             OR EXISTS (SELECT 1 FROM ticks a WHERE a.product_id = due.product_id AND a.ts > due.expires_ms)) AS tape_final,
-            (extract(epoch FROM now() - due.expires_at) * 1000)::bigint AS since_expiry_ms,
-            ${feedLive} AS feed_live
-     FROM due
-     LEFT JOIN LATERAL (
-       SELECT seq, ts, price FROM ticks t
-       WHERE t.product_id = due.product_id AND t.ts >= due.entry_ts
-         AND t.ts = (SELECT max(m.ts) FROM ticks m WHERE m.product_id = due.product_id AND m.ts <= due.expires_ms)
-       ORDER BY t.seq DESC LIMIT 1
-     ) x ON true`,
-    [limit, graceMs],
-    { prepare: true },
-  );
-  return rows;
 }
 
 export interface AwaitingEntry extends OrderRow {

@@ -1,52 +1,29 @@
-import type { VoidReason } from '@shared/orders';
-import type { Db, Queryable } from '@infra/db';
-import type { Logger } from '@infra/logger';
-import type { UserEvents } from '@server/platform/user-events';
-import type { TradeMode } from '@shared/orders';
+import type { VoidReason } from '@shared/orders/model';
+import type { Queryable } from '@infra/db';
+import type { TradeMode } from '@shared/orders/model';
 import {
   announceMessage,
   writeSystemMessages,
   type MessageAnnouncement,
 } from '../content/system-messages';
-import { orderAccounts, transferMany, type Leg, type TransferSpec } from '../ledger/ledger';
+import { transferMany } from '../ledger/ledger';
 import { enter } from './entry-rule';
-import { SETTLE_GRACE_MS, settle } from './exit-rule';
+import { SETTLE_GRACE_MS } from './exit-rule';
 import type * as repo from './orders.repo';
 import * as settlementRepo from './settlement.repo';
-import type { OrdersService } from './orders.service';
+import { closingTransfer, factsOf, resultMessage, type WorkerDeps } from './settlement.closing';
+import { settleBatch } from './settlement.set';
+import {
+  DUE_RECHECK_MS,
+  MIN_ROUND_GAP_MS,
+  nextLook,
+  openOrders,
+  SAFETY_POLL_MS,
+  type NextLook,
+  type SettlementWakes,
+} from './settlement-wake';
 
-export interface WorkerDeps {
-  db: Db;
-  orders: Pick<OrdersService, 'present'>;
-  userEvents: UserEvents;
-  balancesChanged: (userIds: number[]) => void;
-  maxFeedDelayMs: number;
-  log?: Logger;
-  batchSize?: number;
-  idleMs?: number;
-  /** Observes each settled order's lag (committed and announced − expiry, ms) for metrics and benchmarks. */
-  onSettled?: (lagMs: number, order: SettledFacts) => void;
-  /**
-   * Observes each entry decided: written (lag = written − the entry tick's time, ms) or void
-   * for want of a tick (lag = voided − acceptance).
-   */
-  onEntry?: (lagMs: number, outcome: 'entered' | 'void', order: SettledFacts) => void;
-}
-
-/** What metrics learn of a decided order. */
-export interface SettledFacts {
-  status: string;
-  mode: TradeMode;
-  productId: string;
-  voidReason: string | null;
-}
-
-const factsOf = (row: repo.OrderRow): SettledFacts => ({
-  status: row.status,
-  mode: row.mode,
-  productId: row.product_id,
-  voidReason: row.void_reason,
-});
+export type { SettledFacts, WorkerDeps } from './settlement.closing';
 
 interface Closing {
   /** The order as claimed (open). */
@@ -59,41 +36,6 @@ interface Closing {
   payout: number;
   exit: { seq: number; ts: number; price: number } | null;
   voidReason: VoidReason | null;
-}
-
-/**
- * The one ledger transfer that ends an order: the stake leaves in_orders, the payout goes to
- * available, the difference to (or from) the house. Its unique ref makes a second one impossible.
- * A practice order's transfer moves practice accounts only (its mode's in_orders, available and
- * house account).
- */
-function closingTransfer(c: Closing): TransferSpec {
-  const a = orderAccounts[c.mode];
-  const legs: Leg[] = [{ account: { user: c.userId, kind: a.inOrders }, amount: -c.amount }];
-  if (c.payout > 0) legs.push({ account: { user: c.userId, kind: a.available }, amount: c.payout });
-  if (c.payout !== c.amount)
-    legs.push({ account: { house: a.house }, amount: c.amount - c.payout });
-  const kind =
-    c.status === 'won' ? 'order_payout' : c.status === 'lost' ? 'order_loss' : 'order_refund';
-  return { kind, userId: c.userId, ref: `settle:${c.id}`, legs };
-}
-
-/**
- * The system message of a closed real order (its result stays in the user's messages after the
- * app was closed). Practice orders move play money and get none: their result shows on screen.
- */
-function resultMessage(row: repo.OrderRow) {
-  return {
-    userId: row.user_id,
-    kind: `order_${row.status as 'won' | 'lost' | 'draw' | 'void'}` as const,
-    params: {
-      ref: String(row.id),
-      product: row.product_id,
-      amount: row.amount,
-      payout: row.payout ?? 0,
-      ...(row.void_reason ? { reason: row.void_reason } : {}),
-    },
-  };
 }
 
 /** The order row a closing writes: the claimed row with its result and settlement time. */
@@ -122,6 +64,10 @@ function closedRow(c: Closing, settledAt: Date): repo.OrderRow {
     payout: c.payout,
     settled_at: settledAt,
     void_reason: c.voidReason,
+    sell_requested_ms: null,
+    sell_annual_vol: null,
+    sell_spread_bp: null,
+    expiry: o.expiry,
   };
 }
 
@@ -145,7 +91,7 @@ async function closeMany(
   );
   // Last: the transfers lock the house account, which every settling worker needs, so it is held
   // for the commit only, not for the other statements.
-  await transferMany(tx, list.map(closingTransfer));
+  await transferMany(tx, rows.map(closingTransfer));
   return { rows, messages };
 }
 
@@ -211,103 +157,97 @@ async function entryBatch(d: WorkerDeps, batchSize: number): Promise<number> {
   return done.decided;
 }
 
-/** Settles one batch (exit-rule.ts); returns how many orders it claimed, 0 when none was final. */
-async function settleBatch(d: WorkerDeps, batchSize: number): Promise<number> {
-  const done = await d.db.transaction(async (tx) => {
-    const due = await settlementRepo.claimDue(tx, batchSize, SETTLE_GRACE_MS);
-    const outcomes = due.flatMap((o): Closing[] => {
-      const s = settle(
-        {
-          direction: o.direction,
-          amount: o.amount,
-          rateBp: o.rate_bp,
-          entryPrice: o.entry_price,
-          expiresMs: o.expires_ms,
-        },
-        {
-          exit:
-            o.x_seq !== null && o.x_ts !== null && o.x_price !== null
-              ? { seq: o.x_seq, ts: o.x_ts, price: o.x_price }
-              : null,
-          tapeFinal: o.tape_final,
-          sinceExpiryMs: o.since_expiry_ms,
-          feedLive: o.feed_live,
-        },
-        d.maxFeedDelayMs,
-      );
-      return s.final
-        ? [{ order: o, id: o.id, userId: o.user_id, mode: o.mode, amount: o.amount, ...s }]
-        : [];
-    });
-    const { rows: settled, messages } = await closeMany(tx, outcomes);
-    return { claimed: due.length, settled, messages };
-  });
-  for (const m of done.messages) announceMessage(d.userEvents, m);
-  for (const row of done.settled) {
-    // One line per settled order: ids and figures, the money state change an operator traces.
-    d.log?.info(
-      {
-        event: 'order.settled',
-        orderId: row.id,
-        userId: row.user_id,
-        mode: row.mode,
-        status: row.status,
-        amount: row.amount,
-        payout: row.payout,
-      },
-      'order settled',
-    );
-    d.userEvents.emit(row.user_id, 'order', d.orders.present(row));
-    // Measured now, committed and announced: what the trader waited since expiry.
-    d.onSettled?.(Date.now() - row.expires_ms, factsOf(row));
-  }
-  if (done.settled.length) d.balancesChanged([...new Set(done.settled.map((r) => r.user_id))]);
-  // Claimed but none final: the exits are still pending; let the tape catch up before re-claiming.
-  return done.settled.length ? done.claimed : 0;
+/** What a worker is given beyond WorkerDeps: what wakes it (none: it looks on its timers only). */
+export interface WorkerOptions extends WorkerDeps {
+  wakes?: SettlementWakes;
 }
 
 /**
  * Gives orders their entry and settles due ones, exactly once whichever of any number of workers
  * claims them: claims with FOR UPDATE SKIP LOCKED, judges acceptance and expiry by the database
  * clock, and writes each decision (with its ledger transfer) in the claiming transaction. A killed
- * worker's transaction rolls back whole, and its orders are claimed again by the next poll of any
- * worker.
+ * worker's transaction rolls back whole, and its orders are claimed again by the next round of any
+ * worker. Rounds run when something may be decidable (settlement-wake.ts): on placements, on tape
+ * writes while a decision waits on the tape, at the next expiry, and every `idleMs` (the safety
+ * poll) whatever it heard.
  */
-export function startSettlementWorker(d: WorkerDeps) {
-  const batchSize = d.batchSize ?? 200;
-  const idleMs = d.idleMs ?? 50;
+export function startSettlementWorker(d: WorkerOptions) {
+  const batchSize = d.batchSize ?? 1000;
+  // With no events to hear (a worker without a bus), nothing can say that work came: it looks
+  // every 50 ms, as it always did. With events, the safety poll is only for what they missed.
+  const safetyMs = d.idleMs ?? (d.wakes ? SAFETY_POLL_MS : DUE_RECHECK_MS.withoutEvents);
+  const recheckMs = d.wakes ? DUE_RECHECK_MS.withEvents : DUE_RECHECK_MS.withoutEvents;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  let timerAt = Infinity;
   let running: Promise<void> | null = null;
+  /** A wake heard during a round: the earliest time the next round may start. */
+  let againAt = Infinity;
+  let lastEnd = 0;
+  let onTape = false;
 
-  const loop = async () => {
-    try {
-      // An idle worker polls with one cheap statement; the claiming transactions run only when
-      // something can be decided. Entries first: an order whose entry is decided in this round
-      // can settle in the same one.
-      if (
-        await settlementRepo.anythingDecidable(d.db, {
-          maxFeedDelayMs: d.maxFeedDelayMs,
-          graceMs: SETTLE_GRACE_MS,
-        })
-      ) {
-        // The round a stop finds under way is finished, then no other.
-        let decided;
-        do decided = (await entryBatch(d, batchSize)) + (await settleBatch(d, batchSize));
-        while (decided > 0 && !stopped);
-      }
-    } catch (err) {
-      d.log?.error({ err }, 'settlement batch failed; will retry');
-    }
-    if (!stopped) timer = setTimeout(() => void (running = loop()), idleMs);
+  /** Starts a round at `at` (epoch ms) unless one is already set for earlier. */
+  const lookAt = (at: number) => {
+    if (stopped) return;
+    if (running) return void (againAt = Math.min(againAt, at));
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(startRound, Math.max(0, at - Date.now()));
   };
-  running = loop();
+  /** An event: a round soon, not sooner than MIN_ROUND_GAP_MS after the last one. */
+  const soon = () => lookAt(Math.max(Date.now(), lastEnd + MIN_ROUND_GAP_MS));
+
+  const round = async (): Promise<NextLook> => {
+    // Entries first: an order whose entry is decided in this round can settle in the same one.
+    if (
+      await settlementRepo.anythingDecidable(d.db, {
+        maxFeedDelayMs: d.maxFeedDelayMs,
+        graceMs: SETTLE_GRACE_MS,
+      })
+    ) {
+      // The round a stop finds under way is finished, then no other.
+      let decided;
+      do decided = (await entryBatch(d, batchSize)) + (await settleBatch(d, batchSize));
+      while (decided > 0 && !stopped);
+    }
+    return nextLook(await openOrders(d.db), { safetyMs, recheckMs });
+  };
+
+  function startRound() {
+    timer = null;
+    timerAt = Infinity;
+    running = round()
+      .catch((err: unknown) => {
+        d.log?.error({ err }, 'settlement batch failed; will retry');
+        return { waitMs: Math.min(safetyMs, recheckMs), onTape: true };
+      })
+      .then((next) => {
+        running = null;
+        lastEnd = Date.now();
+        onTape = next.onTape;
+        const again =
+          againAt === Infinity ? Infinity : Math.max(againAt, lastEnd + MIN_ROUND_GAP_MS);
+        againAt = Infinity;
+        lookAt(Math.min(again, lastEnd + next.waitMs));
+      });
+  }
+
+  const offs = d.wakes
+    ? [
+        d.wakes.onPlaced(soon),
+        // Ticks come many a second: they wake a worker only while a decision waits on the tape.
+        d.wakes.onTape(() => onTape && soon()),
+      ]
+    : [];
+  startRound();
 
   return {
     entryBatch: () => entryBatch(d, batchSize),
     settleBatch: () => settleBatch(d, batchSize),
     async stop() {
       stopped = true;
+      for (const off of offs) off();
       if (timer) clearTimeout(timer);
       await running;
     },

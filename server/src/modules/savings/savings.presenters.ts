@@ -1,4 +1,4 @@
-import type { SavingsRecord } from '@shared/savings';
+import type { SavingsRecord } from '@shared/savings/model';
 import type { SavingsRecordRow } from './savings.repo';
 
 /** Database rows never leave the server: this maps a record row to the shared DTO. */

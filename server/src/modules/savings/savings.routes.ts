@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import type { SavingsTransferBody } from '@shared/savings';
-import * as endpoints from '@shared/savings.endpoints';
+import type { SavingsTransferBody } from '@shared/savings/model';
+import * as endpoints from '@shared/savings/endpoints';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import { Reply, serve } from '@server/platform/http/serve';
@@ -8,7 +8,7 @@ import type { AuthService } from '../auth/auth.service';
 import type { SavingsService } from './savings.service';
 import { refusePracticeMoney } from '../wallet/practice';
 
-/** /api/savings (shared/src/savings.endpoints.ts): thin: validate → authorise → service → present. */
+/** /api/savings (shared/src/savings/endpoints.ts): thin: validate → authorise → service → present. */
 export function savingsRoutes(savings: SavingsService, auth: AuthService): Router {
   const r = Router();
   const user = requireUser(auth);

@@ -3,8 +3,8 @@ import {
   type SavingsOverview,
   type SavingsRecord,
   type SavingsTransferBody,
-} from '@shared/savings';
-import type { Page } from '@shared/wallet';
+} from '@shared/savings/model';
+import type { Page } from '@shared/wallet/model';
 import type { Clock } from '@server/platform/clock';
 import type { Db, Queryable } from '@infra/db';
 import { badRequest, conflict } from '@server/platform/http/errors';

@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import { testClockStateDto } from '@shared/dto';
-import { testClockBody, type TestClockState } from '@shared/savings';
+import type { TestClockState } from '@shared/savings/model';
+import * as endpoints from '@shared/savings/endpoints';
 import type { movableClock } from '@server/platform/clock';
-import { parseOrThrow } from '@server/platform/http/validate';
-import { declare } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
 import { cutoffOf, platformDay, type SavingsPolicy } from './savings.policy';
 
 export interface TestClock {
@@ -23,39 +22,11 @@ export function testClockRoutes(t: TestClock): Router {
     const now = t.clock.now();
     return { now, nextCutoff: cutoffOf(platformDay(now, t.policy), t.policy) };
   };
-  const tag = 'Test clock (TEST_CLOCK=1 only)';
-  const responses = { 200: testClockStateDto };
-  declare(
-    r,
-    {
-      method: 'get',
-      path: '/test/clock',
-      operationId: 'testClock',
-      summary: 'The test clock',
-      tag,
-      responses,
-    },
-    (_req, res) => {
-      res.json(state());
-    },
-  );
-  declare(
-    r,
-    {
-      method: 'post',
-      path: '/test/clock',
-      operationId: 'advanceTestClock',
-      summary: 'Move the clock on; run the daily job',
-      tag,
-      body: testClockBody,
-      responses,
-    },
-    async (req, res) => {
-      const { advanceMs } = parseOrThrow(testClockBody, req.body);
-      t.clock.advance(advanceMs);
-      await t.afterAdvance();
-      res.json(state());
-    },
-  );
+  serve(r, endpoints.testClock, undefined, () => Promise.resolve(state()));
+  serve(r, endpoints.advanceTestClock, undefined, async ({ body }) => {
+    t.clock.advance(body.advanceMs);
+    await t.afterAdvance();
+    return state();
+  });
   return r;
 }

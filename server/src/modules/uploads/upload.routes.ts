@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { unauthenticated } from '@server/platform/http/errors';
 import { bearerToken, guard, type Guard } from '@server/platform/http/auth';
 import type { AccessLogWriter, OperatorCaller } from '@server/platform/http/operator-gate';
-import { declare, type RouteSpec } from '@server/platform/http/route';
+import { serve } from '@server/platform/http/serve';
+import * as endpoints from '@shared/uploads/endpoints';
 import type { AuthService } from '../auth/auth.service';
 import type { UploadService, Viewer } from './upload.service';
 
@@ -36,7 +37,8 @@ function requireViewer(auth: AuthService, reviewerOf: ReviewerCheck): Guard {
 }
 
 /**
- * GET /api/uploads/:id: the image, to its owner or an operator; 404 to anyone else. An image an
+ * GET /api/uploads/:id (shared/src/uploads/endpoints.ts): the image, to its owner or an operator;
+ * 404 to anyone else. An image an
  * operator is shown is recorded in the access log first (issue 33): no record, no image.
  */
 export function uploadRoutes(deps: {
@@ -46,18 +48,9 @@ export function uploadRoutes(deps: {
   accessLog: AccessLogWriter;
 }): Router {
   const r = Router();
-  const spec = {
-    method: 'get',
-    path: '/uploads/:id',
-    operationId: 'upload',
-    summary: 'An uploaded image, to its owner or an operator',
-    tag: 'Content',
-    auth: requireViewer(deps.auth, deps.reviewerOf),
-    responses: { 200: { media: 'image/*', description: 'The image' } },
-    errors: { 404: ['NOT_FOUND'] },
-  } satisfies RouteSpec;
-  declare(r, spec, async (req, res) => {
-    const file = await deps.uploads.read(String(req.params.id), res.locals.viewer as Viewer);
+  const viewer = requireViewer(deps.auth, deps.reviewerOf);
+  serve(r, endpoints.upload, viewer, async ({ params }, { req, res }) => {
+    const file = await deps.uploads.read(params.id, res.locals.viewer as Viewer);
     const operator = res.locals.operator as OperatorCaller | undefined;
     if (operator)
       await deps.accessLog.recordRead({
@@ -66,15 +59,9 @@ export function uploadRoutes(deps: {
         uploadId: file.id,
         address: req.ip ?? '',
       });
-    // The type comes from the stored bytes and nosniff stops a browser guessing another one. As a
-    // guarded route it carries `Cache-Control: no-store` (route.ts): no cache, not even the
-    // browser's own, keeps an identity photo.
-    res.set({
-      'Content-Type': file.mime,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Disposition': `inline; filename="${file.id}.${file.ext}"`,
-    });
-    res.send(file.bytes);
+    // The type is of the stored bytes (serve.ts adds nosniff and, as a guarded endpoint's,
+    // `Cache-Control: no-store`: no cache, not even the browser's own, keeps an identity photo).
+    return { bytes: file.bytes, type: file.mime, name: `${file.id}.${file.ext}` };
   });
   return r;
 }

@@ -3,12 +3,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Db, Queryable } from '@infra/db';
+import { IMAGE_MAX_BYTES } from '@shared/uploads/values';
 import { badRequest, notFound } from '@server/platform/http/errors';
+import type { ReceivedFile } from '@server/platform/http/multipart';
 import { insertUpload, uploadById, type ImageMime } from './upload.repo';
 import { cleanImage } from './image';
-
-/** Largest accepted image. */
-export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 const extensions: Record<ImageMime, string> = {
   'image/jpeg': 'jpg',
@@ -17,10 +16,7 @@ const extensions: Record<ImageMime, string> = {
 };
 
 /** A file part as the multipart parser hands it over; its name and declared type are ignored. */
-export interface IncomingFile {
-  field: string;
-  buffer: Buffer;
-}
+export type IncomingFile = ReceivedFile;
 
 /** An image whose bytes were checked and cleaned, written to disk under a fresh random id. */
 export interface StagedImage {
@@ -70,7 +66,7 @@ export function createUploadService(db: Db, dir: string) {
           file.buffer,
           type.mime as ImageMime,
           file.field,
-          UPLOAD_MAX_BYTES,
+          IMAGE_MAX_BYTES,
         );
         checked.push({ file, ...clean });
       }

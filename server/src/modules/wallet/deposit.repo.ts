@@ -1,4 +1,4 @@
-import type { DepositChannelId, DepositStatus } from '@shared/wallet';
+import type { DepositChannelId, DepositStatus } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 import type { ChainTransfer } from './chain/source';
@@ -150,12 +150,13 @@ export async function lockResubmitted(
 export async function userDeposits(
   db: Queryable,
   userId: number,
-  q: PageRequest,
+  q: PageRequest & { channel?: DepositChannelId },
 ): Promise<DepositRow[]> {
   const { rows } = await db.query<DepositRow>(
     `SELECT ${columns} FROM deposits d WHERE d.user_id = $1 AND ($2::bigint IS NULL OR d.id < $2)
+       AND ($4::text IS NULL OR d.channel = $4)
      ORDER BY d.id DESC LIMIT $3`,
-    [userId, q.cursor ?? null, q.limit + 1],
+    [userId, q.cursor ?? null, q.limit + 1, q.channel ?? null],
   );
   return rows;
 }

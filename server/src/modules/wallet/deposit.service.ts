@@ -1,4 +1,4 @@
-import type { DepositBody } from '@shared/wallet.schemas';
+import type { DepositBody } from '@shared/wallet/requests';
 import {
   depositLimits,
   networkOfChannel,
@@ -8,7 +8,7 @@ import {
   type DepositChannelId,
   type DepositStatus,
   type OpsDeposit,
-} from '@shared/wallet';
+} from '@shared/wallet/model';
 import type { Config } from '@server/config';
 import type { Db, Queryable } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
@@ -318,7 +318,8 @@ export function createDepositService(deps: DepositDeps) {
       idempotencyKey: string | undefined,
     ): Promise<Answer<Deposit>> => submitDeposit(ctx, userId, body, screenshot, idempotencyKey),
 
-    async list(userId: number, page: PageRequest) {
+    /** The user's deposits, newest first; of one channel when asked. */
+    async list(userId: number, page: PageRequest & { channel?: DepositChannelId }) {
       return toPage(await repo.userDeposits(ctx.db, userId, page), page.limit, presentDeposit);
     },
 

@@ -227,6 +227,27 @@ describe.each(dbDrivers())('deposits on %s', (kind) => {
     expect(seen).toEqual(ids.reverse());
   });
 
+  it('lists one channel’s deposits when asked; a channel it does not know is 400 VALIDATION_FAILED', async () => {
+    const user = await registerUser(api, 'dep');
+    const bank = await deposit(api, user, 1000);
+    const fields = await usdtClaimFields(api, user.auth, 'usdt-trc20', 1001);
+    api.chain.TRC20.mine(4);
+    const usdt = await postDeposit(api, user.auth, fields, null).expect(201);
+    const listed = async (channel: string) => {
+      const res = await api.http.get(`/api/deposits?channel=${channel}`).set(user.auth).expect(200);
+      return itemsOf(res).map((d) => d.id);
+    };
+    expect(await listed('bank')).toEqual([bank]);
+    expect(await listed('usdt-trc20')).toEqual([usdt.body.id]);
+    expect(await listed('usdt-erc20')).toEqual([]);
+    const all = await api.http.get('/api/deposits').set(user.auth).expect(200);
+    expect(itemsOf(all).map((d) => d.id)).toEqual([usdt.body.id, bank]);
+    for (const channel of ['paypal', 'BANK', '']) {
+      const bad = await api.http.get(`/api/deposits?channel=${channel}`).set(user.auth).expect(400);
+      expect(bad.body.error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'channel' });
+    }
+  });
+
   it('lists only the user’s own deposits', async () => {
     const bob = await registerUser(api, 'dep');
     await deposit(api, alice, 1000);

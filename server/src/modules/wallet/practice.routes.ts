@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { resetPractice } from '@shared/wallet.endpoints';
+import { resetPractice } from '@shared/wallet/endpoints';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
 import { serve } from '@server/platform/http/serve';
 import { rateLimited } from '@server/platform/http/errors';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order } from '@shared/orders';
-import type { AccountSummary } from '@shared/wallet';
+import type { Order } from '@shared/orders/model';
+import type { AccountSummary } from '@shared/wallet/model';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
 import { buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import {

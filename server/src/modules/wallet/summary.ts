@@ -1,4 +1,4 @@
-import type { AccountSummary } from '@shared/wallet';
+import type { AccountSummary } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 import type { UserEvents } from '@server/platform/user-events';
 import { balancesOf } from '../ledger/ledger';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import * as reviews from '@shared/reviews.endpoints';
-import * as endpoints from '@shared/wallet-ops.endpoints';
+import * as reviews from '@shared/operators/reviews.endpoints';
+import * as endpoints from '@shared/wallet/ops.endpoints';
 import type { OperatorGate } from '@server/platform/http/operator-gate';
 import { serve } from '@server/platform/http/serve';
 import { notFound } from '@server/platform/http/errors';
@@ -8,7 +8,7 @@ import type { WalletService } from './wallet.service';
 
 /**
  * /api/ops/deposits, /api/ops/withdrawals, /api/ops/ledger/check, /api/ops/flagged-senders
- * (shared/src/reviews.endpoints.ts, wallet-ops.endpoints.ts): operator review. A second review of
+ * (shared/src/operators/reviews.endpoints.ts, wallet-ops.endpoints.ts): operator review. A second review of
  * one item answers 409 INVALID_STATE, so repeating a call is harmless.
  */
 export function walletOpsRoutes(wallet: WalletService, gate: OperatorGate): Router {

@@ -8,7 +8,7 @@ import {
   type OpsWithdrawal,
   type Withdrawal,
   type WithdrawalAccount,
-} from '@shared/wallet';
+} from '@shared/wallet/model';
 import type { DepositRow } from './deposit.repo';
 import type { TransferKind as LedgerKind } from '../ledger/ledger';
 import type { FundRecordRow } from './wallet.repo';
@@ -26,8 +26,16 @@ const _kindsInStep: Same<
 > = true;
 
 const reviewed = (at: Date | null) => (at ? { reviewedAt: at.getTime() } : {});
-const optional = <K extends string>(key: K, value: string | null | undefined) =>
-  (value ? { [key]: value } : {}) as Partial<Record<K, string>>;
+/** An optional text field of answer T: the key must be one of T's, so renaming it in the answer
+ * schema stops this file compiling (a spread object is not checked for unknown keys). */
+type KeyOfAny<T> = T extends unknown ? keyof T : never;
+const optionalOf =
+  <T>() =>
+  <K extends KeyOfAny<T> & string>(key: K, value: string | null | undefined) =>
+    (value ? { [key]: value } : {}) as Partial<Record<K, string>>;
+const depositField = optionalOf<Deposit>();
+const accountField = optionalOf<WithdrawalAccount>();
+const withdrawalField = optionalOf<Withdrawal>();
 
 export function presentDeposit(d: DepositRow): Deposit {
   return {
@@ -35,10 +43,10 @@ export function presentDeposit(d: DepositRow): Deposit {
     channel: d.channel,
     amount: d.amount,
     ...(d.quantity !== null ? { quantity: d.quantity } : {}),
-    ...optional('rate', d.rate),
-    ...optional('remark', d.remark),
-    ...optional('screenshotId', d.screenshot_id),
-    ...optional('txId', d.tx_id),
+    ...depositField('rate', d.rate),
+    ...depositField('remark', d.remark),
+    ...depositField('screenshotId', d.screenshot_id),
+    ...depositField('txId', d.tx_id),
     ...(d.resubmitted_from !== null ? { resubmittedFrom: String(d.resubmitted_from) } : {}),
     source: d.source,
     ...(d.channel !== 'bank' && d.block_number !== null && d.tx_hash
@@ -54,11 +62,11 @@ export function presentDeposit(d: DepositRow): Deposit {
           },
         }
       : {}),
-    ...optional('payerBank', d.payer_bank),
-    ...optional('payerCard', d.payer_card),
-    ...optional('payerName', d.payer_name),
+    ...depositField('payerBank', d.payer_bank),
+    ...depositField('payerCard', d.payer_card),
+    ...depositField('payerName', d.payer_name),
     status: d.status,
-    ...optional('reason', d.reason),
+    ...depositField('reason', d.reason),
     createdAt: d.created_at.getTime(),
     ...reviewed(d.reviewed_at),
   };
@@ -73,7 +81,11 @@ export function presentOpsDeposit(d: DepositRow): OpsDeposit {
 }
 
 export function presentWithdrawalAccount(a: WithdrawalAccountRow): WithdrawalAccount {
-  const base = { id: String(a.id), createdAt: a.created_at.getTime() };
+  const base = {
+    id: String(a.id),
+    createdAt: a.created_at.getTime(),
+    usableAt: a.usable_at.getTime(),
+  };
   if (a.type === 'coin') return { ...base, type: 'coin', network: a.network!, address: a.address! };
   return {
     ...base,
@@ -81,9 +93,9 @@ export function presentWithdrawalAccount(a: WithdrawalAccountRow): WithdrawalAcc
     holderName: a.holder_name!,
     nationality: a.nationality!,
     bankName: a.bank_name!,
-    ...optional('branch', a.branch),
+    ...accountField('branch', a.branch),
     cardNumber: a.card_number!,
-    ...optional('bankAddress', a.bank_address),
+    ...accountField('bankAddress', a.bank_address),
   };
 }
 
@@ -96,7 +108,7 @@ export function presentWithdrawal(w: WithdrawalRow): Withdrawal {
     fee: w.fee,
     receive: w.amount - w.fee,
     status: w.status,
-    ...optional('reason', w.reason),
+    ...withdrawalField('reason', w.reason),
     createdAt: w.created_at.getTime(),
     ...reviewed(w.reviewed_at),
   };

@@ -1,4 +1,4 @@
-import type { TransferKind } from '@shared/wallet';
+import type { TransferKind } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 

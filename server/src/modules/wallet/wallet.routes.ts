@@ -1,20 +1,15 @@
 import { Router } from 'express';
-import { depositDto } from '@shared/dto';
-import { depositBody } from '@shared/wallet.schemas';
-import * as endpoints from '@shared/wallet.endpoints';
-import { parseOrThrow } from '@server/platform/http/validate';
+import * as endpoints from '@shared/wallet/endpoints';
 import { parseIdempotencyKey } from '@server/platform/idempotency';
 import { requireUser, sessionOf } from '@server/platform/http/auth';
-import { declare } from '@server/platform/http/route';
 import { Reply, serve } from '@server/platform/http/serve';
 import type { AuthService } from '../auth/auth.service';
-import { fileOf, imageForm } from '../uploads/upload.middleware';
 import type { WalletService } from './wallet.service';
 import { refusePracticeMoney } from './practice';
 
 /**
- * The user's wallet (shared/src/wallet.endpoints.ts): summary, fund records, deposits,
- * withdrawal accounts, withdrawals.
+ * The user's wallet (shared/src/wallet/endpoints.ts): summary, fund records, deposits (a report
+ * is a multipart form with its screenshot), withdrawal accounts, withdrawals.
  */
 export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
   const r = Router();
@@ -33,58 +28,17 @@ export function walletRoutes(wallet: WalletService, auth: AuthService): Router {
     wallet.deposits.list(userId(res.locals), query),
   );
 
-  // The session is checked before the form is read, so anonymous uploads cost nothing.
-  declare(
-    r,
-    {
-      tag: 'Wallet',
-      auth: user,
-      method: 'post',
-      path: '/deposits',
-      operationId: 'createDeposit',
-      summary:
-        'Report a deposit: bank with its screenshot; a USDT transfer that did not arrive by its transaction id, checked on chain',
-      form: { fields: depositBody, files: ['screenshot'] },
-      idempotent: true,
-      responses: { 201: depositDto },
-      errors: {
-        400: ['AMOUNT_OUT_OF_RANGE', 'PRACTICE_NOT_ALLOWED'],
-        404: ['NOT_FOUND'],
-        409: [
-          'TOO_MANY_PENDING_DEPOSITS',
-          'TX_ID_IN_USE',
-          'TX_NOT_TO_YOUR_ADDRESS',
-          'ALREADY_RESUBMITTED',
-          'INVALID_STATE',
-        ],
-        422: ['TX_NOT_FOUND'],
-        429: ['RATE_LIMITED'],
-        503: ['CHAIN_UNAVAILABLE'],
-      },
-    },
-    imageForm(['screenshot']),
-    async (req, res) => {
-      const key = parseIdempotencyKey(req.headers['idempotency-key']);
-      const body = parseOrThrow(depositBody, req.body);
-      refusePracticeMoney(body.mode);
-      const answer = await wallet.deposits.create(
-        userId(res.locals),
-        body,
-        fileOf(req, 'screenshot'),
-        key,
+  serve(r, endpoints.createDeposit, user, async ({ fields, files }, { req, res }) => {
+    const key = parseIdempotencyKey(req.headers['idempotency-key']);
+    refusePracticeMoney(fields.mode);
+    const answer = await wallet.deposits.create(userId(res.locals), fields, files.screenshot, key);
+    if (answer.status === 201)
+      req.log.info(
+        { event: 'deposit.requested', depositId: answer.body.id, userId: userId(res.locals) },
+        'deposit requested',
       );
-      if (answer.status === 201)
-        req.log.info(
-          {
-            event: 'deposit.requested',
-            depositId: (answer.body as { id?: string }).id,
-            userId: userId(res.locals),
-          },
-          'deposit requested',
-        );
-      res.status(answer.status).json(answer.body);
-    },
-  );
+    return new Reply(answer.status, answer.body);
+  });
 
   serve(r, endpoints.withdrawalAccounts, user, (_input, { res }) =>
     withdrawals.accounts(userId(res.locals)),

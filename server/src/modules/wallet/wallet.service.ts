@@ -1,4 +1,4 @@
-import type { LedgerQuery } from '@shared/wallet.schemas';
+import type { LedgerQuery } from '@shared/wallet/requests';
 import {
   depositArrival,
   depositLimits,
@@ -9,7 +9,7 @@ import {
   type LedgerCheck,
   type Page,
   type WithdrawalRules,
-} from '@shared/wallet';
+} from '@shared/wallet/model';
 import { placeholders, type Config } from '@server/config';
 import type { Db } from '@infra/db';
 import type { Limiter } from '@server/platform/rate-limit';
@@ -23,6 +23,7 @@ import type { AccountSummaries } from './summary';
 import { fundRecords } from './wallet.repo';
 import { presentFundRecord } from './wallet.presenters';
 import { createWithdrawalService } from './withdrawal.service';
+import type { Clock } from '@server/platform/clock';
 import type { IdentityChecks } from '../kyc/identity';
 import type { DepositAddresses } from './chain/deposit-addresses';
 import type { ChainSources } from './chain/source';
@@ -44,6 +45,8 @@ export interface WalletDeps {
   depositRate: Limiter;
   /** Deposits a user may have under review at once; PENDING_DEPOSITS_MAX unless a test says. */
   pendingDepositsMax?: number;
+  /** The platform clock (movable under TEST_CLOCK=1): the hold on new withdrawal accounts. */
+  clock: Clock;
 }
 
 /** The wallet: balances, fund records, deposits and withdrawals (DECISIONS.md, Money). */

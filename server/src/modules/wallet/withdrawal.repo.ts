@@ -1,4 +1,4 @@
-import type { CoinNetwork, WithdrawalStatus } from '@shared/wallet';
+import type { CoinNetwork, WithdrawalStatus } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 import type { PageRequest } from '@server/platform/paging';
 
@@ -15,6 +15,8 @@ export interface WithdrawalAccountRow {
   network: CoinNetwork | null;
   address: string | null;
   created_at: Date;
+  /** Withdrawals to it are accepted from this instant (the new-account hold). */
+  usable_at: Date;
 }
 
 /** A withdrawal with its destination account (columns prefixed `a_`). */
@@ -33,16 +35,20 @@ export interface WithdrawalRow {
 }
 
 const accountColumns =
-  'a.id, a.user_id, a.type, a.holder_name, a.nationality, a.bank_name, a.branch, a.card_number, a.bank_address, a.network, a.address, a.created_at';
+  'a.id, a.user_id, a.type, a.holder_name, a.nationality, a.bank_name, a.branch, a.card_number, a.bank_address, a.network, a.address, a.created_at, a.usable_at';
 
-/** Inserts a bound account; the unique (user_id, type) index refuses a second of one type (23505). */
+/**
+ * Inserts a bound account; the unique (user_id, type) index refuses a second of one type (23505).
+ * Both its times come from the caller's one reading of the platform clock, so the hold between them
+ * is exactly the configured length (the database's now() is a little later, and not the platform's).
+ */
 export async function insertWithdrawalAccount(
   db: Queryable,
-  a: Omit<WithdrawalAccountRow, 'id' | 'created_at'>,
+  a: Omit<WithdrawalAccountRow, 'id'>,
 ): Promise<WithdrawalAccountRow> {
   const { rows } = await db.query<WithdrawalAccountRow>(
-    `INSERT INTO withdrawal_accounts AS a (user_id, type, holder_name, nationality, bank_name, branch, card_number, bank_address, network, address)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${accountColumns}`,
+    `INSERT INTO withdrawal_accounts AS a (user_id, type, holder_name, nationality, bank_name, branch, card_number, bank_address, network, address, usable_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${accountColumns}`,
     [
       a.user_id,
       a.type,
@@ -54,6 +60,8 @@ export async function insertWithdrawalAccount(
       a.bank_address,
       a.network,
       a.address,
+      a.usable_at,
+      a.created_at,
     ],
   );
   return rows[0]!;
@@ -90,7 +98,11 @@ const withdrawalSelect = `SELECT w.id, w.user_id, w.account_id, w.amount, w.fee,
 /** jsonb brings times back as text; give them back their Date. */
 const withDates = (r: WithdrawalRow): WithdrawalRow => ({
   ...r,
-  account: { ...r.account, created_at: new Date(r.account.created_at) },
+  account: {
+    ...r.account,
+    created_at: new Date(r.account.created_at),
+    usable_at: new Date(r.account.usable_at),
+  },
 });
 
 export async function insertWithdrawal(

@@ -1,4 +1,4 @@
-import type { WithdrawalAccountBody, WithdrawalBody } from '@shared/wallet.schemas';
+import type { WithdrawalAccountBody, WithdrawalBody } from '@shared/wallet/requests';
 import { comparableName, withoutInvisible } from '@shared/text';
 import {
   withdrawalArrival,
@@ -8,16 +8,20 @@ import {
   type WithdrawalAccount,
   type WithdrawalQuote,
   type WithdrawalStatus,
-} from '@shared/wallet';
+} from '@shared/wallet/model';
 import type { Config } from '@server/config';
 import type { Db, Queryable } from '@infra/db';
 import { pgErrorCode } from '@infra/db/db';
 import { AppError, badRequest, conflict, notFound } from '@server/platform/http/errors';
-import { idempotent, type Answer } from '@server/platform/idempotency';
+import { idempotent, storedAnswer, type Answer } from '@server/platform/idempotency';
 import { toPage, type PageRequest } from '@server/platform/paging';
 import type { UserEvents } from '@server/platform/user-events';
 import type { AuthService } from '../auth/auth.service';
-import { announceMessage, writeSystemMessage } from '../content/system-messages';
+import {
+  announceMessage,
+  writeSystemMessage,
+  type MessageAnnouncement,
+} from '../content/system-messages';
 import { transfer, type Leg } from '../ledger/ledger';
 import type { AccountSummaries } from './summary';
 import {
@@ -27,6 +31,8 @@ import {
 } from './wallet.presenters';
 import * as repo from './withdrawal.repo';
 import type { IdentityChecks } from '../kyc/identity';
+import type { Clock } from '@server/platform/clock';
+import { securityMessage } from '../content/security-messages';
 
 export interface WithdrawalDeps {
   db: Db;
@@ -37,8 +43,11 @@ export interface WithdrawalDeps {
     | 'WITHDRAW_REQUIRES_KYC'
     | 'WITHDRAW_FEE_BPS'
     | 'WITHDRAW_FEE_MIN'
+    | 'WITHDRAWAL_ACCOUNT_HOLD_HOURS'
   >;
-  auth: Pick<AuthService, 'verifyTradePassword'>;
+  /** The platform clock (movable under TEST_CLOCK=1): when a new account's hold ends. */
+  clock: Clock;
+  auth: Pick<AuthService, 'verifyTradePassword' | 'requireSecondFactor'>;
   userEvents: UserEvents;
   summaries: Pick<AccountSummaries, 'publish'>;
   /** The kyc module's reader: WITHDRAW_REQUIRES_KYC asks it whether the identity is verified. */
@@ -103,7 +112,7 @@ async function bankHolder(
 
 /** The accounts money leaves to: a bank card or a coin address, bound once. */
 function withdrawalAccounts(deps: WithdrawalDeps) {
-  const { db, config, auth } = deps;
+  const { db, config, auth, userEvents } = deps;
   return {
     async accounts(userId: number): Promise<WithdrawalAccount[]> {
       return (await repo.userWithdrawalAccounts(db, userId)).map(presentWithdrawalAccount);
@@ -132,19 +141,29 @@ function withdrawalAccounts(deps: WithdrawalDeps) {
     async bind(userId: number, body: WithdrawalAccountBody): Promise<WithdrawalAccount> {
       const holder = body.type === 'bank' ? await bankHolder(deps, userId, body.holderName) : null;
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
+      await auth.requireSecondFactor(userId, body.code);
+      const now = deps.clock.now();
+      const usableAt = new Date(now + config.WITHDRAWAL_ACCOUNT_HOLD_HOURS * 3_600_000);
       try {
-        const row = await repo.insertWithdrawalAccount(db, {
-          user_id: userId,
-          type: body.type,
-          holder_name: holder,
-          nationality: body.type === 'bank' ? body.nationality : null,
-          bank_name: body.type === 'bank' ? body.bankName : null,
-          branch: body.type === 'bank' ? (body.branch ?? null) : null,
-          card_number: body.type === 'bank' ? body.cardNumber : null,
-          bank_address: body.type === 'bank' ? (body.bankAddress ?? null) : null,
-          network: body.type === 'coin' ? body.network : null,
-          address: body.type === 'coin' ? body.address : null,
+        const { row, message } = await db.transaction(async (tx) => {
+          const row = await repo.insertWithdrawalAccount(tx, {
+            user_id: userId,
+            type: body.type,
+            holder_name: holder,
+            nationality: body.type === 'bank' ? body.nationality : null,
+            bank_name: body.type === 'bank' ? body.bankName : null,
+            branch: body.type === 'bank' ? (body.branch ?? null) : null,
+            card_number: body.type === 'bank' ? body.cardNumber : null,
+            bank_address: body.type === 'bank' ? (body.bankAddress ?? null) : null,
+            network: body.type === 'coin' ? body.network : null,
+            address: body.type === 'coin' ? body.address : null,
+            usable_at: usableAt,
+            created_at: new Date(now),
+          });
+          // The owner hears of every new destination for their money, wherever it was bound.
+          return { row, message: await securityMessage(tx, userId, 'security_withdrawal_account') };
         });
+        announceMessage(userEvents, message);
         return presentWithdrawalAccount(row);
       } catch (err) {
         if (pgErrorCode(err) === '23505')
@@ -160,7 +179,15 @@ function withdrawalAccounts(deps: WithdrawalDeps) {
 }
 
 /** A user's withdrawals: quoted, asked for (the amount held at once), listed. */
-function withdrawalRequests({ db, config, auth, identity, summaries }: WithdrawalDeps) {
+function withdrawalRequests({
+  db,
+  config,
+  auth,
+  identity,
+  summaries,
+  clock,
+  userEvents,
+}: WithdrawalDeps) {
   return {
     /** What a withdrawal of `amount` to one of the user's accounts costs and pays (no writes). */
     async quote(userId: number, accountId: number, amount: number): Promise<WithdrawalQuote> {
@@ -186,15 +213,33 @@ function withdrawalRequests({ db, config, auth, identity, summaries }: Withdrawa
       body: WithdrawalBody,
       idempotencyKey: string | undefined,
     ): Promise<Answer<Withdrawal>> {
-      if (!(await repo.userWithdrawalAccount(db, userId, body.accountId)))
-        throw notFound('No such withdrawal account');
+      const account = await repo.userWithdrawalAccount(db, userId, body.accountId);
+      if (!account) throw notFound('No such withdrawal account');
       const fee = checkAmount(config, body.amount);
       if (!(await auth.verifyTradePassword(userId, body.tradePassword))) throw wrongTradePassword();
+      // The password and the code are left out of the stored request hash: a hash of six digits
+      // is no secret, and a retry carries the code its first attempt spent.
+      const request = { accountId: body.accountId, amount: body.amount };
+      // A retry of a withdrawal already made (same key, same request) gets its answer before the
+      // code is checked: the first attempt spent that code.
+      if (idempotencyKey) {
+        const stored = await storedAnswer<Withdrawal>(db, { userId, key: idempotencyKey, request });
+        if (stored) return stored;
+      }
+      if (account.usable_at.getTime() > clock.now())
+        throw conflict(
+          'ACCOUNT_ON_HOLD',
+          `This account receives withdrawals from ${account.usable_at.toISOString()} (the hold on new accounts)`,
+          'accountId',
+        );
       if (config.WITHDRAW_REQUIRES_KYC && !(await identity.verified(userId)))
         throw kycRequired('A withdrawal');
-      // The password is left out of the stored request hash: a hash of six digits is no secret.
-      const request = { accountId: body.accountId, amount: body.amount };
+      let message: MessageAnnouncement | undefined;
       const answer = await idempotent(db, { userId, key: idempotencyKey, request }, async (tx) => {
+        // Last of the checks, so a refusal above spends no code; and inside the key's
+        // transaction, so the same request sent twice at once waits on the key and replays the
+        // first answer instead of finding its code already spent.
+        await auth.requireSecondFactor(userId, body.code, tx);
         const id = await repo.insertWithdrawal(tx, {
           userId,
           accountId: body.accountId,
@@ -212,9 +257,12 @@ function withdrawalRequests({ db, config, auth, identity, summaries }: Withdrawa
             { account: feeAccount, amount: fee },
           ],
         });
+        // The owner hears of every withdrawal asked for, in the transaction that asks for it.
+        message = await securityMessage(tx, userId, 'security_withdrawal', { amount: body.amount });
         return { status: 201, body: presentWithdrawal((await repo.withdrawalById(tx, id))!) };
       });
       if (!answer.replayed) await summaries.publish(userId);
+      if (message) announceMessage(userEvents, message);
       return answer;
     },
 

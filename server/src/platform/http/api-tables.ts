@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { areasOf, errorCodesOf, rolesReaching } from './openapi';
+import type { FilePart } from '@shared/contract/endpoint';
+import { areasOf, errorCodesOf, partTakes, rolesReaching } from './openapi';
 import type { Answer, Declared } from './route';
 
 /**
@@ -45,9 +46,15 @@ function input(route: Declared): string {
   const parts = [
     route.query && `query ${fields(route.query)}`,
     route.body && `body ${fields(route.body)}`,
-    route.form && `form ${fields(route.form.fields)} + ${route.form.files.join(', ')} (images)`,
+    route.form &&
+      `form ${fields(route.form.fields)} + ${route.form.files.map(filePart).join(', ')}`,
   ].filter(Boolean);
   return parts.length ? parts.join('; ') : '–';
+}
+
+/** `screenshot? (JPEG, PNG or WebP, at most 5 MB)`; `[≤n]` after a part that takes a list. */
+function filePart(part: FilePart): string {
+  return `${part.name}${part.count > 1 ? `[≤${part.count}]` : ''}${part.required ? '' : '?'} (${partTakes(part)})`;
 }
 
 function answers(route: Declared): string {

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import type { ErrorBody } from '@shared/dto/errors';
+import type { ErrorBody } from '@shared/contract/error-body';
 import type { Logger } from '@infra/logger';
 import { isDatabaseOutage } from '@infra/db';
 import { isRedisOutage } from '@infra/redis';

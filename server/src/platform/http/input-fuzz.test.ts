@@ -22,7 +22,7 @@ import {
 } from '@tests/support/fuzz-world';
 import { reproOf, type RawAnswer } from '@tests/support/raw-http';
 import { expectLedgerOk } from '@tests/support/wallet';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 /**
  * Bad input never becomes a 5xx. Every endpoint the server documents (read from its own

@@ -5,7 +5,7 @@ import { dbDrivers } from '@tests/support/db';
 import { jsonType, openFuzzWorld, type FuzzWorld } from '@tests/support/fuzz-world';
 import { multipart, type RawAnswer } from '@tests/support/raw-http';
 import { bankAccountBody, bankDepositFields, images, opsAuth } from '@tests/support/wallet';
-import { DEFAULT_TERMS_VERSION } from '@shared/accounts';
+import { DEFAULT_TERMS_VERSION } from '@shared/accounts/model';
 
 /**
  * The refusals a client can rely on, by name: bodies past the limit, broken path escapes, ids

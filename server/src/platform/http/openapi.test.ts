@@ -2,17 +2,17 @@ import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { KycStatus, User } from '@shared/accounts';
-import type { MessageKind, OpsMessage } from '@shared/content';
+import type { KycStatus, User } from '@shared/accounts/model';
+import type { MessageKind, OpsMessage } from '@shared/content/model';
 import { errorCodes } from '@shared/errors';
-import type { ProductCategory, ProductStatus, Tick } from '@shared/market';
-import type { Direction, Order, OrderStatus, TickRef, TradeMode } from '@shared/orders';
+import type { ProductCategory, ProductStatus, Tick } from '@shared/market/model';
+import type { Direction, Order, OrderStatus, TickRef, TradeMode } from '@shared/orders/model';
 import type { Product } from '@shared/product';
-import type { SavingsRecord, SavingsRecordType } from '@shared/savings';
-import type * as wallet from '@shared/wallet';
+import type { SavingsRecord, SavingsRecordType } from '@shared/savings/model';
+import type * as wallet from '@shared/wallet/model';
 import { OPERATOR_TOKEN, buildTestApi, registerUser, type TestApi } from '@tests/support/api';
 import { openTestDb, type TestDb } from '@tests/support/db';
-import type * as dto from '@shared/dto';
+import type * as dto from '@shared/contract/answers';
 import { openApiDocument, openApiRoutes } from './openapi';
 
 interface Operation {

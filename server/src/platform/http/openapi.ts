@@ -7,7 +7,8 @@ import {
   type ResponseConfig,
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
-import { errorDto } from '@shared/dto';
+import { errorDto } from '@shared/contract/answers';
+import type { FilePart, FormSpec } from '@shared/contract/endpoint';
 import type { ErrorCode } from '@shared/errors';
 import type { Caller } from './auth';
 import { declare, declaredRoutes, type Answer, type Declared } from './route';
@@ -15,7 +16,7 @@ import { declare, declaredRoutes, type Answer, type Declared } from './route';
 /**
  * GET /api/openapi.json: the contract (shared API.md and docs/API.md) as OpenAPI 3.1, generated
  * by zod-to-openapi from the routes declared with `declare` (route.ts): requests by the zod
- * schemas the routes parse with, answers by the shapes of shared/src/dto.ts. The errors that
+ * schemas the routes parse with, answers by the shapes of shared/src/contract/answers.ts. The errors that
  * follow from a route's inputs and guard are added here, so no route lists them.
  */
 
@@ -26,9 +27,17 @@ function success(status: number, answer: Answer): ResponseConfig {
   const description = status === 201 ? 'Created' : status === 503 ? 'A check failed (false)' : 'OK';
   if (answer === null) return { description: 'Done, no body' };
   if ('media' in answer)
-    return { description: answer.description, content: { [answer.media]: {} } };
+    return {
+      description: answer.description,
+      content: { [answer.media]: { schema: { type: 'string', contentMediaType: answer.media } } },
+    };
   return { description, content: { 'application/json': { schema: answer } } };
 }
+
+/** Whether path params' schema can refuse a value: plain strings (an upload's id) cannot. */
+const refuses = (params: z.ZodObject | undefined) =>
+  !!params &&
+  Object.values(params.shape).some((s) => !(s instanceof z.ZodString) || !!s.def.checks?.length);
 
 /** The error codes by status of a route: its own and those its inputs and guard imply. */
 export function errorCodesOf(route: Declared): Map<number, Set<ErrorCode>> {
@@ -36,7 +45,8 @@ export function errorCodesOf(route: Declared): Map<number, Set<ErrorCode>> {
   const add = (status: number, code: ErrorCode) =>
     codes.set(status, (codes.get(status) ?? new Set()).add(code));
   const caller = route.auth?.who;
-  if (route.params ?? route.query ?? route.body ?? route.form) add(400, 'VALIDATION_FAILED');
+  if (refuses(route.params) || route.query || route.body || route.form)
+    add(400, 'VALIDATION_FAILED');
   if (route.form) add(400, 'UPLOAD_INVALID');
   if (route.form) add(400, 'UPLOAD_TOO_MANY_PIXELS');
   if (route.form) add(413, 'UPLOAD_TOO_LARGE');
@@ -73,24 +83,51 @@ const security: Record<Caller, Record<string, string[]>[]> = {
   userOrOperator: [{ bearer: [] }, { operator: [] }],
 };
 
-/** An image part of a multipart form. */
-const image = z.string().meta({ contentMediaType: 'image/*', description: 'JPEG, PNG or WebP' });
+const typeNames: Record<string, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+};
+
+/** "JPEG, PNG or WebP, at most 5 MB": what a file part takes. */
+export function partTakes(part: FilePart): string {
+  const types = part.accept.map((t) => typeNames[t] ?? t);
+  const last = types.pop();
+  const list = types.length ? `${types.join(', ')} or ${last}` : last;
+  return `${list}, at most ${Math.round(part.maxBytes / 1024 / 1024)} MB`;
+}
+
+/** A file part: one file (a string of bytes of the accepted types), or a list of at most `count`. */
+function filePart(part: FilePart): z.ZodType {
+  const media = part.accept.length === 1 ? part.accept[0]! : `${part.accept[0]!.split('/')[0]}/*`;
+  const file = z.string().meta({ contentMediaType: media, description: partTakes(part) });
+  const one = part.count === 1 ? file : z.array(file).max(part.count);
+  return part.required ? one : one.optional();
+}
+
+/** A multipart body: the text fields and the file parts, each file part's types named. */
+function formBody(form: FormSpec) {
+  const files = z.object(Object.fromEntries(form.files.map((p) => [p.name, filePart(p)])));
+  const encoding = Object.fromEntries(
+    form.files.map((p) => [p.name, { contentType: p.accept.join(', ') }]),
+  );
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': { schema: z.intersection(form.fields, files), encoding },
+    },
+  };
+}
 
 function requestOf(route: Declared): RouteConfig['request'] {
-  // A path parameter that no schema describes (`/api/uploads/{id}`) is a string.
+  // A path parameter that no schema describes is a string.
   const names = [...route.documentPath.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!);
   const params =
     route.params ??
     (names.length ? z.object(Object.fromEntries(names.map((n) => [n, z.string()]))) : undefined);
-  const files = route.form && z.object(Object.fromEntries(route.form.files.map((f) => [f, image])));
   const body = route.body
     ? { required: true, content: { 'application/json': { schema: route.body } } }
-    : route.form && files
-      ? {
-          required: true,
-          content: { 'multipart/form-data': { schema: z.intersection(route.form.fields, files) } },
-        }
-      : undefined;
+    : route.form && formBody(route.form);
   return { params, query: route.query as z.ZodObject | undefined, body };
 }
 

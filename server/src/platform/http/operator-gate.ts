@@ -7,7 +7,7 @@ import {
   type OperatorTokenHashes,
 } from './auth';
 import { hasForbiddenCharacters } from '@shared/text';
-import type { OperatorRole } from '@shared/operator-names';
+import type { OperatorRole } from '@shared/operators/names';
 import { forbidden, unauthenticated } from './errors';
 
 /**
@@ -16,7 +16,7 @@ import { forbidden, unauthenticated } from './errors';
  * the `service` caller. Every route names the areas it belongs to; a role reaches an area when
  * `roleAreas` says so, and the service token reaches every area.
  */
-export { operatorRoles, type OperatorRole } from '@shared/operator-names';
+export { operatorRoles, type OperatorRole } from '@shared/operators/names';
 
 /**
  * The areas of the console: the review queues, user support, administration (products, content,

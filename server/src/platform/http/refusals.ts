@@ -8,7 +8,7 @@ import { AppError, validationFailed } from './errors';
  * shaped badly. Only the error handler calls `refusalOf`.
  */
 
-/** Any failure of the multipart parser, wrapped by the upload middleware so it is told apart. */
+/** Any failure of the multipart parser, wrapped by multipartForm (multipart.ts) so it is told apart. */
 export class FormError extends Error {
   constructor(cause: unknown) {
     super('multipart form refused', { cause });

@@ -1,18 +1,21 @@
 import type { RequestHandler, Router } from 'express';
 import type { z } from 'zod';
+import type { BinarySpec, FormSpec } from '@shared/contract/endpoint';
 import type { ErrorCode } from '@shared/errors';
 import type { Guard } from './auth';
 
 /**
- * The one place a route is declared: `declare(router, spec, ...handlers)` in a module's routes
- * file records the spec (the contract of docs/API.md) and mounts the handlers, behind the spec's
- * guard. GET /api/openapi.json is generated from what was declared (openapi.ts), so a route and
- * its description cannot part. Handlers parse their input with the same schema objects the spec
- * names (validate.ts), so the document shows what is checked.
+ * The one place a route is declared: `serve` (serve.ts) declares each shared endpoint here, and
+ * the few routes outside the contract (health, the test clock, this document) call
+ * `declare(router, spec, ...handlers)` themselves. It records the spec (the contract of
+ * docs/API.md) and mounts the handlers, behind the spec's guard. GET /api/openapi.json is
+ * generated from what was declared (openapi.ts), so a route and its description cannot part.
+ * Handlers parse their input with the same schema objects the spec names (validate.ts), so the
+ * document shows what is checked.
  */
 
 /** An answer: a JSON body's schema, null for none (204), or a body of another media type. */
-export type Answer = z.ZodType | null | { media: string; description: string };
+export type Answer = z.ZodType | null | BinarySpec;
 
 export interface RouteSpec {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -30,8 +33,8 @@ export interface RouteSpec {
   query?: z.ZodType;
   /** A JSON body. */
   body?: z.ZodType;
-  /** A multipart body: text fields and image files. */
-  form?: { fields: z.ZodType; files: string[] };
+  /** A multipart body: text fields and file parts. */
+  form?: FormSpec;
   /** Money-moving: takes an optional Idempotency-Key. */
   idempotent?: boolean;
   /** Success answers by status (a 503 of /readyz is one too: it has the same shape). */

@@ -61,7 +61,8 @@ const fanOut = (room: string, event: string, payload: unknown) => {
   for (const ws of set) sendPrebuilt(ws, frame);
 };
 
-const sub = new Redis(redisUrl);
+// No INFO ready check on a subscriber (redis/ioredis#2037), as the app's own bus.
+const sub = new Redis(redisUrl, { enableReadyCheck: false });
 sub.on('message', (_channel: string, payload: string) => {
   const m = JSON.parse(payload) as BusMessage;
   if (m.type === 'tick') fanOut(`ticks:${m.tick.id}`, 'tick', m.tick);

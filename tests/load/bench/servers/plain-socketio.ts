@@ -18,7 +18,8 @@ const key = process.env.BENCH_KEY!;
 const httpServer = createServer();
 const io = new Server(httpServer);
 const pub = new Redis(redisUrl);
-const sub = pub.duplicate();
+// No INFO ready check on a subscriber (redis/ioredis#2037), as the app's own adapter.
+const sub = pub.duplicate({ enableReadyCheck: false });
 io.adapter(createAdapter(pub, sub, { key }));
 
 io.on('connection', (socket) => {

@@ -1,4 +1,4 @@
-import type { CoinNetwork } from '@shared/wallet';
+import type { CoinNetwork } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 import { deriveAddress, receivingChain } from './derivation';
 

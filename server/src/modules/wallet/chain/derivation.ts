@@ -4,7 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { CoinNetwork } from '@shared/wallet';
+import type { CoinNetwork } from '@shared/wallet/model';
 
 /**
  * Deposit addresses derived from the operator's extended public keys (docs/OPERATIONS.md, USDT

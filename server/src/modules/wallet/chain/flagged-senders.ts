@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { flaggedSenderDto } from '@shared/dto';
-import type { CoinNetwork } from '@shared/wallet';
+import type { flaggedSenderDto } from '@shared/contract/answers';
+import type { CoinNetwork } from '@shared/wallet/model';
 import type { Queryable } from '@infra/db';
 
 type FlaggedSender = z.infer<typeof flaggedSenderDto>;

@@ -1,4 +1,4 @@
-import type { CoinNetwork } from '@shared/wallet';
+import type { CoinNetwork } from '@shared/wallet/model';
 
 /**
  * A USDT transfer as a chain node reports it. Addresses are normalised (Ethereum's lower case,

@@ -1,4 +1,4 @@
-import { depositLimits } from '@shared/wallet';
+import { depositLimits } from '@shared/wallet/model';
 import type { Db, Queryable } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { UserEvents } from '@server/platform/user-events';

@@ -1,8 +1,0 @@
-import { route } from './contract/endpoint';
-import type * as savings from './savings.endpoints';
-
-/** The savings endpoints as the clients call them (no zod at run time). */
-export const overview = route<typeof savings.savings>('get', '/savings');
-export const transferIn = route<typeof savings.savingsIn>('post', '/savings/in', true);
-export const transferOut = route<typeof savings.savingsOut>('post', '/savings/out', true);
-export const records = route<typeof savings.savingsRecords>('get', '/savings/records');
