@@ -119,17 +119,20 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
   const ready: Record<string, string> = {
     '/pages/Detail/Detail': '.live-price:not([data-direction="flat"])',
   };
-  // The trader's orders are all open (a settled one would move the seeded figures with the
-  // market): their statistics are the empty state. The figures are the stats journey's.
-  const emptyForTrader = new Set(['/pages/order/stats']);
+  // Statistics count settled orders, and the trader's 5-minute order settles while a slow pass
+  // is still running (the second pass starts about 4 minutes in): whether the trader's page is
+  // empty depends on the clock. The newcomer's is always empty; the figures are the stats
+  // journey's.
+  const newcomerOnly = new Set(['/pages/order/stats']);
   const visits: RouteVisit[] = [
     ...homeAliases.map((p) => ({ path: p, as: 'guest' as const })),
     ...appRoutes.map((r) => ({
-      ...(emptyForTrader.has(r.path) ? { empty: true } : {}),
+      ...(newcomerOnly.has(r.path) ? { empty: true } : {}),
       ready: ready[r.path],
       path: r.path + (query[r.path] ?? ''),
-      as:
-        guestOnly.has(r.path) || r.path === '/pages/login/register'
+      as: newcomerOnly.has(r.path)
+        ? ('newcomer' as const)
+        : guestOnly.has(r.path) || r.path === '/pages/login/register'
           ? ('guest' as const)
           : ('trader' as const),
     })),
