@@ -147,6 +147,26 @@ describe('merged texts', () => {
   });
 });
 
+/**
+ * Names that carry a figure the control also shows (the results button's "9+" badge): the name
+ * must contain the shown text as words, and screen-reader checkers (axe's
+ * label-content-name-mismatch, WCAG 2.5.3) drop whatever is in parentheses, full-width ones too,
+ * before comparing. A figure in parentheses is a name that does not say what is shown.
+ */
+const namesWithShownFigure = ['results.open'];
+
+describe('accessible names that carry a shown figure', () => {
+  it.each(languages)('%s: keeps the figure out of parentheses', (lang) => {
+    const texts = merged(lang);
+    for (const key of namesWithShownFigure) {
+      const text = texts.get(key);
+      expect(text, key).toContain('{{n}}');
+      const outside = text!.normalize('NFKD').replace(/\([^()]*\)/g, '');
+      expect(outside, `${key} in ${lang}: "${text}"`).toContain('{{n}}');
+    }
+  });
+});
+
 describe('loader helpers', () => {
   it('finds one file per feature for a language', () => {
     const paths = [
