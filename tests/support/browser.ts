@@ -6,6 +6,7 @@ import { chromiumPath } from './tiers';
 import { freePort } from './redis-server';
 import { holdsListener, startEntry, waitForHttp, type RunningProcess } from './processes';
 import { oneAddressSocketEnv } from './socket-limits';
+import { seedDataDir } from './pglite-template';
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs (no network beyond loopback). */
 export function launchBrowser(): Promise<Browser> {
@@ -86,6 +87,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<AppUnd
     dataDir,
     proc: null as unknown as RunningProcess,
     async start() {
+      // The migrated database copied in, not made anew: initdb alone takes seconds.
+      await seedDataDir(path.join(dataDir, 'db'));
       app.proc = startEntry('server/src/main/all.ts', {
         PORT: String(app.port),
         DATA_DIR: dataDir,

@@ -7,6 +7,7 @@ import { createPostgresDb } from '@infra/db/postgres';
 import { migrate } from '@infra/db/migrate';
 import { portDb } from '@infra/db/ports/port-db';
 import { serveDb } from '@infra/db/ports/serve';
+import { migratedTemplate } from './pglite-template';
 
 /**
  * `pglite-served`: PGlite served through MessagePorts (`serveDb` / `portDb`), as the embedded app
@@ -29,21 +30,21 @@ export interface TestDb {
 
 /**
  * A fresh, empty database of the given kind: PGlite in memory, or a new schema on PostgreSQL
- * (each test file its own, dropped afterwards). Migrated unless `migrated` is false.
+ * (each test file its own, dropped afterwards). Migrated unless `migrated` is false; a migrated
+ * PGlite is loaded from the run's one migrated copy (pglite-template.ts), not made anew.
  */
 export async function openTestDb(kind: DriverKind, { migrated = true } = {}): Promise<TestDb> {
   if (kind === 'pglite') {
-    const db = await createPgliteDb();
-    if (migrated) await migrate(db);
+    const db = await createPgliteDb(undefined, migrated ? { from: await migratedTemplate() } : {});
     return { db, drop: () => db.close() };
   }
   if (kind === 'pglite-served') {
-    const engine = await createPgliteDb();
+    const from = migrated ? await migratedTemplate() : undefined;
+    const engine = await createPgliteDb(undefined, from ? { from } : {});
     const served = serveDb(engine);
     const { port1, port2 } = new MessageChannel();
     served.connect(port2, 'requests');
     const db = portDb(port1);
-    if (migrated) await migrate(db);
     return {
       db,
       async drop() {

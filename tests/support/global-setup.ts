@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { ensurePgliteTemplate } from './pglite-template';
 import { detectTiers, requireServices } from './tiers';
 
 /**
@@ -26,6 +27,8 @@ export default async function setup() {
     { stdio: 'inherit' },
   );
   if (build.status !== 0) throw new Error('building the client failed');
+  // The migrated PGlite every test database and embedded app starts from, made once.
+  await ensurePgliteTemplate();
 
   const { DATABASE_URL, REDIS_URL } = process.env;
   if (DATABASE_URL) {

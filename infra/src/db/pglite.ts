@@ -23,13 +23,22 @@ const grownTables = `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relna
  * would scan it whole for ever after. So every `analyzeEveryMs` it analyzes the tables that have
  * grown since their last statistics, one at a time (other statements run in between), which also
  * makes those plans be made again (DECISIONS.md, Placements at 1 000 a second).
+ *
+ * `from`: a cluster to start from (PGlite's `dumpDataDir` tar) instead of a new one: a new one
+ * runs initdb, which takes seconds (the tests start from one migrated copy).
  */
 export async function createPgliteDb(
   dataDir?: string,
-  { analyzeEveryMs = PGLITE_ANALYZE_EVERY_MS }: { analyzeEveryMs?: number } = {},
+  {
+    analyzeEveryMs = PGLITE_ANALYZE_EVERY_MS,
+    from,
+  }: { analyzeEveryMs?: number; from?: Blob } = {},
 ): Promise<Db> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir, { parsers: { [types.INT8]: parseInt8 } });
+  const db = await PGlite.create(dataDir, {
+    parsers: { [types.INT8]: parseInt8 },
+    ...(from ? { loadDataDir: from } : {}),
+  });
   // Each round waits for the one before it.
   let analyze: NodeJS.Timeout;
   const analyzeGrown = async () => {
