@@ -29,10 +29,7 @@ const grownTables = `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relna
  */
 export async function createPgliteDb(
   dataDir?: string,
-  {
-    analyzeEveryMs = PGLITE_ANALYZE_EVERY_MS,
-    from,
-  }: { analyzeEveryMs?: number; from?: Blob } = {},
+  { analyzeEveryMs = PGLITE_ANALYZE_EVERY_MS, from }: { analyzeEveryMs?: number; from?: Blob } = {},
 ): Promise<Db> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir, {
