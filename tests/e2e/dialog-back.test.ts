@@ -13,7 +13,7 @@ import { useAppAndBrowser } from '@tests/support/e2e';
  */
 describe('Back closes an open dialog (Chromium, embedded app)', () => {
   let token = '';
-  const e2e = useAppAndBrowser();
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
   beforeAll(async () => {
     token = (await registerUser({ http: request(e2e.app.url) }, 'back')).token;
   });

@@ -21,7 +21,7 @@ describe('operator console: Markets and Content', () => {
   const stamp = `${process.pid % 10_000}${Date.now() % 100_000}`;
   const live = { timeout: 30_000, interval: 250 };
 
-  const e2e = useAppAndBrowser();
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
   // Registered after the fixture, so it runs before the browser closes.
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));

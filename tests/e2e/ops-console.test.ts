@@ -21,7 +21,7 @@ interface NewOperator {
 describe('operator console', () => {
   const contexts: BrowserContext[] = [];
 
-  const e2e = useAppAndBrowser();
+  const e2e = useAppAndBrowser({ SIM_BACKFILL_HOURS: '1' });
   // Registered after the fixture, so it runs before the browser closes.
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));
