@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '@tests/support/pglite-template';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';
 import { oneAddressSocketEnv } from '@tests/support/socket-limits';
@@ -24,6 +25,7 @@ describe('a frozen embedded server', { timeout: 150_000 }, () => {
   beforeAll(async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'load-stall-'));
+    await seedDataDir(path.join(dataDir, 'db'));
     app = startEntry('server/src/main/all.ts', {
       PORT: String(port),
       HOST: '127.0.0.1',

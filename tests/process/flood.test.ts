@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { seedDataDir } from '@tests/support/pglite-template';
 import { startEntry, waitForHttp, type RunningProcess } from '@tests/support/processes';
 import { freePort } from '@tests/support/redis-server';
 import { attackAndCheck } from '@tests/support/free-option';
@@ -21,6 +22,7 @@ describe('a flood of public reads against the embedded app', { timeout: 240_000 
   beforeAll(async () => {
     const port = await freePort();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'flood-'));
+    await seedDataDir(path.join(dataDir, 'db'));
     app = startEntry('server/src/main/all.ts', {
       PORT: String(port),
       HOST: '127.0.0.1',
