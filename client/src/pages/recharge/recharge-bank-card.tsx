@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { bankAccountForm } from '@shared/wallet/bank-account';
 import type { DepositChannel } from '@shared/wallet/model';
 import { FormError, TextField } from '@client/components/form/TextField';
@@ -188,9 +189,15 @@ function BankDepositForm({ details }: { details: BankChannel }) {
 
 /** /pages/recharge/recharge-bank-card: the platform's bank details, then the payer's and the proof. */
 export function RechargeBankCardPage() {
+  // One form per amount and resubmission: opening this page for another amount while the sent
+  // form is still on screen (the next page's chunk loading) would otherwise keep the sent form,
+  // its typed fields and all, instead of starting from the draft (none once sent).
+  const { search } = useLocation();
   return (
     <ChannelPage channel="bank">
-      {(details) => details.channel === 'bank' && <BankDepositForm details={details} />}
+      {(details) =>
+        details.channel === 'bank' && <BankDepositForm key={search} details={details} />
+      }
     </ChannelPage>
   );
 }
