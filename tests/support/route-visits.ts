@@ -121,21 +121,21 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
   };
   // Statistics count settled orders, and the trader's 5-minute order settles while a slow pass
   // is still running (the second pass starts about 4 minutes in): whether the trader's page is
-  // empty depends on the clock. The newcomer's is always empty; the figures are the stats
-  // journey's.
+  // empty depends on the clock. The newcomer's is always empty (below, with the newcomer's other
+  // empty lists); the figures are the stats journey's.
   const newcomerOnly = new Set(['/pages/order/stats']);
   const visits: RouteVisit[] = [
     ...homeAliases.map((p) => ({ path: p, as: 'guest' as const })),
-    ...appRoutes.map((r) => ({
-      ...(newcomerOnly.has(r.path) ? { empty: true } : {}),
-      ready: ready[r.path],
-      path: r.path + (query[r.path] ?? ''),
-      as: newcomerOnly.has(r.path)
-        ? ('newcomer' as const)
-        : guestOnly.has(r.path) || r.path === '/pages/login/register'
-          ? ('guest' as const)
-          : ('trader' as const),
-    })),
+    ...appRoutes
+      .filter((r) => !newcomerOnly.has(r.path))
+      .map((r) => ({
+        ready: ready[r.path],
+        path: r.path + (query[r.path] ?? ''),
+        as:
+          guestOnly.has(r.path) || r.path === '/pages/login/register'
+            ? ('guest' as const)
+            : ('trader' as const),
+      })),
     // The seeded order may have expired by the time a slow pass gets here: a fresh one each visit.
     {
       path: '/pages/order/order?tab=positions',
@@ -153,6 +153,7 @@ export function routeVisits(seed: RouteSeed): RouteVisit[] {
     '/pages/withdraw-list/withdraw-list',
     '/pages/withdraw-list/withdraw-open',
     '/pages/Particulars/Particulars',
+    ...newcomerOnly,
   ])
     visits.push({ path: p, as: 'newcomer', empty: true });
   // Nothing bound yet: not an empty list but the two "bind" offers.
