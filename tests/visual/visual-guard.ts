@@ -262,7 +262,19 @@ async function shootPage(
 ): Promise<{ name: string; size: string; png: Buffer }[]> {
   await target.prepare?.(url);
   await page.setViewportSize(viewports[0]);
-  await page.evaluate((hash) => (location.hash = hash), `#${target.path}`);
+  // Until the router has taken the new hash and drawn twice: checked any earlier, "nothing is
+  // loading" is still the previous page's answer, and a newcomer's first page (its chunk not yet
+  // fetched in this context) was once shot still loading.
+  await page.evaluate(
+    (hash) =>
+      new Promise<void>((resolve) => {
+        if (location.hash === hash) return resolve();
+        const drawn = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        addEventListener('hashchange', drawn, { once: true });
+        location.hash = hash;
+      }),
+    `#${target.path}`,
+  );
   await page.locator(appDrawn).first().waitFor();
   // Attached, not visible: a ready live price is blanked.
   if (target.ready) await page.locator(target.ready).first().waitFor({ state: 'attached' });
