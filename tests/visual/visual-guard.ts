@@ -1,13 +1,9 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import fs from 'node:fs';
-import path from 'node:path';
-import pixelmatch from 'pixelmatch';
 import { normalise, oneInstant } from './page-normalise';
-import { PNG } from 'pngjs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { repoRoot } from '@tests/support/processes';
 import { stillStyle } from './still-style';
+import type { Shot } from './visual-compare';
 import {
   appDrawn,
   routeVisits,
@@ -29,9 +25,6 @@ import {
  * reads 8 and the seeded names, codes and addresses read as fixed text (their length kept), and
  * the regions that move with the live market are blanked (`liveRegions`, still-style.ts).
  */
-const baselineDir = path.join(repoRoot, 'tests/visual/baselines');
-const artifactDir = path.join(repoRoot, 'artifacts/visual');
-
 export const visualVariants = [
   { lang: 'zh-CN', theme: 'light' },
   { lang: 'en', theme: 'dark' },
@@ -44,10 +37,6 @@ const viewports = [
   { width: 390, height: 844 },
   { width: 360, height: 780 },
 ] as const;
-
-/** A pixel differs past pixelmatch's colour threshold; an image fails past this share of them. */
-const PIXEL_THRESHOLD = 0.1;
-const MAX_DIFF_SHARE = 0.0005;
 
 /** 2026-01-02 03:04:05 UTC: the page's clock, whatever the day of the run. */
 const FIXED_TIME = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -199,12 +188,6 @@ function fixedNames(seed: RouteSeed): [string, string][] {
   return pairs;
 }
 
-interface Shot {
-  /** Path under the baselines: `<variant>/<width>x<height>/<name>.png`. */
-  key: string;
-  png: Buffer;
-}
-
 /** A browser context of one visitor in one variant: storage, fixed clock, reduced motion. */
 async function visitorContext(browser: Browser, seed: RouteSeed, as: Visitor, v: VisualVariant) {
   const context = await browser.newContext({
@@ -351,58 +334,4 @@ export async function shootVariant(
     for (const c of contexts) await c.close();
   }
   return out;
-}
-
-interface Comparison {
-  key: string;
-  /** Pixels past the colour threshold; -1: no baseline; -2: another size. */
-  differing: number;
-  allowed: number;
-  /** Written under artifacts/visual/ when it fails. */
-  actualPath?: string;
-  diffPath?: string;
-}
-
-/** Compares a shot with its baseline; a failure writes the actual and the diff image. */
-export function compareShot(shot: Shot): Comparison {
-  const baselinePath = path.join(baselineDir, shot.key);
-  const actual = PNG.sync.read(shot.png);
-  const allowed = Math.ceil(actual.width * actual.height * MAX_DIFF_SHARE);
-  const failed = (differing: number, diff?: PNG): Comparison => {
-    const base = path.join(artifactDir, shot.key.replace(/\.png$/, ''));
-    fs.mkdirSync(path.dirname(base), { recursive: true });
-    fs.writeFileSync(`${base}.actual.png`, shot.png);
-    if (diff) fs.writeFileSync(`${base}.diff.png`, PNG.sync.write(diff));
-    return {
-      key: shot.key,
-      differing,
-      allowed,
-      actualPath: path.relative(repoRoot, `${base}.actual.png`),
-      diffPath: diff ? path.relative(repoRoot, `${base}.diff.png`) : undefined,
-    };
-  };
-  if (!fs.existsSync(baselinePath)) return failed(-1);
-  const expected = PNG.sync.read(fs.readFileSync(baselinePath));
-  if (expected.width !== actual.width || expected.height !== actual.height) return failed(-2);
-  const diff = new PNG({ width: actual.width, height: actual.height });
-  const differing = pixelmatch(expected.data, actual.data, diff.data, actual.width, actual.height, {
-    threshold: PIXEL_THRESHOLD,
-  });
-  if (differing > allowed) return failed(differing, diff);
-  return { key: shot.key, differing, allowed };
-}
-
-/** Writes a shot as its baseline (npm run visual:update). */
-export function writeBaseline(shot: Shot): void {
-  const file = path.join(baselineDir, shot.key);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, shot.png);
-}
-
-/** One line per failed comparison, naming the files to look at. */
-export function describeFailure(c: Comparison): string {
-  if (c.differing === -1) return `${c.key}: no baseline (actual: ${c.actualPath})`;
-  if (c.differing === -2)
-    return `${c.key}: another size than its baseline (actual: ${c.actualPath})`;
-  return `${c.key}: ${c.differing} pixels differ (allowed ${c.allowed}); actual ${c.actualPath}, diff ${c.diffPath}`;
 }

@@ -3,13 +3,8 @@ import type { Product } from '@shared/product';
 import { routeAppEnv, seedRouteData, type RouteSeed } from '@tests/support/route-visits';
 import { opsAuth } from '@tests/support/wallet';
 import { useAppAndBrowser } from '@tests/support/e2e';
-import {
-  compareShot,
-  describeFailure,
-  shootVariant,
-  visualVariants,
-  writeBaseline,
-} from './visual-guard';
+import { shootVariant, visualVariants } from './visual-guard';
+import { compareShot, describeFailure, writeBaseline } from './visual-compare';
 
 /**
  * The visual regression guard (issue 37, docs/TESTING.md "Visual guard"): every route and every
