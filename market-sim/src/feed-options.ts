@@ -1,8 +1,9 @@
 import type { Bus } from '@infra/bus';
-import type { Db, Queryable } from '@infra/db';
+import type { Db } from '@infra/db';
 import type { Logger } from '@infra/logger';
 import type { MarketState } from '@shared/bus';
 import type { ProductSpec } from './catalogue';
+import type { Lease } from './lease';
 import type { TapeFigures } from './tape-writer';
 
 /**
@@ -39,9 +40,9 @@ export interface FeedOptions {
   loopMs?: number;
   /**
    * The simulator's lease (lease.ts), when several may run: nothing is published while `leading()`
-   * is false, and each tape write runs `fence` first, so a former leader never writes the tape.
+   * is false, and each tape write is under its fence, so a former leader never writes the tape.
    */
-  lease?: { leading(): boolean; fence(tx: Queryable): Promise<void> };
+  lease?: Pick<Lease, 'leading' | 'fence' | 'fenceQuery'>;
   /** Told of every tick emitted (the `sim_ticks_total` counter). */
   onTick?: (productId: string) => void;
   /**

@@ -44,6 +44,7 @@ export function feedTapeWriter(
         ? (clock.throughMs = Math.max(clock.throughMs, clock.now() - 1))
         : null,
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
+    fenceQuery: o.lease ? () => o.lease!.fenceQuery() : undefined,
     onWritten: (rows: readonly TapeRow[]) => {
       for (const row of rows) {
         const spec = specs.get(row.productId);

@@ -61,35 +61,47 @@ describe.each(dbDrivers())('simulator lease (%s)', (kind) => {
     expect(b.lease.epoch()).toBe(before + 1);
   });
 
-  it('fences out a leader whose lease was taken while it stalled: its tape writes are refused', async () => {
-    const a = contender('a');
-    await a.lease.whenLeading();
-    let through = 1_500;
-    const writer = createTapeWriter(t.db, {
-      flushMs: 60_000,
-      fence: (tx) => a.lease.fence(tx),
-      through: () => through,
-    });
-    writer.addTick({ productId: 'LEASEX', seq: 1, ts: 1_000, price: 100, qty: 1 });
-    await writer.flush();
-    // The watermark is written with the ticks: the tape is complete through 1 500.
-    expect(await tapeWatermark(t.db)).toBe(1_500);
-    // a stalls (its renewals stop reaching the database); its lease expires and b takes over.
-    await t.db.query("UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1");
-    const b = contender('b');
-    await b.lease.whenLeading();
-    // a's buffered tick never reaches the tape…
-    writer.addTick({ productId: 'LEASEX', seq: 2, ts: 2_000, price: 101, qty: 1 });
-    through = 2_500;
-    await writer.stop();
-    const { rows } = await t.db.query<{ seq: string }>(
-      "SELECT seq FROM ticks WHERE product_id = 'LEASEX' ORDER BY seq",
-    );
-    expect(rows.map((r) => Number(r.seq))).toEqual([1]);
-    expect(await tapeWatermark(t.db)).toBe(1_500); // nor does its watermark
-    // …and a notices on its next renewal, stops what it led, and stops publishing.
-    await eventually(() => a.led.stopped === 1, 5000, 'a resigns');
-    expect(a.lease.leading()).toBe(false);
-    expect(b.lease.leading()).toBe(true);
-  });
+  // The usual write is one statement with the fence as its part (fenceQuery); the others (a start's
+  // catch-up, period starts, an hour's roll-up) are a transaction that runs the fence first. Each
+  // case has a product of its own and a later time than the one before it (the watermark only
+  // rises), so neither depends on what the other wrote.
+  it.each([
+    ['one statement', true, 'LEASE1', 0],
+    ['a transaction', false, 'LEASE2', 10_000],
+  ])(
+    'fences out a leader whose lease was taken while it stalled: its tape writes are refused (%s)',
+    async (_, oneStatement, productId, at) => {
+      const a = contender('a');
+      await a.lease.whenLeading();
+      let through = at + 1_500;
+      const writer = createTapeWriter(t.db, {
+        flushMs: 60_000,
+        fence: (tx) => a.lease.fence(tx),
+        fenceQuery: oneStatement ? () => a.lease.fenceQuery() : undefined,
+        through: () => through,
+      });
+      writer.addTick({ productId, seq: 1, ts: at + 1_000, price: 100, qty: 1 });
+      await writer.flush();
+      // The watermark is written with the ticks: the tape is complete through 1 500.
+      expect(await tapeWatermark(t.db)).toBe(at + 1_500);
+      // a stalls (its renewals stop reaching the database); its lease expires and b takes over.
+      await t.db.query("UPDATE sim_lease SET expires_at = 'epoch' WHERE id = 1");
+      const b = contender('b');
+      await b.lease.whenLeading();
+      // a's buffered tick never reaches the tape…
+      writer.addTick({ productId, seq: 2, ts: at + 2_000, price: 101, qty: 1 });
+      through = at + 2_500;
+      await writer.stop();
+      const { rows } = await t.db.query<{ seq: string }>(
+        'SELECT seq FROM ticks WHERE product_id = $1 ORDER BY seq',
+        [productId],
+      );
+      expect(rows.map((r) => Number(r.seq))).toEqual([1]);
+      expect(await tapeWatermark(t.db)).toBe(at + 1_500); // nor does its watermark
+      // …and a notices on its next renewal, stops what it led, and stops publishing.
+      await eventually(() => a.led.stopped === 1, 5000, 'a resigns');
+      expect(a.lease.leading()).toBe(false);
+      expect(b.lease.leading()).toBe(true);
+    },
+  );
 });

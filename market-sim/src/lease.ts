@@ -12,6 +12,13 @@ export class FencedOut extends Error {
 
 export type LeaseState = 'standby' | 'leader';
 
+/** A lease's fence as a query (`Lease.fenceQuery`), and the error a refused write throws. */
+export interface FenceQuery {
+  sql: string;
+  values: unknown[];
+  refused(): Error;
+}
+
 export interface LeaseOptions {
   db: Db;
   /** How long a lease lasts without renewal (ms); a standby takes over this long after a leader dies. */
@@ -48,6 +55,12 @@ export interface Lease {
   whenLeading(): Promise<void>;
   /** Inside a tape transaction: throws `FencedOut` unless this process still holds the lease. */
   fence(tx: Queryable): Promise<void>;
+  /**
+   * The same fence as a query for a write in one statement (`writeTape`): it returns a row, locked
+   * FOR SHARE until the statement's transaction ends, while this process holds the lease; none once
+   * the lease has moved on. Its parameters are `$1`… in the order of `values`.
+   */
+  fenceQuery(): FenceQuery;
   stop(): Promise<void>;
 }
 
@@ -83,11 +96,17 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
     leading: () => state === 'leader' && Date.now() - confirmedAt < ttlMs - pollMs,
     whenLeading: () => firstLead,
     async fence(tx) {
-      const { rowCount } = await tx.query(
-        `SELECT 1 FROM ${table} WHERE id = $3 AND holder = $1 AND epoch = $2 FOR SHARE`,
-        [holder, epoch, id],
-      );
-      if (rowCount === 0) throw new FencedOut(epoch);
+      const q = lease.fenceQuery();
+      const { rowCount } = await tx.query(q.sql, q.values);
+      if (rowCount === 0) throw q.refused();
+    },
+    fenceQuery() {
+      const at = epoch;
+      return {
+        sql: `SELECT 1 FROM ${table} WHERE id = $3 AND holder = $1 AND epoch = $2 FOR SHARE`,
+        values: [holder, at, id],
+        refused: () => new FencedOut(at),
+      };
     },
     async stop() {
       stopped = true;

@@ -12,11 +12,16 @@ export interface TapeRow {
 
 export type ProductCandle = CandleUnits & { productId: string };
 
-/** Inserts ticks in one statement; a tick already on the tape (same product and seq) is kept. */
-/** The ticks' insert, its parameters from `$<first>` on, and their values. */
-const ticksInsert = (first: number) => `INSERT INTO ticks (product_id, seq, ts, price, qty)
-     SELECT * FROM unnest(${params(first, ['text', 'bigint', 'bigint', 'bigint', 'bigint'])})
-     ON CONFLICT DO NOTHING`;
+/**
+ * The ticks' insert, its parameters from `$<first>` on, and their values; a tick already on the
+ * tape (same product and seq) is kept. `fenced`: only while the write's fence `f` has its row.
+ */
+const ticksInsert = (
+  first: number,
+  fenced = true,
+) => `INSERT INTO ticks (product_id, seq, ts, price, qty)
+     SELECT u.* FROM unnest(${params(first, ['text', 'bigint', 'bigint', 'bigint', 'bigint'])}) AS u
+     ${fenced ? 'JOIN f ON true' : ''} ON CONFLICT DO NOTHING`;
 const tickValues = (rows: readonly TapeRow[]) => [
   rows.map((r) => r.productId),
   rows.map((r) => r.seq),
@@ -29,9 +34,10 @@ const tickValues = (rows: readonly TapeRow[]) => [
 const params = (first: number, types: readonly string[]) =>
   types.map((t, i) => `$${first + i}::${t}[]`).join(', ');
 
+/** Inserts ticks in one statement (the caller's transaction holds the fence). */
 export async function insertTicks(db: Queryable, rows: readonly TapeRow[]): Promise<void> {
   if (!rows.length) return;
-  await db.query(ticksInsert(1), tickValues(rows));
+  await db.query(ticksInsert(1, false), tickValues(rows));
 }
 
 /** Writes 1-minute candles, replacing a stored candle of the same minute (the writer holds the whole minute). */
@@ -40,14 +46,17 @@ export async function upsertCandles(
   candles: readonly ProductCandle[],
 ): Promise<void> {
   if (!candles.length) return;
-  await db.query(candlesUpsert(1), candleValues(candles));
+  await db.query(candlesUpsert(1, false), candleValues(candles));
 }
 
 const candleTypes = ['text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
-/** The candles' upsert, its parameters from `$<first>` on, and their values. */
-const candlesUpsert = (first: number) => `INSERT INTO candles (product_id, t, o, h, l, c, v, a, n)
-     SELECT * FROM unnest(${params(first, [...candleTypes, 'int'])})
-     ON CONFLICT (product_id, t) DO UPDATE SET
+/** The candles' upsert, its parameters from `$<first>` on, and their values (`fenced`: as ticks'). */
+const candlesUpsert = (
+  first: number,
+  fenced = true,
+) => `INSERT INTO candles (product_id, t, o, h, l, c, v, a, n)
+     SELECT u.* FROM unnest(${params(first, [...candleTypes, 'int'])}) AS u
+     ${fenced ? 'JOIN f ON true' : ''} ON CONFLICT (product_id, t) DO UPDATE SET
        o = EXCLUDED.o, h = EXCLUDED.h, l = EXCLUDED.l, c = EXCLUDED.c, v = EXCLUDED.v, a = EXCLUDED.a, n = EXCLUDED.n`;
 const candleValues = (candles: readonly ProductCandle[]) => {
   const col = <K extends keyof ProductCandle>(k: K) => candles.map((c) => c[k]);
@@ -68,14 +77,25 @@ const candleValues = (candles: readonly ProductCandle[]) => {
  * A write's ticks, candle states and watermark in one statement (data-modifying CTEs, each run
  * once): on the embedded database every statement is a round trip between threads and costs
  * PGlite its parse and plan, and a write of the tape comes every TAPE_FLUSH_MS (DECISIONS 62).
- * The caller's transaction holds the fence. Nothing to write: no statement.
+ *
+ * With `fence` (the lease's fence query) the statement is its own transaction: `f` holds the
+ * lease row FOR SHARE and every part reads it, so a simulator whose lease has moved on writes
+ * nothing and gets false (data-modifying CTEs run whether or not anything reads them: each is
+ * joined to `f` instead). Without it, the caller's transaction holds the fence. Nothing to write:
+ * no statement, and true.
  */
 export async function writeTape(
   db: Queryable,
-  w: { ticks: readonly TapeRow[]; candles: readonly ProductCandle[]; throughMs: number | null },
-): Promise<void> {
-  const parts: string[] = [];
-  const values: unknown[] = [];
+  w: {
+    ticks: readonly TapeRow[];
+    candles: readonly ProductCandle[];
+    throughMs: number | null;
+    fence?: { sql: string; values: readonly unknown[] };
+  },
+): Promise<boolean> {
+  if (!w.ticks.length && !w.candles.length && w.throughMs === null) return true;
+  const values: unknown[] = [...(w.fence?.values ?? [])];
+  const parts = [`f AS (${w.fence?.sql ?? 'SELECT 1'})`];
   if (w.ticks.length) {
     parts.push(`t AS (${ticksInsert(values.length + 1)})`);
     values.push(...tickValues(w.ticks));
@@ -84,13 +104,17 @@ export async function writeTape(
     parts.push(`c AS (${candlesUpsert(values.length + 1)})`);
     values.push(...candleValues(w.candles));
   }
-  let last = 'SELECT 1';
   if (w.throughMs !== null) {
     values.push(w.throughMs);
-    last = `UPDATE tape_watermark SET through_ms = GREATEST(through_ms, $${values.length}::bigint)`;
+    parts.push(
+      `w AS (UPDATE tape_watermark SET through_ms = GREATEST(through_ms, $${values.length}::bigint) FROM f)`,
+    );
   }
-  if (!values.length) return;
-  await db.query(parts.length ? `WITH ${parts.join(', ')} ${last}` : last, values);
+  const { rows } = await db.query<{ led: number }>(
+    `WITH ${parts.join(', ')} SELECT count(*)::int AS led FROM f`,
+    values,
+  );
+  return rows[0]!.led > 0;
 }
 
 /** The hourly roll-up's bucket (table `candles_1h`). */
