@@ -36,6 +36,11 @@ export interface FeedOptions {
   now?: () => number;
   /** How often the tape writer flushes (ms). */
   flushMs?: number;
+  /**
+   * How often it flushes while nobody wants the tape current (no `tape-wanted` or `orders`
+   * message on the bus for a few seconds); unset or 0: always `flushMs`.
+   */
+  restFlushMs?: number;
   /** Loop granularity; ticks are scheduled individually with jitter. */
   loopMs?: number;
   /**

@@ -9,6 +9,12 @@ import type { FeedOptions } from './feed-options';
 
 /** What the feed writes and publishes: the tape (through its batching writer) and the bus. */
 
+/**
+ * How long one `tape-wanted` message keeps the writer at its full cadence: its senders repeat it
+ * every second (server/src/platform/tape-demand.ts), so two may be lost before the writer rests.
+ */
+export const TAPE_WANTED_HOLD_MS = 3000;
+
 export type Publish = (m: Parameters<Bus['publish']>[0]) => Promise<void>;
 
 /**
@@ -39,6 +45,7 @@ export function feedTapeWriter(
   return createTapeWriter(o.db, {
     log: o.log,
     flushMs: o.flushMs,
+    rest: o.restFlushMs ? { flushMs: o.restFlushMs, holdMs: TAPE_WANTED_HOLD_MS } : undefined,
     through: () =>
       clock.live && clock.leading()
         ? (clock.throughMs = Math.max(clock.throughMs, clock.now() - 1))

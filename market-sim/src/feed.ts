@@ -214,6 +214,13 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     else maintenance.delete(m.id);
     market.everySecond();
   });
+  // Who needs the tape current: a placement's entry waits on it, so do those who watch prices.
+  const unwant = o.restFlushMs
+    ? await Promise.all([
+        o.bus.subscribe('tape-wanted', () => writer.wanted()),
+        o.bus.subscribe('orders', () => writer.wanted()),
+      ])
+    : [];
 
   // What clients may see of each product before its first new tick: the tape's last one.
   for (const [id, book] of books) {
@@ -235,6 +242,7 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
       for (const t of timers) clearInterval(t);
       commitments?.stop();
       await unsubscribe();
+      for (const off of unwant) await off();
       await writer.stop();
       o.onTape?.(null);
     },

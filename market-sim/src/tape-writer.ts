@@ -50,6 +50,11 @@ export interface TapeWriter {
   rollUpBefore(productIds: readonly string[], before: number): void;
   /** A period's start, written in the same transaction as the ticks buffered with it. */
   addPeriodStart(record: PeriodStartRecord): void;
+  /**
+   * Someone needs the tape current (`rest`): writes at `flushMs` for the next `rest.holdMs`, and
+   * at once when the writer was resting.
+   */
+  wanted(): void;
   /** Writes what is buffered in one transaction; concurrent calls share one flush. */
   flush(): Promise<void>;
   pending(): number;
@@ -60,6 +65,11 @@ export interface TapeWriter {
 
 interface TapeWriterOptions {
   flushMs?: number;
+  /**
+   * The rest cadence: while nothing has called `wanted()` for `holdMs`, write every `flushMs` of
+   * these instead (DECISIONS 63). Without it, always every `flushMs` above.
+   */
+  rest?: { flushMs: number; holdMs: number };
   maxBuffer?: number;
   log?: Logger;
   /** Run first in each write; throws `FencedOut` when this simulator lost its lease. */
@@ -267,7 +277,15 @@ export function createTapeWriter(db: Db, o: TapeWriterOptions = {}): TapeWriter 
     return inFlight;
   };
 
-  const timer = setInterval(() => void flush(), flushMs);
+  // Resting: nobody has wanted the tape current for `rest.holdMs` (the writer starts wanted).
+  let wantedAt = Date.now();
+  let lastTimedAt = 0;
+  const resting = () => !!o.rest && Date.now() - wantedAt > o.rest.holdMs;
+  const timer = setInterval(() => {
+    if (resting() && Date.now() - lastTimedAt < o.rest!.flushMs) return;
+    lastTimedAt = Date.now();
+    void flush();
+  }, flushMs);
   timer.unref();
 
   return {
@@ -279,6 +297,11 @@ export function createTapeWriter(db: Db, o: TapeWriterOptions = {}): TapeWriter 
     rollUpWhenOver: (h) => watchHour(h.productId, h.t),
     rollUpBefore: (productIds, before) => void (buf.catchUp = { productIds, before }),
     addPeriodStart: (r) => void buf.starts.push(r),
+    wanted() {
+      const was = resting();
+      wantedAt = Date.now();
+      if (was) void flush();
+    },
     flush,
     pending: () => buf.ticks.length,
     lastWriteMs: () => buf.lastWriteMs,

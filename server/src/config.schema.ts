@@ -241,6 +241,10 @@ export const configSchema = z.object({
   TICK_RETENTION_HOURS: intInRange(1, 24 * 365).default(48),
   // A tick is published once written (docs/FAIRNESS.md), so this is also the tick's latency.
   TAPE_FLUSH_MS: intInRange(10, 5000).default(50),
+  // The write cadence while nobody wants the tape current (no gateway has a socket, no worker's
+  // decision waits on the tape): DECISIONS 63. 0: always TAPE_FLUSH_MS. At most 2 s, so a
+  // quote heard at rest stays within the default MAX_FEED_DELAY_MS (ticks come ≤ 0.75 s apart).
+  TAPE_REST_FLUSH_MS: intInRange(0, 2000).default(1000),
   // Diagnostics: the embedded database thread counts its statements over windows of this many
   // seconds and writes each window's counts to stderr (infra/src/db/ports/statement-count.ts).
   DB_COUNT_STATEMENTS_S: intInRange(0, 3600).default(0),

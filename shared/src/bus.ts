@@ -30,7 +30,13 @@ export type BusMessage =
   | { type: 'maintenance'; id: string; on: boolean; opensAt?: number }
   | { type: 'process'; report: ProcessReport }
   /** Orders were placed (at `placed`, the sender's clock): settlement workers look (settlement-wake.ts). */
-  | { type: 'orders'; placed: number };
+  | { type: 'orders'; placed: number }
+  /**
+   * Someone needs the tape current now: a gateway with sockets, a settlement worker whose
+   * decision waits on the tape, an api whose sale waits for its tick. Without it for a while the simulator writes (and so publishes) at
+   * its rest cadence, TAPE_REST_FLUSH_MS (server/src/platform/tape-demand.ts).
+   */
+  | { type: 'tape-wanted'; by: 'gateway' | 'worker' | 'api' };
 
 /**
  * What a process says of itself every few seconds (server/src/platform/process-reports.ts), read

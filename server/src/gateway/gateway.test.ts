@@ -94,6 +94,24 @@ describe('gateway', () => {
     expect(hello.userId).toBeNull();
   });
 
+  it('wants the tape current while it has sockets (DECISIONS 63): at once on a connection, then every second', async () => {
+    const wanted: number[] = [];
+    const off = await sim.subscribe('tape-wanted', (m) => {
+      expect(m.by).toBe('gateway');
+      wanted.push(Date.now());
+    });
+    try {
+      const c = client();
+      await new Promise((r) => c.once('hello', r));
+      await eventually(() => wanted.length >= 1, 2000, 'wanted on connecting');
+      // Repeated while the socket stays (one a second), so the simulator keeps its full cadence.
+      await eventually(() => wanted.length >= 3, 5000, 'wanted again while connected');
+      expect(wanted.at(-1)! - wanted.at(-2)!).toBeGreaterThanOrEqual(500); // one a second, not one per check
+    } finally {
+      await off();
+    }
+  });
+
   it('answers time requests', async () => {
     const c = client();
     const answer = await new Promise<TimeAck>((r) => c.emit('time', r));

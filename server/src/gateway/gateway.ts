@@ -13,6 +13,7 @@ import type { TicketSigner } from './socket-ticket';
 import type { RevokedSessions } from '../platform/revoked-sessions';
 import { createTickRing } from './tick-ring';
 import { rateMeter } from '@server/platform/process-reports';
+import { TAPE_WANTED_EVERY_MS, tapeWanted } from '@server/platform/tape-demand';
 import { SocketServer } from './socket-server';
 import { clientEventHandlers, type MarketCache } from './client-events';
 import { gatewayServer, marketBroadcaster, type GatewayServer } from './rooms';
@@ -101,6 +102,8 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
   const admission = createAdmission(deps);
   const backlog = createBacklog(deps.backlog ?? defaultBacklogLimits, deps.log, deps.metrics);
   const ticksHeard = rateMeter();
+  // Someone watches prices: the tape at its full cadence (a tick is published once written).
+  const wantTape = tapeWanted(deps.bus, 'gateway');
   let draining = false;
 
   const server = new SocketServer(
@@ -110,6 +113,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       admit: admission.admit,
       connected(conn) {
         deps.metrics?.sockets.inc();
+        wantTape();
         admission.welcome(conn);
       },
       disconnected(conn) {
@@ -129,6 +133,10 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
     },
   );
   const broadcast = marketBroadcaster(server, backlog, deps.metrics);
+  const watching = setInterval(
+    () => server.clientsCount > 0 && wantTape(),
+    TAPE_WANTED_EVERY_MS,
+  ).unref();
 
   // One pass over every socket renews the tickets past half their life (admission.ts).
   const renewer = deps.tickets
@@ -169,6 +177,7 @@ export async function createGateway(httpServer: HttpServer, deps: GatewayDeps): 
       // own client would after a server disconnect.
       await spreadOver([...server.sockets.values()], deps.drainMs ?? 0, (conn) => conn.close());
       if (renewer) clearInterval(renewer);
+      clearInterval(watching);
       admission.stop();
       backlog.stop();
       await Promise.all(offs.map((off) => off()));

@@ -27,7 +27,7 @@ import { createDrawingsService } from '@server/modules/drawings/drawings.service
 import { createMarketService } from '@server/modules/market/market.service';
 import { orderFigures } from '@server/modules/orders/order-figures';
 import { createOrdersService } from '@server/modules/orders/orders.service';
-import { announcePlacements } from '@server/modules/orders/settlement-wake';
+import { orderSignals } from '@server/modules/orders/settlement-wake';
 import { createOperatorsService } from '@server/modules/operator/operators.service';
 import { operatorLoginLimits } from '@server/modules/operator/operator-sign-in';
 import { createSavingsJob } from '@server/modules/savings/savings.job';
@@ -276,7 +276,7 @@ export async function composeApi(
     balancesChanged,
     now: overrides.now,
     offsetMinutes: config.PLATFORM_UTC_OFFSET_MINUTES,
-    placed: announcePlacements(bus),
+    ...orderSignals(bus),
   });
   const fairness = createFairnessService({
     db,

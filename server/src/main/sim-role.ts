@@ -78,6 +78,7 @@ export function startSim(
         historyDays: config.SIM_HISTORY_DAYS,
         retentionHours: config.TICK_RETENTION_HOURS,
         flushMs: config.TAPE_FLUSH_MS,
+        restFlushMs: config.TAPE_REST_FLUSH_MS,
         log: simLog,
         lease,
         onTick: reports ? (productId) => reports.tick(productId) : undefined,

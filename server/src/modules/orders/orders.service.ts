@@ -45,6 +45,8 @@ export interface OrdersDeps {
   placementBatching?: Pick<PlacementQueueOptions, 'maxBatch' | 'maxInFlight'>;
   /** Told of every placement written, to wake the settlement workers (settlement-wake.ts). */
   placed?: () => void;
+  /** Asks for the tape current (a sale waits for the tick after it): `tapeWanted`. */
+  wantTape?: () => void;
 }
 
 /** Database rows never leave the server: this is the Order of API.md. */

@@ -16,6 +16,8 @@ export interface SaleDeps {
   present: (row: repo.OrderRow) => Order;
   /** How long a sale waits for its tick (MAX_FEED_DELAY_MS), as an entry does. */
   maxFeedDelayMs: number;
+  /** Asks for the tape at its full cadence (a `tape-wanted` message): the sale waits on it. */
+  wantTape?: () => void;
   now?: () => number;
 }
 
@@ -60,6 +62,7 @@ async function sell(d: SaleDeps, userId: number, id: number, body: SellOrderBody
   // The first tick after acceptance: woken by the bus, read from the tape (a tick is published
   // once written), within the feed's allowed delay; none, and nothing is written.
   let tick: saleRepo.SaleTick | null = null;
+  d.wantTape?.();
   const deadline = now() + d.maxFeedDelayMs;
   while (!tick && now() < deadline) {
     await d.market.tickAfter(order.product_id, requestedMs, deadline - now());

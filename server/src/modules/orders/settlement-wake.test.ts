@@ -69,6 +69,8 @@ describe.each(dbDrivers())('a settlement worker woken by events on %s', (kind) =
 
   it('asks nothing while nothing is open, and enters a placed order without waiting for the poll', async () => {
     const c = counted(t.db);
+    const wanted: string[] = [];
+    const off = await api.bus.subscribe('tape-wanted', (m) => void wanted.push(m.by));
     const worker = startSettlementWorker({
       db: c.db,
       orders: api.orders,
@@ -85,12 +87,16 @@ describe.each(dbDrivers())('a settlement worker woken by events on %s', (kind) =
       for (let i = 0; i < 10; i++) await liveTick(t.db, api.bus, 'XAGUSD', 9_000 + i);
       await new Promise((r) => setTimeout(r, 300));
       expect(c.statements()).toBe(2);
+      // Nor does it want the tape current: the simulator may write it at its rest cadence.
+      expect(wanted).toEqual([]);
 
       const u = await registerUser(api, 'woken');
       await fund(t.db, u.user.id, 100_000);
       const body = { productId: 'XAGUSD', direction: 'up', amount: 10_000, duration: 30 };
       const placed = (await api.http.post('/api/orders').set(u.auth).send(body).expect(201))
         .body as Order;
+      // Its entry waits on the tape: it asks for the tape current (DECISIONS 63).
+      await vi.waitFor(() => expect(wanted).toContain('worker'), { timeout: 20_000 });
       await liveTick(t.db, api.bus, 'XAGUSD', 9_100, Math.max(Date.now(), placed.createdAt) + 5);
       const entry = async () =>
         (await api.http.get(`/api/orders/${placed.id}`).set(u.auth).expect(200)).body as Order;
@@ -99,6 +105,7 @@ describe.each(dbDrivers())('a settlement worker woken by events on %s', (kind) =
         interval: 100,
       });
     } finally {
+      await off();
       await worker.stop();
     }
   });

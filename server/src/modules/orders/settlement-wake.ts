@@ -1,4 +1,5 @@
 import type { Bus } from '@infra/bus';
+import { tapeWanted } from '@server/platform/tape-demand';
 import type { Queryable } from '@infra/db';
 
 /**
@@ -26,6 +27,8 @@ export interface SettlementWakes {
   onPlaced(wake: () => void): () => void;
   /** Ticks were written to the tape, so its watermark moved. */
   onTape(wake: () => void): () => void;
+  /** Says that a decision waits on the tape: the simulator writes at its full cadence. */
+  wantTape(): void;
 }
 
 /** Wakes heard on `bus`: `orders` messages (announcePlacements) and the simulator's ticks. */
@@ -35,6 +38,7 @@ export function busWakes(bus: Bus): SettlementWakes {
   return {
     onPlaced: (wake) => on(bus.subscribe('orders', () => wake())),
     onTape: (wake) => on(bus.subscribe('tick', () => wake())),
+    wantTape: tapeWanted(bus, 'worker'),
   };
 }
 
@@ -42,7 +46,7 @@ export function busWakes(bus: Bus): SettlementWakes {
  * What the api calls after each placement: an `orders` message on `bus`, at most one every
  * `everyMs` (a burst of placements is one wake; the last of it is never dropped).
  */
-export function announcePlacements(bus: Bus, everyMs = 20): () => void {
+function announcePlacements(bus: Bus, everyMs = 20): () => void {
   let waiting = false;
   return () => {
     if (waiting) return;
@@ -53,6 +57,15 @@ export function announcePlacements(bus: Bus, everyMs = 20): () => void {
     }, everyMs).unref();
   };
 }
+
+/**
+ * What the api's order service says on `bus`: placements (to wake the workers, and the tape), and
+ * that a sale waits on the tape.
+ */
+export const orderSignals = (bus: Bus) => ({
+  placed: announcePlacements(bus),
+  wantTape: tapeWanted(bus, 'api'),
+});
 
 /** What the open orders say of when to look next, by the database clock. */
 export interface OpenOrders {

@@ -226,6 +226,8 @@ export function startSettlementWorker(d: WorkerOptions) {
         running = null;
         lastEnd = Date.now();
         onTape = next.onTape;
+        // Its next decision waits on the tape: ask for it current (at rest it comes once a second).
+        if (onTape) d.wakes?.wantTape();
         const again =
           againAt === Infinity ? Infinity : Math.max(againAt, lastEnd + MIN_ROUND_GAP_MS);
         againAt = Infinity;

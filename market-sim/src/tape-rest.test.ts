@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BusMessage } from '@shared/bus';
+import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
+import type { Bus } from '@infra/bus';
+import { eventually } from '@tests/support/wait';
+import { openTestDb, type TestDb } from '@tests/support/db';
+import { WEDNESDAY_AFTERNOON } from '@tests/support/market';
+import { defaultCatalogue } from './catalogue';
+import { startFeed, type FeedOptions } from './feed';
+import { TAPE_WANTED_HOLD_MS } from './feed-writer';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The tape's rest cadence (DECISIONS 63): a tick is published once written, so while nobody wants
+ * the tape current (no `tape-wanted` or `orders` message for TAPE_WANTED_HOLD_MS) the writer
+ * writes, and so publishes, at `restFlushMs`; a message makes it write at once and at `flushMs`
+ * again. The writer's behaviour, not the database's: PGlite only.
+ */
+describe('the tape at rest', () => {
+  let t: TestDb;
+  let bus: Bus;
+  let ticks: number;
+  beforeEach(async () => {
+    t = await openTestDb('pglite');
+    bus = createMemoryBus(createMemoryHub());
+    ticks = 0;
+    await bus.subscribe('tick', () => void ticks++);
+  });
+  afterEach(async () => {
+    await bus.close();
+    await t.drop();
+  });
+
+  const options = (): FeedOptions => {
+    const offset = Date.now() - WEDNESDAY_AFTERNOON;
+    return {
+      db: t.db,
+      bus,
+      catalogue: defaultCatalogue,
+      seed: 11,
+      randomness: { kind: 'seeded' },
+      ticksPerSecond: 20,
+      backfillHours: 0,
+      retentionHours: 48,
+      now: () => Date.now() - offset,
+      flushMs: 20,
+      // A rest write a minute away: within this test, any write while resting is a wanted one.
+      restFlushMs: 60_000,
+    };
+  };
+
+  /** Waits out the hold, then checks that nothing is published for a second: it rests. */
+  const rests = async () => {
+    await sleep(TAPE_WANTED_HOLD_MS + 200);
+    const before = ticks;
+    // At full cadence a second is 50 writes of about 8 products' ticks at 20 a second each.
+    await sleep(1000);
+    expect(ticks).toBe(before);
+    return before;
+  };
+
+  it.each<[string, BusMessage]>([
+    ['a gateway with sockets', { type: 'tape-wanted', by: 'gateway' }],
+    ['a placement', { type: 'orders', placed: 0 }],
+  ])('rests while nobody wants the tape, and writes at once when %s does', async (_, wanted) => {
+    const feed = await startFeed(options());
+    try {
+      // A feed starts wanted: its ticks come at once.
+      await eventually(() => ticks >= 10, 5000, 'ticks at the full cadence');
+      const before = await rests();
+      await bus.publish(wanted);
+      // The ticks buffered while resting, at once (a rest write is a minute away)…
+      await eventually(() => ticks > before, 5000, 'the buffered ticks');
+      // …and then the full cadence for the hold: more writes, well before a rest write.
+      const after = ticks;
+      await eventually(() => ticks > after, 2000, 'ticks at the full cadence again');
+      // Asked no more, it rests again.
+      await rests();
+    } finally {
+      await feed.stop();
+    }
+  });
+});
