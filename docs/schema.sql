@@ -198,6 +198,8 @@ CREATE TABLE idempotency_keys (
   status integer,
   body jsonb,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  order_id bigint,
+  CONSTRAINT idempotency_keys_answer CHECK (((order_id IS NULL) OR ((body IS NULL) AND (status = 201)))),
   CONSTRAINT idempotency_keys_pkey PRIMARY KEY (user_id, key)
 );
 

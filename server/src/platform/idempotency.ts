@@ -34,7 +34,7 @@ export const hashRequest = (request: unknown) =>
  */
 export async function idempotent<T>(
   db: Db,
-  opts: { userId: number; key: string | undefined; request: unknown },
+  opts: KeyOptions<T> & { key: string | undefined },
   run: (tx: Queryable) => Promise<Answer<T>>,
 ): Promise<Answer<T> & { replayed: boolean }> {
   if (!opts.key) return { ...(await db.transaction(run)), replayed: false };
@@ -46,19 +46,9 @@ export async function idempotent<T>(
       [opts.userId, key, requestHash],
     );
     if (inserted.rowCount === 0) {
-      const { rows } = await tx.query<{ request_hash: string; status: number; body: T }>(
-        'SELECT request_hash, status, body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-        [opts.userId, key],
-      );
-      const first = rows[0]!;
-      if (first.request_hash !== requestHash)
-        throw new AppError(
-          422,
-          'IDEMPOTENCY_MISMATCH',
-          'This Idempotency-Key was used with another request',
-          'Idempotency-Key',
-        );
-      return { status: first.status, body: first.body, replayed: true };
+      const first = (await keyRow<T>(tx, opts.userId, key))!;
+      if (first.request_hash !== requestHash) throw mismatch();
+      return { ...(await answerOf(tx, first, opts)), replayed: true };
     }
     const answer = await run(tx);
     await tx.query(
@@ -72,82 +62,59 @@ export async function idempotent<T>(
 /**
  * The answer stored for (user, key), for a request that must not do its work now (a throttle
  * refused it): null when the key is unknown, or its first request has not committed; 422
- * IDEMPOTENCY_MISMATCH when the key was used with another request. One primary-key read.
+ * IDEMPOTENCY_MISMATCH when the key was used with another request. One primary-key read (and the
+ * order's, for a key recorded with its order).
  */
 export async function storedAnswer<T>(
   db: Queryable,
-  opts: { userId: number; key: string; request: unknown },
+  opts: KeyOptions<T> & { key: string },
 ): Promise<Answer<T> | null> {
-  const { rows } = await db.query<{ request_hash: string; status: number | null; body: T | null }>(
-    'SELECT request_hash, status, body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-    [opts.userId, opts.key],
-  );
-  const row = rows[0];
+  const row = await keyRow<T>(db, opts.userId, opts.key);
   if (!row || row.status === null) return null;
-  if (row.request_hash !== hashRequest(opts.request))
-    throw new AppError(
-      422,
-      'IDEMPOTENCY_MISMATCH',
-      'This Idempotency-Key was used with another request',
-      'Idempotency-Key',
-    );
-  return { status: row.status, body: row.body as T };
+  if (row.request_hash !== hashRequest(opts.request)) throw mismatch();
+  return answerOf(db, row, opts);
 }
 
-/** A request's (user, key) and the hash of what it asked for, as `idempotent` records them. */
-export interface KeyedRequest {
+/** Who asks, and for what; `linked`: the answer of a key recorded with its order. */
+interface KeyOptions<T> {
   userId: number;
-  key: string;
-  requestHash: string;
+  request: unknown;
+  /**
+   * A key recorded with the order it placed (`idempotency_keys.order_id`, orders.repo.ts
+   * `insertOrdersWithStakes`) stores no body: its answer is built again from that order.
+   */
+  linked?: (db: Queryable, orderId: number) => Promise<Answer<T>>;
 }
 
-/**
- * The batch form of `idempotent`'s first step, inside the caller's transaction: records many
- * keys at once and returns the indexes of those that were new. A key already recorded (or being
- * recorded by a transaction still running, which this waits for) is not new: its request goes
- * through `idempotent` alone afterwards, to be replayed or refused. Keys are written in (user,
- * key) order, so two batches never wait for each other's keys in a cycle. The list must not hold
- * one (user, key) twice.
- */
-export async function recordKeys(
-  tx: Queryable,
-  list: readonly KeyedRequest[],
-): Promise<Set<number>> {
-  const { rows } = await tx.query<{ n: number }>(
-    `WITH k AS (
-       INSERT INTO idempotency_keys (user_id, key, request_hash)
-       SELECT v.user_id, v.key, v.request_hash
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(user_id, key, request_hash)
-       ORDER BY v.user_id, v.key
-       ON CONFLICT DO NOTHING
-       RETURNING user_id, key
-     )
-     SELECT v.n::int AS n FROM k
-     JOIN unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS v(user_id, key, n)
-       ON v.user_id = k.user_id AND v.key = k.key`,
-    [list.map((r) => r.userId), list.map((r) => r.key), list.map((r) => r.requestHash)],
-    { prepare: true },
-  );
-  return new Set(rows.map((r) => r.n - 1));
+interface KeyRow<T> {
+  request_hash: string;
+  status: number | null;
+  body: T | null;
+  order_id: string | null;
 }
 
-/** The batch form of `idempotent`'s last step: stores each new key's answer. */
-export async function storeAnswers(
-  tx: Queryable,
-  list: readonly { userId: number; key: string; status: number; body: unknown }[],
-): Promise<void> {
-  await tx.query(
-    `UPDATE idempotency_keys k SET status = v.status, body = v.body::jsonb
-     FROM unnest($1::bigint[], $2::text[], $3::int[], $4::text[]) AS v(user_id, key, status, body)
-     WHERE k.user_id = v.user_id AND k.key = v.key`,
-    [
-      list.map((r) => r.userId),
-      list.map((r) => r.key),
-      list.map((r) => r.status),
-      list.map((r) => JSON.stringify(r.body)),
-    ],
-    { prepare: true },
+const keyRow = async <T>(db: Queryable, userId: number, key: string) =>
+  (
+    await db.query<KeyRow<T>>(
+      'SELECT request_hash, status, body, order_id FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [userId, key],
+    )
+  ).rows[0];
+
+const mismatch = () =>
+  new AppError(
+    422,
+    'IDEMPOTENCY_MISMATCH',
+    'This Idempotency-Key was used with another request',
+    'Idempotency-Key',
   );
+
+/** A recorded key's answer: its stored body, or (linked to an order) built from the order. */
+function answerOf<T>(db: Queryable, row: KeyRow<T>, opts: KeyOptions<T>): Promise<Answer<T>> {
+  if (row.order_id === null) return Promise.resolve({ status: row.status!, body: row.body as T });
+  if (!opts.linked)
+    throw new Error('idempotency: a key linked to an order, and no way to answer it');
+  return opts.linked(db, Number(row.order_id));
 }
 
 /**

@@ -60,6 +60,12 @@ export interface NewOrder {
   rateBp: number;
   /** An order at a clock time: which minute, and that minute's end (epoch ms). */
   clock?: { expiry: ClockExpiry; expiresAt: number } | null;
+  /**
+   * Its Idempotency-Key and the hash of its request, recorded with the order in the same
+   * statement (the key's answer is the order as placed: `placedAnswer`). A key already recorded
+   * fails the statement (SQLSTATE 23505) and writes nothing.
+   */
+  idempotency?: { key: string; requestHash: string } | null;
 }
 
 /**
@@ -68,7 +74,8 @@ export interface NewOrder {
  * same movement `transfer` makes, with the order's id in its ref). Alone, the statement is its own
  * transaction: every order and stake is written or none is, and an overdraft of any one (SQLSTATE
  * 23514, a 409 INSUFFICIENT_BALANCE here) writes nothing. Two orders of one user draw on the
- * balance in list order. Returns the rows in the list's order.
+ * balance in list order. Returns the rows in the list's order. An order with `idempotency` has
+ * its key recorded in the same statement, linked to it (`idempotency_keys.order_id`).
  */
 export async function insertOrdersWithStakes(
   db: Queryable,
@@ -92,8 +99,13 @@ export async function insertOrdersWithStakes(
     `WITH v AS MATERIALIZED (
        SELECT nextval('orders_id_seq') AS id, v.*
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::int[], $7::text[],
-                   $16::text[], $17::bigint[])
-            WITH ORDINALITY AS v(user_id, product_id, direction, amount, duration, rate_bp, mode, expiry, ends_ms, n)
+                   $16::text[], $17::bigint[], $18::text[], $19::text[])
+            WITH ORDINALITY AS v(user_id, product_id, direction, amount, duration, rate_bp, mode, expiry, ends_ms,
+                                 idem_key, request_hash, n)
+     ), k AS (
+       INSERT INTO idempotency_keys (user_id, key, request_hash, status, order_id)
+       SELECT v.user_id, v.idem_key, v.request_hash, 201, v.id FROM v
+       WHERE v.idem_key IS NOT NULL ORDER BY v.user_id, v.idem_key
      ), o AS (
        INSERT INTO orders (id, user_id, product_id, direction, amount, duration, rate_bp, created_at, accepted_ms, expires_at, expires_ms, mode, expiry)
        OVERRIDING SYSTEM VALUE
@@ -124,6 +136,8 @@ export async function insertOrdersWithStakes(
       ...legs,
       list.map((o) => o.clock?.expiry ?? null),
       list.map((o) => o.clock?.expiresAt ?? null),
+      list.map((o) => o.idempotency?.key ?? null),
+      list.map((o) => o.idempotency?.requestHash ?? null),
     ],
     { prepare: true },
   );

@@ -21,7 +21,7 @@ import type { Metrics } from '@server/platform/metrics';
 import type { MarketService } from '../market/market.service';
 import * as repo from './orders.repo';
 import { markResultsSeen, unseenResults } from './results.repo';
-import { createPlacementQueue, type PlacementQueueOptions } from './placement-queue';
+import { createPlacementQueue, placedAnswer, type PlacementQueueOptions } from './placement-queue';
 import { createSaleService } from './sale';
 import { tradingStats } from './stats';
 import type { StatsQuery } from '@shared/orders/stats';
@@ -277,7 +277,12 @@ export function createOrdersService(d: OrdersDeps) {
      * throttle refused may be a retry of it), or null. The same request hash as `place` records.
      */
     stored: (userId: number, body: PlaceOrderBody, key: string) =>
-      storedAnswer<Order>(d.db, { userId, key, request: body }),
+      storedAnswer<Order>(d.db, {
+        userId,
+        key,
+        request: body,
+        linked: placedAnswer(present, userId),
+      }),
 
     /** Counts a refusal decided outside `place` (the throttle), beside `place`'s own. */
     refused(code: ErrorCode, mode: TradeMode): void {

@@ -133,7 +133,7 @@ describe.each(dbDrivers())('placements with group commit on %s', (kind) => {
     expect(await userBalances(t.db, rich!)).toMatchObject({ available: 80_000, in_orders: 20_000 });
   });
 
-  it('keys: a new one is recorded with its answer; a known one, or one sent twice in a group, replays; another body is refused', async () => {
+  it('keys: a new one is recorded with its order; a known one, or one sent twice in a group, replays; another body is refused', async () => {
     const [u] = await bulkUsers(t.db, 1, 100_000);
     const { db, seen } = counted();
     const place = queue(db);
@@ -157,22 +157,53 @@ describe.each(dbDrivers())('placements with group commit on %s', (kind) => {
     expect(plain).toMatchObject({ status: 'fulfilled', value: { status: 201, replayed: false } });
     expect(other).toMatchObject({ status: 'rejected', reason: { code: 'IDEMPOTENCY_MISMATCH' } });
     await under;
-    // 'k-a'; then one unkeyed; then, while that was written, one group with 'k-b' and another
-    // unkeyed one; the repeats wrote no order.
-    expect(seen.orderStatements).toBe(3);
+    // 'k-a' (its key in the same statement); then one unkeyed; then, while that was written, one
+    // group that failed on the known 'k-a' and wrote nothing; then each of its placements alone:
+    // 'k-b' and the unkeyed one wrote an order each, the repeats none.
+    expect(seen.orderStatements).toBe(5);
     expect(await userBalances(t.db, u!)).toMatchObject({ available: 35_000, in_orders: 65_000 });
-    const stored = await t.db.query<{ key: string; status: number; body: { id: string } }>(
-      'SELECT key, status, body FROM idempotency_keys WHERE user_id = $1 ORDER BY key',
+    const stored = await t.db.query<{ key: string; status: number; body: unknown; order: string }>(
+      `SELECT key, status, body, order_id::text AS order FROM idempotency_keys
+       WHERE user_id = $1 ORDER BY key`,
       [u],
     );
+    // A key written with its group's statement names its order; one written alone stores its answer.
     expect(stored.rows).toEqual([
-      { key: 'k-a', status: 201, body: first.body },
+      { key: 'k-a', status: 201, body: null, order: first.body.id },
       {
         key: 'k-b',
         status: 201,
         body: (b1 as PromiseFulfilledResult<{ body: unknown }>).value.body,
+        order: null,
       },
     ]);
     expect(await checkLedger(t.db)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('keys: a repeat replays the placement’s answer (open, no entry), whatever became of the order since', async () => {
+    const [u] = await bulkUsers(t.db, 1, 100_000);
+    const place = queue(t.db);
+    // Two at once: one group, one statement, both keys recorded with their orders.
+    const [a, b] = await Promise.all([
+      place(placement(u!, 10_000, 'k-settled')),
+      place(placement(u!, 10_000, 'k-sold')),
+    ]);
+    // What became of them: one entered and won, the other sold.
+    await t.db.query(
+      `UPDATE orders SET entry_seq = 1, entry_ts = accepted_ms + 100, entry_price = 100,
+         exit_seq = 9, exit_ts = expires_ms, exit_price = 120, status = 'won', payout = 18000,
+         settled_at = now() WHERE id = $1`,
+      [a.body.id],
+    );
+    await t.db.query(
+      `UPDATE orders SET entry_seq = 1, entry_ts = accepted_ms + 100, entry_price = 100,
+         exit_seq = 5, exit_ts = accepted_ms + 5000, exit_price = 110, status = 'sold',
+         payout = 12000, settled_at = now(), sell_requested_ms = accepted_ms + 4900,
+         sell_annual_vol = 0.5, sell_spread_bp = 500 WHERE id = $1`,
+      [b.body.id],
+    );
+    expect(await place(placement(u!, 10_000, 'k-settled'))).toEqual({ ...a, replayed: true });
+    expect(await place(placement(u!, 10_000, 'k-sold'))).toEqual({ ...b, replayed: true });
+    expect(a.body).toMatchObject({ status: 'open', entry: null, payout: null, sale: null });
   });
 });

@@ -1,13 +1,7 @@
 import type { Order, PlaceOrderBody } from '@shared/orders/model';
 import type { Db, Queryable } from '@infra/db';
 import { grouped, outcomeOf, type GroupedOptions, type Outcome } from '@server/platform/grouped';
-import {
-  hashRequest,
-  idempotent,
-  recordKeys,
-  storeAnswers,
-  type Answer,
-} from '@server/platform/idempotency';
+import { hashRequest, idempotent, type Answer } from '@server/platform/idempotency';
 import * as repo from './orders.repo';
 
 /** One placement ready to be written: its order, and its Idempotency-Key if it came with one. */
@@ -19,6 +13,22 @@ export interface Placement {
 
 export type Placed = Answer<Order> & { replayed: boolean };
 
+/**
+ * An order as its placement's answer showed it (open, not yet entered): what a repeat of a keyed
+ * placement replays, whatever became of the order since.
+ */
+export const asPlaced = (order: Order): Order => ({
+  ...order,
+  status: 'open',
+  entry: null,
+  exit: null,
+  payout: null,
+  pnl: null,
+  settledAt: null,
+  voidReason: null,
+  sale: null,
+});
+
 export interface PlacementQueueOptions extends GroupedOptions {
   db: Db;
   present: (row: repo.OrderRow) => Order;
@@ -26,14 +36,28 @@ export interface PlacementQueueOptions extends GroupedOptions {
 
 /**
  * Placements written with group commit (platform/grouped.ts): those that arrive while the
- * database is busy go together in one statement (repo.insertOrdersWithStakes), keyed ones in one
- * transaction with their keys' records.
+ * database is busy go together in one statement (repo.insertOrdersWithStakes), their
+ * Idempotency-Keys recorded in it, each linked to its order (DECISIONS 64).
  *
- * A group is all or nothing. When it fails (one order's overdraft, say), each of its placements
- * is written again alone, so each gets its own answer and no one's order depends on another's.
- * A key seen before, or twice in one group, goes through `idempotent` alone after the group has
- * committed, and is replayed or refused exactly as it would be without grouping.
+ * A group is all or nothing. When it fails (one order's overdraft, a key recorded before), each
+ * of its placements is written again alone, so each gets its own answer and no one's order
+ * depends on another's. Alone, a keyed placement goes through `idempotent`, and a key seen
+ * before (or twice in one group: the second waits for the group) is replayed or refused exactly
+ * as it would be without grouping.
  */
+/**
+ * The answer of a user's key recorded with its order (`idempotency_keys.order_id`): the order as
+ * placed, read again.
+ */
+export const placedAnswer =
+  (present: (row: repo.OrderRow) => Order, userId: number) =>
+  async (db: Queryable, orderId: number): Promise<Answer<Order>> => {
+    const row = await repo.orderOfUser(db, userId, orderId);
+    if (!row)
+      throw new Error(`idempotency: key of user ${userId} names order ${orderId}, not theirs`);
+    return { status: 201, body: asPlaced(present(row)) };
+  };
+
 export function createPlacementQueue(o: PlacementQueueOptions) {
   /** One placement alone: exactly the path of a single request. */
   const alone = async (p: Placement): Promise<Placed> => {
@@ -42,23 +66,21 @@ export function createPlacementQueue(o: PlacementQueueOptions) {
       body: o.present((await repo.insertOrdersWithStakes(db, [p.order]))[0]!),
     });
     return p.key
-      ? idempotent(o.db, { userId: p.order.userId, key: p.key, request: p.request }, accept)
+      ? idempotent(
+          o.db,
+          {
+            userId: p.order.userId,
+            key: p.key,
+            request: p.request,
+            linked: placedAnswer(o.present, p.order.userId),
+          },
+          accept,
+        )
       : { ...(await accept(o.db)), replayed: false };
   };
 
   /** Writes a group; the placements it answered, and those it left to be written alone. */
   const writeGroup = async (group: readonly Placement[]): Promise<Map<Placement, Placed>> => {
-    const answered = new Map<Placement, Placed>();
-    if (!group.some((p) => p.key)) {
-      const rows = await repo.insertOrdersWithStakes(
-        o.db,
-        group.map((p) => p.order),
-      );
-      group.forEach((p, i) =>
-        answered.set(p, { status: 201, body: o.present(rows[i]!), replayed: false }),
-      );
-      return answered;
-    }
     // A (user, key) met a second time in the group is left for later: it then replays the first.
     const seen = new Set<string>();
     const first = group.filter((p) => {
@@ -66,42 +88,25 @@ export function createPlacementQueue(o: PlacementQueueOptions) {
       const id = `${p.order.userId}:${p.key}`;
       return !seen.has(id) && !!seen.add(id);
     });
-    const placed = await o.db.transaction(async (tx) => {
-      const keyed = first.filter((p) => p.key);
-      const fresh = await recordKeys(
-        tx,
-        keyed.map((p) => ({
-          userId: p.order.userId,
-          key: p.key!,
-          requestHash: hashRequest(p.request),
-        })),
-      );
-      const known = new Set(keyed.filter((_, i) => !fresh.has(i)));
-      const writing = first.filter((p) => !known.has(p));
-      const rows = writing.length
-        ? await repo.insertOrdersWithStakes(
-            tx,
-            writing.map((p) => p.order),
-          )
-        : [];
-      const bodies = writing.map((p, i) => ({ p, body: o.present(rows[i]!) }));
-      await storeAnswers(
-        tx,
-        bodies.flatMap(({ p, body }) =>
-          p.key ? [{ userId: p.order.userId, key: p.key, status: 201, body }] : [],
-        ),
-      );
-      return bodies;
-    });
-    for (const { p, body } of placed) answered.set(p, { status: 201, body, replayed: false });
-    return answered;
+    const rows = await repo.insertOrdersWithStakes(
+      o.db,
+      first.map((p) =>
+        p.key
+          ? { ...p.order, idempotency: { key: p.key, requestHash: hashRequest(p.request) } }
+          : p.order,
+      ),
+    );
+    return new Map(
+      first.map((p, i) => [p, { status: 201, body: o.present(rows[i]!), replayed: false }]),
+    );
   };
 
   return grouped<Placement, Placed>(
     async (group): Promise<Outcome<Placed>[]> => {
       const answered = await writeGroup(group).catch((err: unknown) => {
-        // The group wrote nothing: alone, each placement meets its own fate.
-        if (group.length === 1) throw err;
+        // The group wrote nothing: alone, each placement meets its own fate (a keyed one, too,
+        // when alone already: its key may have been recorded before, to be replayed).
+        if (group.length === 1 && !group[0]!.key) throw err;
         return new Map<Placement, Placed>();
       });
       return Promise.all(
