@@ -19,6 +19,18 @@ export interface FenceQuery {
   refused(): Error;
 }
 
+/** The fence of a lease row held by `holder` at `epoch` (`Lease.fenceQuery`). */
+const fenceQueryOf = (
+  table: string,
+  id: number | string,
+  holder: string,
+  epoch: number,
+): FenceQuery => ({
+  sql: `SELECT 1 FROM ${table} WHERE id = $3 AND holder = $1 AND epoch = $2 FOR SHARE`,
+  values: [holder, epoch, id],
+  refused: () => new FencedOut(epoch),
+});
+
 export interface LeaseOptions {
   db: Db;
   /** How long a lease lasts without renewal (ms); a standby takes over this long after a leader dies. */
@@ -100,14 +112,7 @@ export function holdLease(o: LeaseOptions, lead: (lease: Lease) => Promise<Led>)
       const { rowCount } = await tx.query(q.sql, q.values);
       if (rowCount === 0) throw q.refused();
     },
-    fenceQuery() {
-      const at = epoch;
-      return {
-        sql: `SELECT 1 FROM ${table} WHERE id = $3 AND holder = $1 AND epoch = $2 FOR SHARE`,
-        values: [holder, at, id],
-        refused: () => new FencedOut(at),
-      };
-    },
+    fenceQuery: () => fenceQueryOf(table, id, holder, epoch),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
