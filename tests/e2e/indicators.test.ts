@@ -87,6 +87,11 @@ describe('chart indicators (Chromium, embedded app)', () => {
     expect(await period.evaluate((el: HTMLInputElement) => el.validity.rangeUnderflow)).toBe(true);
     await page.getByTestId('indicator-settings-cancel').click();
     await dialog.waitFor({ state: 'detached' });
+    // A closed dialog takes its history entry off with history.back() a moment after it is gone
+    // (back-closes.ts); a reload started before that lands is aborted by it (net::ERR_ABORTED).
+    await page.waitForFunction(
+      () => (window.history.state as { overlay?: unknown } | null)?.overlay === undefined,
+    );
 
     await page.reload();
     await expect.poll(() => chart.getAttribute('data-panes'), live).toBe('rsi macd stoch');
