@@ -6,17 +6,17 @@ import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
 import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { SATURDAY_NOON, WEDNESDAY_AFTERNOON, seedTape } from '@tests/support/market';
+import {
+  SATURDAY_NOON,
+  WEDNESDAY_AFTERNOON,
+  clockFrom,
+  feedTestOptions,
+  seedTape,
+} from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';
 import { startFeed, type FeedOptions } from './feed';
 import { firstBackfillStart } from './feed-model';
 import { advanceWatermark, pruneTicks, tapeWatermark } from './tape.repo';
-
-/** A clock that runs at real speed from `start`. */
-const clockFrom = (start: number) => {
-  const offset = Date.now() - start;
-  return () => Date.now() - offset;
-};
 
 describe.each(dbDrivers())('market simulator on %s', (kind) => {
   let t: TestDb;
@@ -34,17 +34,7 @@ describe.each(dbDrivers())('market simulator on %s', (kind) => {
     await t.drop();
   });
 
-  const options = (o: Partial<FeedOptions>): FeedOptions => ({
-    db: t.db,
-    bus,
-    catalogue: defaultCatalogue,
-    seed: 11,
-    randomness: { kind: 'seeded' },
-    ticksPerSecond: 20,
-    backfillHours: 0,
-    retentionHours: 48,
-    ...o,
-  });
+  const options = (o: Partial<FeedOptions>) => feedTestOptions(t.db, bus, o);
   const ticksOf = (id: string) =>
     heard.flatMap((m) => (m.type === 'tick' && m.tick.id === id ? [m.tick] : []));
 

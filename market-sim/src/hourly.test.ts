@@ -6,7 +6,7 @@ import type { Bus } from '@infra/bus';
 import type { Db, Queryable } from '@infra/db';
 import { eventually } from '@tests/support/wait';
 import { dbDrivers, openTestDb, type TestDb } from '@tests/support/db';
-import { WEDNESDAY_AFTERNOON, madeUpCandles } from '@tests/support/market';
+import { WEDNESDAY_AFTERNOON, clockFrom, madeUpCandles } from '@tests/support/market';
 import { defaultCatalogue } from './catalogue';
 import { startFeed, type FeedOptions } from './feed';
 import { FencedOut, holdLease, type Lease } from './lease';
@@ -16,12 +16,6 @@ import { HOUR_MS, rollUpHours, rollUpHoursBefore, upsertCandles } from './tape.r
 const MINUTE = 60_000;
 /** 11:00 UTC on a Wednesday: crypto and forex trade. */
 const ELEVEN = WEDNESDAY_AFTERNOON - 4 * HOUR_MS;
-
-/** A clock that runs at real speed from `start`. */
-const clockFrom = (start: number) => {
-  const offset = Date.now() - start;
-  return () => Date.now() - offset;
-};
 
 type Row = Omit<CandleUnits, 'a'> & { a: string };
 const units = (r: Row): CandleUnits => ({ ...r, a: BigInt(r.a) });

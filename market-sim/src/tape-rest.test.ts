@@ -4,9 +4,8 @@ import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Bus } from '@infra/bus';
 import { eventually } from '@tests/support/wait';
 import { openTestDb, type TestDb } from '@tests/support/db';
-import { WEDNESDAY_AFTERNOON } from '@tests/support/market';
-import { defaultCatalogue } from './catalogue';
-import { startFeed, type FeedOptions } from './feed';
+import { WEDNESDAY_AFTERNOON, clockFrom, feedTestOptions } from '@tests/support/market';
+import { startFeed } from './feed';
 import { TAPE_WANTED_HOLD_MS } from './feed-writer';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,23 +31,13 @@ describe('the tape at rest', () => {
     await t.drop();
   });
 
-  const options = (): FeedOptions => {
-    const offset = Date.now() - WEDNESDAY_AFTERNOON;
-    return {
-      db: t.db,
-      bus,
-      catalogue: defaultCatalogue,
-      seed: 11,
-      randomness: { kind: 'seeded' },
-      ticksPerSecond: 20,
-      backfillHours: 0,
-      retentionHours: 48,
-      now: () => Date.now() - offset,
+  const options = () =>
+    feedTestOptions(t.db, bus, {
+      now: clockFrom(WEDNESDAY_AFTERNOON),
       flushMs: 20,
       // A rest write a minute away: within this test, any write while resting is a wanted one.
       restFlushMs: 60_000,
-    };
-  };
+    });
 
   /** Waits out the hold, then checks that nothing is published for a second: it rests. */
   const rests = async () => {

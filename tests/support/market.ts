@@ -1,7 +1,8 @@
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
+import type { Bus } from '@infra/bus';
 import type { Db } from '@infra/db';
 import { defaultCatalogue } from '@sim/catalogue';
-import { startFeed } from '@sim/feed';
+import { startFeed, type FeedOptions } from '@sim/feed';
 import { createRng } from '@sim/rng';
 import type { ProductCandle } from '@sim/tape.repo';
 
@@ -9,6 +10,25 @@ import type { ProductCandle } from '@sim/tape.repo';
 export const WEDNESDAY_AFTERNOON = Date.UTC(2026, 10, 18, 15, 0, 0);
 /** Saturday 2026-11-21 12:00 UTC: only crypto trades. */
 export const SATURDAY_NOON = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+/** A clock that runs at real speed from `start`. */
+export const clockFrom = (start: number) => {
+  const offset = Date.now() - start;
+  return () => Date.now() - offset;
+};
+
+/** A live feed's options in a test: every product, seed 11, 20 ticks a second, no backfill. */
+export const feedTestOptions = (db: Db, bus: Bus, o: Partial<FeedOptions> = {}): FeedOptions => ({
+  db,
+  bus,
+  catalogue: defaultCatalogue,
+  seed: 11,
+  randomness: { kind: 'seeded' },
+  ticksPerSecond: 20,
+  backfillHours: 0,
+  retentionHours: 48,
+  ...o,
+});
 
 /**
  * Records `hours` of simulated history ending at `at` into `db` with a stopped clock (so no live
