@@ -35,17 +35,6 @@ export interface PlacementQueueOptions extends GroupedOptions {
 }
 
 /**
- * Placements written with group commit (platform/grouped.ts): those that arrive while the
- * database is busy go together in one statement (repo.insertOrdersWithStakes), their
- * Idempotency-Keys recorded in it, each linked to its order (DECISIONS 64).
- *
- * A group is all or nothing. When it fails (one order's overdraft, a key recorded before), each
- * of its placements is written again alone, so each gets its own answer and no one's order
- * depends on another's. Alone, a keyed placement goes through `idempotent`, and a key seen
- * before (or twice in one group: the second waits for the group) is replayed or refused exactly
- * as it would be without grouping.
- */
-/**
  * The answer of a user's key recorded with its order (`idempotency_keys.order_id`): the order as
  * placed, read again.
  */
@@ -58,6 +47,17 @@ export const placedAnswer =
     return { status: 201, body: asPlaced(present(row)) };
   };
 
+/**
+ * Placements written with group commit (platform/grouped.ts): those that arrive while the
+ * database is busy go together in one statement (repo.insertOrdersWithStakes), their
+ * Idempotency-Keys recorded in it, each linked to its order (DECISIONS 64).
+ *
+ * A group is all or nothing. When it fails (one order's overdraft, a key recorded before), each
+ * of its placements is written again alone, so each gets its own answer and no one's order
+ * depends on another's. Alone, a keyed placement goes through `idempotent`, and a key seen
+ * before (or twice in one group: the second waits for the group) is replayed or refused exactly
+ * as it would be without grouping.
+ */
 export function createPlacementQueue(o: PlacementQueueOptions) {
   /** One placement alone: exactly the path of a single request. */
   const alone = async (p: Placement): Promise<Placed> => {
