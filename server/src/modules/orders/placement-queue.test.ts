@@ -15,13 +15,23 @@ describe.each(dbDrivers())('placements with group commit on %s', (kind) => {
     await t.drop();
   });
 
-  /** The database, counting the statements that write orders. */
-  const counted = () => {
+  /**
+   * The database, counting the statements that write orders. With `slowClaim`, the first claim of
+   * that key by a request alone waits 100 ms before it is sent: a repeat that did not wait for it
+   * would claim the key first (its own claim is sent at once).
+   */
+  const counted = (slowClaim?: string) => {
     const seen = { orderStatements: 0 };
+    let slowed = false;
     const count =
       (q: Queryable['query']): Queryable['query'] =>
-      (sql, params, options) => {
+      async (sql, params, options) => {
         if (sql.includes('INSERT INTO orders')) seen.orderStatements++;
+        const claim = sql.startsWith('INSERT INTO idempotency_keys (user_id, key, request_hash)');
+        if (claim && params?.[1] === slowClaim && !slowed) {
+          slowed = true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         return q(sql, params, options);
       };
     const db: Db = {
@@ -135,7 +145,7 @@ describe.each(dbDrivers())('placements with group commit on %s', (kind) => {
 
   it('keys: a new one is recorded with its order; a known one, or one sent twice in a group, replays; another body is refused', async () => {
     const [u] = await bulkUsers(t.db, 1, 100_000);
-    const { db, seen } = counted();
+    const { db, seen } = counted('k-b');
     const place = queue(db);
     const first = await place(placement(u!, 10_000, 'k-a'));
     const under = place(placement(u!, 5_000));

@@ -109,10 +109,19 @@ export function createPlacementQueue(o: PlacementQueueOptions) {
         if (group.length === 1 && !group[0]!.key) throw err;
         return new Map<Placement, Placed>();
       });
+      // Alone, a key sent twice waits for its first: the first sent is the one placed.
+      const firstOf = new Map<string, Promise<unknown>>();
       return Promise.all(
         group.map((p): Promise<Outcome<Placed>> => {
           const answer = answered.get(p);
-          return answer ? Promise.resolve({ value: answer }) : outcomeOf(() => alone(p));
+          if (answer) return Promise.resolve({ value: answer });
+          const id = p.key && `${p.order.userId}:${p.key}`;
+          const before = id ? firstOf.get(id) : undefined;
+          const outcome = before
+            ? before.then(() => outcomeOf(() => alone(p)))
+            : outcomeOf(() => alone(p));
+          if (id && !before) firstOf.set(id, outcome);
+          return outcome;
         }),
       );
     },
