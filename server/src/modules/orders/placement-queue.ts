@@ -55,7 +55,7 @@ export const placedAnswer =
  * A group is all or nothing. When it fails (one order's overdraft, a key recorded before), each
  * of its placements is written again alone, so each gets its own answer and no one's order
  * depends on another's. Alone, a keyed placement goes through `idempotent`, and a key seen
- * before (or twice in one group: the second waits for the group) is replayed or refused exactly
+ * before (or twice in one group: the second waits for the first) is replayed or refused exactly
  * as it would be without grouping.
  */
 export function createPlacementQueue(o: PlacementQueueOptions) {
