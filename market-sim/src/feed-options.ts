@@ -41,8 +41,6 @@ export interface FeedOptions {
    * message on the bus for a few seconds); unset or 0: always `flushMs`.
    */
   restFlushMs?: number;
-  /** Loop granularity; ticks are scheduled individually with jitter. */
-  loopMs?: number;
   /**
    * The simulator's lease (lease.ts), when several may run: nothing is published while `leading()`
    * is false, and each tape write is under its fence, so a former leader never writes the tape.

@@ -40,16 +40,20 @@ export function feedTapeWriter(
   o: FeedOptions,
   clock: FeedClock,
   published: (tick: Tick) => void,
+  makeTicks: (upTo: number) => void,
 ): TapeWriter {
   const specs = new Map(o.catalogue.map((spec) => [spec.id, spec]));
   return createTapeWriter(o.db, {
     log: o.log,
     flushMs: o.flushMs,
     rest: o.restFlushMs ? { flushMs: o.restFlushMs, holdMs: TAPE_WANTED_HOLD_MS } : undefined,
-    through: () =>
-      clock.live && clock.leading()
-        ? (clock.throughMs = Math.max(clock.throughMs, clock.now() - 1))
-        : null,
+    // Each write makes the ticks due by now, then says the tape is complete through just before.
+    through: () => {
+      if (!clock.live || !clock.leading()) return null;
+      const now = clock.now();
+      makeTicks(now);
+      return (clock.throughMs = Math.max(clock.throughMs, now - 1));
+    },
     fence: o.lease ? (tx) => o.lease!.fence(tx) : undefined,
     fenceQuery: o.lease ? () => o.lease!.fenceQuery() : undefined,
     onWritten: (rows: readonly TapeRow[]) => {

@@ -11,7 +11,7 @@ import { productStatus } from './status';
 import { tapeWatermark, lastTicks, maintenanceList } from './tape.repo';
 import type { TapeWriter } from './tape-writer';
 import { FeedGaps } from './feed-gaps';
-import { feedClock, tickTime, type FeedClock } from './feed-clock';
+import { feedClock, type FeedClock } from './feed-clock';
 import { resumeBook } from './feed-model';
 import {
   busPublisher,
@@ -52,8 +52,10 @@ interface FeedContext {
 }
 
 /**
- * The live ticks, one loop over the products: each open product's next tick at its jittered
- * time, its draws from the period's keyed stream on a committed feed, recorded through the writer.
+ * The live ticks, made when a write takes its batch (DECISIONS 65): each open product's ticks
+ * due by then, at their jittered times, in time order across products, drawn from the period's
+ * keyed stream on a committed feed. Nothing runs between writes: at rest a second's ticks are
+ * made at once, each at its own time, as the loop would have made them one by one.
  */
 function createTicker(ctx: FeedContext, commitments: Commitments | null, jitter: Rng) {
   const { o, clock, products, writer, meanInterval } = ctx;
@@ -96,13 +98,28 @@ function createTicker(ctx: FeedContext, commitments: Commitments | null, jitter:
     writer.setCandle({ ...candle, productId: row.productId });
   };
 
-  return () => {
-    if (!clock.leading()) return;
-    const ts = tickTime(clock);
+  /** The open product whose next tick is the earliest due by `upTo`, if any. */
+  const nextDue = (upTo: number) => {
+    let next: { spec: ProductSpec; due: number } | null = null;
     for (const spec of o.catalogue) {
       if (products.statuses.get(spec.id) !== 'open') continue;
       const due = products.nextTickAt.get(spec.id)!;
-      if (ts < due) continue;
+      if (due <= upTo && (!next || due < next.due)) next = { spec, due };
+    }
+    return next;
+  };
+
+  /** Makes every tick due by `upTo` (now): the tape is then complete through it. */
+  return (upTo: number) => {
+    for (let next = nextDue(upTo); next; next = nextDue(upTo)) {
+      const { spec, due } = next;
+      // Never at or under the watermark, nor before the product opened (a tick due while it was
+      // closed is made, once, as it opens).
+      const ts = Math.max(Math.ceil(due), clock.throughMs + 1, products.openSince.get(spec.id)!);
+      if (ts > upTo) {
+        products.nextTickAt.set(spec.id, ts);
+        continue;
+      }
       emitTick(products.books.get(spec.id)!, ts);
       // Jittered: uniformly 0.5–1.5 mean intervals after the previous schedule, never in the past.
       products.nextTickAt.set(spec.id, Math.max(ts, due) + meanInterval * (0.5 + jitter.next()));
@@ -111,7 +128,10 @@ function createTicker(ctx: FeedContext, commitments: Commitments | null, jitter:
 }
 
 /** What clients see of the market: its state, and each product's status when it changes. */
-function createMarketStatus({ o, clock, products, publish }: FeedContext) {
+function createMarketStatus(
+  { o, clock, products, publish }: FeedContext,
+  makeTicks: (upTo: number) => void,
+) {
   const statusOf = (spec: ProductSpec, ts: number) => productStatus(spec, ts, products.maintenance);
 
   const state = (): MarketState => {
@@ -136,6 +156,8 @@ function createMarketStatus({ o, clock, products, publish }: FeedContext) {
     for (const spec of o.catalogue) {
       const st = statusOf(spec, ts);
       if (products.statuses.get(spec.id) !== st.status) {
+        // A product that closes gets its ticks due until now first (at rest, up to a second's).
+        if (products.statuses.get(spec.id) === 'open') makeTicks(ts);
         products.statuses.set(spec.id, st.status);
         if (st.status === 'open') products.openSince.set(spec.id, ts);
         void publish({ type: 'product', product: { id: spec.id, ...st } });
@@ -155,14 +177,20 @@ function createMarketStatus({ o, clock, products, publish }: FeedContext) {
 export async function startFeed(o: FeedOptions): Promise<Feed> {
   const clock = feedClock(o);
   const { now } = clock;
-  const loopMs = o.loopMs ?? 20;
   const meanInterval = 1000 / o.ticksPerSecond;
   const publish = busPublisher(o);
   const lastPublished = new Map<string, Tick>();
-  const writer = feedTapeWriter(o, clock, (tick) => {
-    lastPublished.set(tick.id, tick);
-    void publish({ type: 'tick', tick });
-  });
+  // The ticks are made as each write takes its batch (createTicker, once the feed is live).
+  let makeTicks = (_upTo: number) => {};
+  const writer = feedTapeWriter(
+    o,
+    clock,
+    (tick) => {
+      lastPublished.set(tick.id, tick);
+      void publish({ type: 'tick', tick });
+    },
+    (upTo) => makeTicks(upTo),
+  );
   o.onTape?.(() => ({ buffered: writer.pending(), lastWriteMs: writer.lastWriteMs() }));
   const maintenance = await maintenanceList(o.db);
   const lastTape = await lastTicks(o.db);
@@ -197,8 +225,8 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
     lastPublished,
   };
   const ctx: FeedContext = { o, clock, products, writer, publish, meanInterval };
-  const ticker = createTicker(ctx, commitments, jitter);
-  const market = createMarketStatus(ctx);
+  makeTicks = createTicker(ctx, commitments, jitter);
+  const market = createMarketStatus(ctx, makeTicks);
   for (const spec of o.catalogue) {
     products.statuses.set(spec.id, market.statusOf(spec, now()).status);
     const lastTs = books.get(spec.id)!.lastTs;
@@ -229,7 +257,6 @@ export async function startFeed(o: FeedOptions): Promise<Feed> {
   }
   clock.live = true;
   const timers = [
-    setInterval(ticker, loopMs),
     setInterval(market.everySecond, 1000),
     setInterval(() => void pruneTape(o, now), 600_000),
   ];

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BusMessage } from '@shared/bus';
+import type { Tick } from '@shared/market/model';
 import { createMemoryBus, createMemoryHub } from '@infra/bus/memory';
 import type { Bus } from '@infra/bus';
 import { eventually } from '@tests/support/wait';
@@ -20,11 +21,17 @@ describe('the tape at rest', () => {
   let t: TestDb;
   let bus: Bus;
   let ticks: number;
+  /** Every tick published, in order. */
+  let heard: Tick[];
   beforeEach(async () => {
     t = await openTestDb('pglite');
     bus = createMemoryBus(createMemoryHub());
     ticks = 0;
-    await bus.subscribe('tick', () => void ticks++);
+    heard = [];
+    await bus.subscribe('tick', ({ tick }) => {
+      ticks++;
+      heard.push(tick);
+    });
   });
   afterEach(async () => {
     await bus.close();
@@ -66,6 +73,54 @@ describe('the tape at rest', () => {
       await eventually(() => ticks > after, 2000, 'ticks at the full cadence again');
       // Asked no more, it rests again.
       await rests();
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  /** The largest time between two ticks of `id` published with times in [from, to]. */
+  const largestGap = (id: string, from: number, to: number) => {
+    const times = heard.filter((k) => k.id === id && k.ts >= from && k.ts <= to).map((k) => k.ts);
+    return Math.max(...times.slice(1).map((ts, i) => ts - times[i]!));
+  };
+
+  it('makes a resting second’s ticks at their own times, not at the write that takes them', async () => {
+    const clock = clockFrom(WEDNESDAY_AFTERNOON);
+    const feed = await startFeed({ ...options(), now: clock });
+    try {
+      await eventually(() => ticks >= 10, 5000, 'ticks at the full cadence');
+      const from = clock();
+      await rests();
+      const to = clock();
+      await bus.publish({ type: 'tape-wanted', by: 'gateway' });
+      await eventually(() => heard.some((k) => k.ts > to), 5000, 'the resting ticks, written');
+      // 20 a second, each 0.5–1.5 mean intervals (25–75 ms) after the one before: made at the
+      // write, they would all carry its time, a gap of the whole rest before them.
+      const rested = heard.filter((k) => k.id === 'BTCUSDT' && k.ts >= from && k.ts <= to);
+      expect(rested.length).toBeGreaterThan(((to - from) / 75) * 0.9);
+      expect(largestGap('BTCUSDT', from, to)).toBeLessThanOrEqual(76);
+      expect(new Set(rested.map((k) => k.seq)).size).toBe(rested.length);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('records a resting product’s ticks up to the moment it stops, not up to its last write', async () => {
+    const clock = clockFrom(WEDNESDAY_AFTERNOON);
+    const feed = await startFeed({ ...options(), now: clock });
+    try {
+      await eventually(() => ticks >= 10, 5000, 'ticks at the full cadence');
+      const from = clock();
+      await rests();
+      const stoppedAt = clock();
+      await bus.publish({ type: 'maintenance', id: 'BTCUSDT', on: true });
+      await bus.publish({ type: 'tape-wanted', by: 'gateway' });
+      await eventually(() => heard.some((k) => k.ts > stoppedAt), 5000, 'the resting ticks');
+      // The last write was over a second before the maintenance began; the ticks due since were
+      // made as it began, so the tape has no hole before it.
+      const btc = heard.filter((k) => k.id === 'BTCUSDT');
+      expect(btc.at(-1)!.ts).toBeGreaterThanOrEqual(stoppedAt - 76);
+      expect(largestGap('BTCUSDT', from, stoppedAt)).toBeLessThanOrEqual(76);
     } finally {
       await feed.stop();
     }

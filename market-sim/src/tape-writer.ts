@@ -279,14 +279,24 @@ export function createTapeWriter(db: Db, o: TapeWriterOptions = {}): TapeWriter 
 
   // Resting: nobody has wanted the tape current for `rest.holdMs` (the writer starts wanted).
   let wantedAt = Date.now();
-  let lastTimedAt = 0;
   const resting = () => !!o.rest && Date.now() - wantedAt > o.rest.holdMs;
-  const timer = setInterval(() => {
-    if (resting() && Date.now() - lastTimedAt < o.rest!.flushMs) return;
-    lastTimedAt = Date.now();
-    void flush();
-  }, flushMs);
-  timer.unref();
+  let timer: NodeJS.Timeout;
+  /** The full cadence, a write every `flushMs`, until the writer rests. */
+  const full = () => {
+    timer = setInterval(() => {
+      if (!resting()) return void flush();
+      clearInterval(timer);
+      atRest();
+    }, flushMs).unref();
+  };
+  /** At rest, one timer a write, every `rest.flushMs`: the thread sleeps in between. */
+  const atRest = () => {
+    timer = setTimeout(() => {
+      void flush();
+      atRest();
+    }, o.rest!.flushMs).unref();
+  };
+  full();
 
   return {
     addTick: (row) => void buf.ticks.push(row),
@@ -300,13 +310,16 @@ export function createTapeWriter(db: Db, o: TapeWriterOptions = {}): TapeWriter 
     wanted() {
       const was = resting();
       wantedAt = Date.now();
-      if (was) void flush();
+      if (!was) return;
+      clearTimeout(timer);
+      void flush();
+      full();
     },
     flush,
     pending: () => buf.ticks.length,
     lastWriteMs: () => buf.lastWriteMs,
     async stop() {
-      clearInterval(timer);
+      clearTimeout(timer);
       await flush();
     },
   };
