@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { MarketSnapshot, ProductStatusEvent, Tick } from './market/model';
 import type { AccountSummary, Deposit } from './wallet/model';
 import type { Order } from './orders/model';
@@ -173,16 +172,3 @@ export const socketLimits = {
   maxChannels: 20,
   eventsPerSecond: 20,
 } as const;
-
-/** The payload of `subscribe` and `unsubscribe`. */
-export const channelsSchema = z.array(z.string().max(40)).min(1).max(socketLimits.maxChannels);
-
-/** `subscribe`'s options (absent from older clients). */
-export const subscribeOptionsSchema = z
-  .object({
-    after: z
-      .record(z.string().max(16), z.number().int().nonnegative())
-      .refine((after) => Object.keys(after).length <= socketLimits.maxChannels)
-      .optional(),
-  })
-  .optional();

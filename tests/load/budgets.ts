@@ -26,6 +26,7 @@ import { budgets, flag, loadNow, type Row } from './budgets/common';
 import { firstLivePrice } from './budgets/first-price';
 import { lighthouse } from './budgets/lighthouse';
 import { percent, untilAtRest } from './budgets/rest';
+import { initialScripts, initialSources, onDemand } from './budgets/initial-js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const distDir = path.join(repoRoot, 'dist/client');
@@ -40,27 +41,10 @@ function buildIfStale(): void {
   if (res.status !== 0) throw new Error('building the client failed');
 }
 
-/** The entry script and modulepreloads of index.html, as paths under dist/client. */
-function initialScripts(html: string): string[] {
-  const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
-  const files: string[] = [];
-  for (const tag of tags) {
-    const attr = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
-    const isEntry = tag.startsWith('<script') && attr('type') === 'module' && attr('src');
-    const isPreload = tag.startsWith('<link') && attr('rel') === 'modulepreload' && attr('href');
-    const url = isEntry ? attr('src') : isPreload ? attr('href') : undefined;
-    if (url && !/^[a-z]+:/i.test(url)) files.push(url.replace(/^\//, ''));
-  }
-  return [...new Set(files)];
-}
-
 function initialJavaScript(): Row[] {
-  const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  const files = initialScripts(html);
-  if (files.length === 0) throw new Error('dist/client/index.html names no entry script');
+  const files = initialScripts(distDir);
   let raw = 0;
   let gzip = 0;
-  const sources: string[] = [];
   const perFile: string[] = [];
   for (const file of files) {
     const bytes = fs.readFileSync(path.join(distDir, file));
@@ -68,11 +52,8 @@ function initialJavaScript(): Row[] {
     raw += bytes.length;
     gzip += zipped;
     perFile.push(`${path.basename(file)} ${(zipped / KB).toFixed(1)}`);
-    const map = path.join(distDir, `${file}.map`);
-    if (fs.existsSync(map)) {
-      sources.push(...(JSON.parse(fs.readFileSync(map, 'utf8')) as { sources: string[] }).sources);
-    }
   }
+  const sources = initialSources(distDir, files);
   console.log(`initial scripts (gzip kB): ${perFile.join(', ')}`);
   const has = (re: RegExp) => sources.some((s) => re.test(s));
   const kb = gzip / KB;
@@ -85,22 +66,16 @@ function initialJavaScript(): Row[] {
     },
   ];
   if (sources.length) {
-    const charts = has(/node_modules\/lightweight-charts\//);
-    const locales = has(/i18n\/locales\/.+\.json$/);
-    rows.push(
-      {
-        metric: 'Chart library loaded on demand (not in initial JS)',
-        figure: charts ? 'in initial JS' : 'on demand',
+    const names = { charts: 'Chart library', locales: 'Locale files', zod: 'zod (form checks)' };
+    for (const [key, name] of Object.entries(names)) {
+      const loaded = has(onDemand[key as keyof typeof onDemand]);
+      rows.push({
+        metric: `${name} loaded on demand (not in initial JS)`,
+        figure: loaded ? 'in initial JS' : 'on demand',
         budget: 'on demand',
-        mark: charts ? 'FAIL' : 'pass',
-      },
-      {
-        metric: 'Locale files loaded on demand (not in initial JS)',
-        figure: locales ? 'in initial JS' : 'on demand',
-        budget: 'on demand',
-        mark: locales ? 'FAIL' : 'pass',
-      },
-    );
+        mark: loaded ? 'FAIL' : 'pass',
+      });
+    }
   }
   return rows;
 }

@@ -1,9 +1,8 @@
 import type { RateLimiterMemory } from 'rate-limiter-flexible';
+import { channelsSchema, subscribeOptionsSchema } from '@shared/socket-schemas';
 import {
-  channelsSchema,
   parseChannel,
   socketLimits,
-  subscribeOptionsSchema,
   type AckError,
   type ClientEventAnswer,
   type ClientToServerEvents,
