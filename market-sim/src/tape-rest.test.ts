@@ -84,13 +84,22 @@ describe('the tape at rest', () => {
     return Math.max(...times.slice(1).map((ts, i) => ts - times[i]!));
   };
 
-  it('makes a resting second’s ticks at their own times, not at the write that takes them', async () => {
+  /** Runs `body` on a feed that has rested for a second since `from`; stops the feed after. */
+  const afterARest = async (body: (clock: () => number, from: number) => Promise<void>) => {
     const clock = clockFrom(WEDNESDAY_AFTERNOON);
     const feed = await startFeed({ ...options(), now: clock });
     try {
       await eventually(() => ticks >= 10, 5000, 'ticks at the full cadence');
       const from = clock();
       await rests();
+      await body(clock, from);
+    } finally {
+      await feed.stop();
+    }
+  };
+
+  it('makes a resting second’s ticks at their own times, not at the write that takes them', () =>
+    afterARest(async (clock, from) => {
       const to = clock();
       await bus.publish({ type: 'tape-wanted', by: 'gateway' });
       await eventually(() => heard.some((k) => k.ts > to), 5000, 'the resting ticks, written');
@@ -100,18 +109,10 @@ describe('the tape at rest', () => {
       expect(rested.length).toBeGreaterThan(((to - from) / 75) * 0.9);
       expect(largestGap('BTCUSDT', from, to)).toBeLessThanOrEqual(76);
       expect(new Set(rested.map((k) => k.seq)).size).toBe(rested.length);
-    } finally {
-      await feed.stop();
-    }
-  });
+    }));
 
-  it('records a resting product’s ticks up to the moment it stops, not up to its last write', async () => {
-    const clock = clockFrom(WEDNESDAY_AFTERNOON);
-    const feed = await startFeed({ ...options(), now: clock });
-    try {
-      await eventually(() => ticks >= 10, 5000, 'ticks at the full cadence');
-      const from = clock();
-      await rests();
+  it('records a resting product’s ticks up to the moment it stops, not up to its last write', () =>
+    afterARest(async (clock, from) => {
       const stoppedAt = clock();
       await bus.publish({ type: 'maintenance', id: 'BTCUSDT', on: true });
       await bus.publish({ type: 'tape-wanted', by: 'gateway' });
@@ -121,8 +122,5 @@ describe('the tape at rest', () => {
       const btc = heard.filter((k) => k.id === 'BTCUSDT');
       expect(btc.at(-1)!.ts).toBeGreaterThanOrEqual(stoppedAt - 76);
       expect(largestGap('BTCUSDT', from, stoppedAt)).toBeLessThanOrEqual(76);
-    } finally {
-      await feed.stop();
-    }
-  });
+    }));
 });
