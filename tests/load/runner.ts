@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Tick } from '@shared/market/model';
 import {
   encodeHistogram,
@@ -11,9 +10,11 @@ import {
   type SecondRow,
 } from './results';
 import { openSampleClients } from './sample';
-import { planSlots, totalSeconds, type Scenario, type Slot } from './scenario';
+import { planSlots, rampsEndMs, totalSeconds, type Scenario, type Slot } from './scenario';
 import { startScraper, type TargetSeries } from './server-metrics';
 import { SilenceTracker } from './silence';
+import { gatewayClock } from './gateway-clock';
+import { watchLoadProcess } from './load-process';
 import { startTraders, type TraderRun } from './traders';
 import { LightClient, nowMs, type LightClientSink } from './wire';
 
@@ -39,18 +40,12 @@ export interface ProcessRun {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isOk = (answer: unknown) => typeof answer === 'object' && answer !== null && 'ok' in answer;
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 const bump = (r: Record<string, number>, k: string) => (r[k] = (r[k] ?? 0) + 1);
 
 /** Runs this process's share of a scenario to its end and returns what it measured. */
 export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessRun> {
   const log = share.progress;
-  const cpu0 = process.cpuUsage();
-  const tStart = nowMs();
-  // The histogram records each sampling interval whole: the delay is what exceeds the resolution.
-  const LOOP_RESOLUTION_MS = 10;
-  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
-  loopDelay.enable();
+  const self = watchLoadProcess();
   const c = zeroCounters();
   const connectFailures: Record<string, number> = {};
   const subscribeErrors: Record<string, number> = {};
@@ -85,16 +80,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
 
   const silence = new SilenceTracker();
   const heard = (channel: string, id: number, at: number) => silence.heard(channel, id, at);
-  let clock = { offsetMs: 0, rttMs: 0, applied: false };
-  // With a correction due, latencies wait for it (null: delivery counted, latency not).
-  let clockKnown = false;
-  const latencyUs = (receivedAt: number, sentAt: number): number | null => {
-    if (remote && !clockKnown) return null;
-    const us = Math.round((receivedAt + clock.offsetMs - sentAt) * 1000);
-    if (us >= 0) return us;
-    c.skew++;
-    return 0;
-  };
+  const clock = gatewayClock(scn, () => c.skew++);
 
   const row = { ticks: 0, snapshots: 0 }; // this second's deliveries
   let connectedNow = 0; // light clients connected at this moment
@@ -104,10 +90,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       c.peakConcurrent = Math.max(c.peakConcurrent, ++connectedNow);
       hist.connect.recordValue(Math.round(ms * 1000));
       startStay(client);
-      if (!clockAsked) {
-        clockAsked = true;
-        void measureClock(client);
-      }
+      clock.ask(client);
     },
     subscribed(_c, answer) {
       if (isOk(answer)) c.subOk++;
@@ -128,7 +111,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       }
       c.ticks++;
       row.ticks++;
-      const us = latencyUs(at, tick.ts);
+      const us = clock.latencyUs(at, tick.ts);
       const first = heard(`ticks:${tick.id}`, tick.seq, at);
       if (us === null) return;
       hist.tick.recordValue(us);
@@ -144,7 +127,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       c.snapshots++;
       row.snapshots++;
       heard('market', ts, at);
-      const us = latencyUs(at, ts);
+      const us = clock.latencyUs(at, ts);
       if (us !== null) hist.snapshot.recordValue(us);
     },
     failed(client, reason) {
@@ -158,33 +141,6 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       else connectedNow--;
       arrivalGone(client);
     },
-  };
-
-  let clockAsked = false;
-  // `auto`: correct latencies by the gateway's clock only when a target is another host.
-  const remote =
-    scn.clock === 'sync' ||
-    (scn.clock === 'auto' && scn.targets.some((t) => !LOOPBACK.test(new URL(t).hostname)));
-  // The gateway's `time` answers with its clock; the fastest of five round trips bounds the error.
-  const measureClock = async (client: LightClient) => {
-    let best: typeof clock | null = null;
-    for (let i = 0; i < 5; i++) {
-      const sent = nowMs();
-      const a = (await client.request('time')) as [{ serverTime: number }] | null;
-      const back = nowMs();
-      if (!a?.[0]) {
-        clockAsked = false; // the next client to connect asks again
-        return;
-      }
-      const est = {
-        offsetMs: a[0].serverTime - (sent + back) / 2,
-        rttMs: back - sent,
-        applied: remote,
-      };
-      if (!best || est.rttMs < best.rttMs) best = est;
-    }
-    if (best) clock = remote ? best : { ...best, offsetMs: 0, applied: false };
-    clockKnown = true;
   };
 
   const mine = (n: number, i: number) => Math.floor(n / share.of) + (i < n % share.of ? 1 : 0);
@@ -216,7 +172,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       // Nothing to measure without them: close what is open and say which step failed.
       sample?.close();
       await scraper?.stop();
-      loopDelay.disable();
+      self.stop();
       throw new Error(`traders could not start: ${(err as Error).message}`);
     }
     log(`traders ready: ${c.tradersReady}/${count}`);
@@ -335,13 +291,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
 
   // Steady: every slot planned so far has connected or failed, no ramp is under way, and a
   // second is left. Ramp-time samples (connects competing with deliveries) are dropped then.
-  const rampEnds: number[] = [];
-  let at = 0;
-  for (const p of scn.phases) {
-    at += p.duration * 1000;
-    if (p.kind === 'ramp' || p.kind === 'arrival') rampEnds.push(at);
-  }
-  const rampOver = t0 + (rampEnds.at(-1) ?? 0);
+  const rampOver = t0 + rampsEndMs(scn);
   let steady = false;
   let steadyAt = t0;
   let atSteady = { ticks: 0, snapshots: 0 };
@@ -399,7 +349,7 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   await Promise.race([Promise.all(open.map((o) => o.client.whenClosed())), grace]);
   for (const o of open) o.client.terminate();
   await traders?.checkBalances();
-  loopDelay.disable();
+  self.stop();
 
   const silences = silence.summary(tEnd);
   if (share.embedded || scraped.some((s) => s.role === 'all'))
@@ -410,8 +360,6 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
   const windowSec = (tEnd - steadyAt) / 1000 || 1;
   c.steadyTicks = c.ticks - atSteady.ticks;
   c.steadySnapshots = c.snapshots - atSteady.snapshots;
-  const cpu = process.cpuUsage(cpu0);
-  const cpuSec = (cpu.user + cpu.system) / 1e6;
   return {
     result: {
       pid: process.pid,
@@ -431,13 +379,8 @@ export async function runShare(scn: Scenario, share: RunShare): Promise<ProcessR
       silences,
       series,
       sample: sampleReport,
-      clock: clockAsked ? clock : null,
-      loadProcess: {
-        cpuSec,
-        cpuPctOfOneCore: (100 * cpuSec) / ((nowMs() - tStart) / 1000),
-        rssMb: process.memoryUsage().rss / 2 ** 20,
-        eventLoopP99Ms: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
-      },
+      clock: clock.report(),
+      loadProcess: self.figures(),
       warnings,
     },
     scraped: {

@@ -158,6 +158,17 @@ export function scenarioFromFlags(f: {
   });
 }
 
+/** When the last ramp or arrival phase ends, in ms from the start (0 without one). */
+export function rampsEndMs(s: Pick<Scenario, 'phases'>): number {
+  let at = 0;
+  let end = 0;
+  for (const p of s.phases) {
+    at += p.duration * 1000;
+    if (p.kind === 'ramp' || p.kind === 'arrival') end = at;
+  }
+  return end;
+}
+
 export const totalSeconds = (s: Pick<Scenario, 'phases'>) =>
   s.phases.reduce((a, p) => a + p.duration, 0);
 
