@@ -42,7 +42,8 @@ export function LivePrice({
   // The last tick's time, read only when the price goes stale (no render per tick).
   const lastTickAt = useRef<number | null>(null);
   const [staleSince, setStaleSince] = useState<number | null>(null);
-  useEffect(() => setStaleSince(offline ? lastTickAt.current : null), [offline]);
+  // Before paint: the label never shows for a frame without its time.
+  useLayoutEffect(() => setStaleSince(offline ? lastTickAt.current : null), [offline]);
 
   // Before paint, so the price never flashes empty.
   useLayoutEffect(() => {
